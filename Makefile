@@ -1,0 +1,31 @@
+# Two commands do all the set-up: `make run` starts the app, `make test` runs the whole suite.
+VENV    ?= .venv
+PYTHON  ?= python3
+PY      := $(VENV)/bin/python
+STAMP   := $(VENV)/.installed
+ARGS    ?=
+
+.PHONY: install run test lint system-packages clean
+
+install: system-packages $(STAMP)
+
+# Debian / Raspberry Pi OS packages (Xvfb and Mesa for the UI tests); installs only as root.
+system-packages:
+	@sh deploy/system-packages.sh
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	@touch $(STAMP)
+
+run: install
+	$(VENV)/bin/phoenix-companion $(ARGS)
+
+lint: install
+	$(VENV)/bin/ruff check .
+
+test: lint
+	$(PY) -m pytest
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

@@ -1,0 +1,1 @@
+"""The component catalogue shipped with the app (JSON files with provenance)."""

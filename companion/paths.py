@@ -1,0 +1,24 @@
+"""Where the app keeps a user's files (the catalogue overlay, later the game database)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+APP_FOLDER = "phoenix-companion"
+
+
+def data_folder() -> Path:
+    """The user's data folder: $PHOENIX_COMPANION_HOME, else $XDG_DATA_HOME/phoenix-companion,
+    else ~/.local/share/phoenix-companion. Not created here; writers create it when they write."""
+    explicit = os.environ.get("PHOENIX_COMPANION_HOME")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / APP_FOLDER
+
+
+def overlay_path() -> Path:
+    """The user's catalogue overlay: $PHOENIX_OVERLAY, else catalogue-overlay.json in the data folder."""
+    explicit = os.environ.get("PHOENIX_OVERLAY")
+    return Path(explicit) if explicit else data_folder() / "catalogue-overlay.json"

@@ -19,6 +19,6 @@ def data_folder() -> Path:
 
 
 def overlay_path() -> Path:
-    """The user's catalogue overlay: $PHOENIX_OVERLAY, else catalogue-overlay.json in the data folder."""
+    """The user's catalogue overlay: $PHOENIX_OVERLAY, else in the data folder."""
     explicit = os.environ.get("PHOENIX_OVERLAY")
     return Path(explicit) if explicit else data_folder() / "catalogue-overlay.json"

@@ -1,0 +1,1 @@
+"""Input panels (GPIO, USB serial, keyboard) that report button names and show LED colours."""

@@ -1,0 +1,324 @@
+"""An end-of-game position: each player's station, ships, GEMs and resources, checked against
+the rules of placement before it is scored.
+
+The input is plain data (the JSON of `phoenix-companion score`, or what the score calculator
+collects by touch); every problem is reported as a `PositionError` naming the player and field.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companion.rules.catalogue import Catalogue
+
+SPECIES = ("teal", "pink", "brown", "gold", "human")
+ALIENS = ("teal", "pink", "brown", "gold")
+AEROBIC = ("teal", "pink", "brown")
+COLORS = AEROBIC
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
+
+# Sector 108: "Once the living quarters here are occupied, your teal Sectors can hold Aliens of
+# any color (they can intermingle). If this Sector is later unoccupied, previously placed
+# residents may stay in place" - so at the end any Alien may be found in a teal Sector of its owner.
+INTERMINGLING_SECTOR = 108
+# Hub A-9: "You can build Sectors in any order."
+ANY_ORDER_HUB = "A-9"
+_MISSING = object()
+
+
+class PositionError(ValueError):
+    """A position that cannot be scored; says which player and field, and what to do."""
+
+    def __init__(self, player: str, field: str, message: str) -> None:
+        self.player = player
+        self.field = field
+        super().__init__(f"{player}: {field}: {message}")
+
+
+@dataclass(frozen=True)
+class BuiltSector:
+    """One Sector of a player's station, with its residents left to right."""
+
+    number: int
+    level: int
+    color: str
+    quarters: int
+    residents: tuple[str, ...]
+    endgame_bonus_active: bool | None = None
+
+    @property
+    def full(self) -> bool:
+        """Every living quarter occupied (a Sector without quarters is never "full")."""
+        return self.quarters > 0 and len(self.residents) == self.quarters
+
+
+@dataclass(frozen=True)
+class PlayerPosition:
+    """What one player has at the end of the game."""
+
+    name: str
+    hub: str
+    points: int
+    ships_left: int
+    gems: int
+    food: int
+    water: int
+    metal: int
+    hub_residents: tuple[str, ...] = ()
+    sectors: tuple[BuiltSector, ...] = ()
+
+    def residents(self) -> tuple[str, ...]:
+        """Every resident of the entire station, the Hub's included."""
+        return self.hub_residents + tuple(r for s in self.sectors for r in s.residents)
+
+    def count(self, species: str) -> int:
+        return self.residents().count(species)
+
+    @property
+    def aliens(self) -> int:
+        return sum(self.count(s) for s in ALIENS)
+
+    @property
+    def humans(self) -> int:
+        return self.count("human")
+
+    @property
+    def resources(self) -> int:
+        return self.food + self.water + self.metal
+
+
+def parse_position(data: Any, catalogue: Catalogue) -> tuple[PlayerPosition, ...]:
+    """Check and convert a position (plain JSON data) into players; raise PositionError."""
+    if not isinstance(data, Mapping) or "players" not in data:
+        raise PositionError("position", "players", 'expected an object {"players": [...]}')
+    raw_players = data["players"]
+    if not isinstance(raw_players, list):
+        raise PositionError("position", "players", "expected a list of players")
+    if not MIN_PLAYERS <= len(raw_players) <= MAX_PLAYERS:
+        raise PositionError(
+            "position", "players",
+            f"the game is for {MIN_PLAYERS} to {MAX_PLAYERS} players, got {len(raw_players)}",
+        )
+    players = tuple(_player(raw, i, catalogue) for i, raw in enumerate(raw_players))
+    _check_unique_names(players)
+    _check_sectors_unique_across_players(players)
+    return players
+
+
+def _player(raw: Any, index: int, catalogue: Catalogue) -> PlayerPosition:
+    label = f"player {index + 1}"
+    if not isinstance(raw, Mapping):
+        raise PositionError(label, "player", "expected an object with name, hub, points, ...")
+    name = raw.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise PositionError(label, "name", "expected a non-empty text")
+    name = name.strip()
+    _reject_unknown_keys(name, "player", raw, {
+        "name", "hub", "points", "ships_left", "gems", "food", "water", "metal",
+        "hub_residents", "sectors",
+    })
+    hub = raw.get("hub")
+    if not isinstance(hub, str) or hub.strip().upper() not in catalogue.hubs:
+        raise PositionError(name, "hub", f"unknown Station Hub {hub!r} (B-1..B-12, A-1..A-12)")
+    hub = hub.strip().upper()
+    # The score track can go negative (Hub A-12: "lose 5 points immediately, going negative").
+    points = _whole(name, "points", raw.get("points", _MISSING), minimum=None)
+    counts = {
+        key: _whole(name, key, raw.get(key, _MISSING))
+        for key in ("ships_left", "gems", "food", "water", "metal")
+    }
+    hub_residents = _species_list(name, "hub_residents", raw.get("hub_residents", []))
+    _check_hub_residents(name, hub, hub_residents, catalogue)
+    raw_sectors = raw.get("sectors", [])
+    if not isinstance(raw_sectors, list):
+        raise PositionError(name, "sectors", "expected a list of Sectors")
+    owns_108 = any(
+        isinstance(s, Mapping) and s.get("number") == INTERMINGLING_SECTOR for s in raw_sectors
+    )
+    sectors = tuple(
+        _sector(name, f"sectors[{i}]", s, catalogue, owns_108) for i, s in enumerate(raw_sectors)
+    )
+    _check_station(name, hub, sectors)
+    return PlayerPosition(name=name, hub=hub, points=points, hub_residents=hub_residents,
+                          sectors=sectors, **counts)
+
+
+def _sector(
+    player: str, field: str, raw: Any, catalogue: Catalogue, owns_108: bool
+) -> BuiltSector:
+    if not isinstance(raw, Mapping):
+        raise PositionError(player, field, "expected an object with number, level, color, ...")
+    _reject_unknown_keys(player, field, raw, {
+        "number", "level", "color", "quarters", "residents", "endgame_bonus_active",
+    })
+    number = raw.get("number")
+    if isinstance(number, bool) or not isinstance(number, int) or number not in catalogue.sectors:
+        raise PositionError(player, f"{field}.number", f"no Sector numbered {number!r}")
+    info = catalogue.sectors[number]
+    field = f"{field} (Sector {number})"
+    level = raw.get("level", info.level)
+    if level != info.level:
+        raise PositionError(player, f"{field}.level",
+                            f"Sector {number} is a Level-{info.level} Sector, not {level!r}")
+    color = raw.get("color", info.color)
+    if color not in COLORS:
+        raise PositionError(player, f"{field}.color",
+                            f"expected teal, pink or brown, not {color!r}")
+    if info.color is not None and color != info.color:
+        raise PositionError(
+            player, f"{field}.color",
+            f"the catalogue has Sector {number} as {info.color}, not {color}; if your tile says "
+            f"otherwise, correct the catalogue first",
+        )
+    if "quarters" not in raw and not info.quarters.known:
+        raise PositionError(player, f"{field}.quarters",
+                            f"how many living quarters Sector {number} has is not in the "
+                            f"catalogue; give it")
+    quarters = _whole(player, f"{field}.quarters", raw.get("quarters", info.quarters.value))
+    if info.quarters.known and quarters != info.quarters.value:
+        raise PositionError(player, f"{field}.quarters",
+                            f"the catalogue has {info.quarters.value} living quarters for "
+                            f"Sector {number}, not {quarters}")
+    residents = _species_list(player, f"{field}.residents", raw.get("residents", []))
+    if len(residents) > quarters:
+        raise PositionError(player, f"{field}.residents",
+                            f"{len(residents)} residents but only {quarters} living quarters")
+    for species in residents:
+        if species in AEROBIC and species != color and not (color == "teal" and owns_108):
+            raise PositionError(
+                player, f"{field}.residents",
+                f"a {species} Alien cannot live in a {color} Sector (only {color} Aliens, "
+                "gold Aliens and Humans can)",
+            )
+    active = _endgame_bonus_active(player, field, raw, info, catalogue, residents)
+    return BuiltSector(number=number, level=level, color=color, quarters=quarters,
+                       residents=residents, endgame_bonus_active=active)
+
+
+def _endgame_bonus_active(
+    player: str, field: str, raw: Mapping, info: Any, catalogue: Catalogue,
+    residents: tuple[str, ...],
+) -> bool | None:
+    """Whether the living quarters linked to this Sector's endgame bonus are occupied."""
+    bonuses = catalogue.endgame_abilities(info)
+    given = raw.get("endgame_bonus_active")
+    if given is not None and not isinstance(given, bool):
+        raise PositionError(player, f"{field}.endgame_bonus_active", "expected true or false")
+    if not bonuses:
+        if given:
+            raise PositionError(player, f"{field}.endgame_bonus_active",
+                                f"Sector {info.number} has no endgame bonus")
+        return None
+    if given is not None:
+        if given and not residents:
+            raise PositionError(player, f"{field}.endgame_bonus_active",
+                                "true, but the Sector has no residents")
+        return given
+    links = [b.quarter for b in bonuses]
+    if all(link.known for link in links):
+        # Residents fill living quarters left to right: quarter i is occupied iff i < count.
+        return all(link.value < len(residents) for link in links)
+    raise PositionError(
+        player, f"{field}.endgame_bonus_active",
+        f"Sector {info.number}'s endgame bonus counts only if its linked living quarters are "
+        "occupied, and the catalogue does not know which quarters those are: add "
+        '"endgame_bonus_active": true or false to this Sector',
+    )
+
+
+def _check_hub_residents(
+    player: str, hub: str, residents: tuple[str, ...], catalogue: Catalogue
+) -> None:
+    quarters = catalogue.hubs[hub].living_quarters
+    if not residents:
+        return
+    if not quarters:
+        raise PositionError(player, "hub_residents",
+                            f"Hub {hub} has no living quarters (only B-11 and A-11 do)")
+    if not _fits(list(residents), [set(q) for q in quarters]):
+        allowed = "; ".join("/".join(q) for q in quarters)
+        raise PositionError(player, "hub_residents",
+                            f"{', '.join(residents)} do not fit Hub {hub}'s living quarters "
+                            f"({allowed})")
+
+
+def _fits(residents: list[str], quarters: list[set[str]]) -> bool:
+    """Whether each resident can have a quarter of its own that allows its species."""
+    if not residents:
+        return True
+    first, rest = residents[0], residents[1:]
+    return any(
+        first in allowed and _fits(rest, quarters[:i] + quarters[i + 1:])
+        for i, allowed in enumerate(quarters)
+    )
+
+
+def _check_station(player: str, hub: str, sectors: tuple[BuiltSector, ...]) -> None:
+    """Wing rules: one Sector per level and colour, each wing built from smallest to largest."""
+    seen: dict[tuple[int, str], int] = {}
+    for sector in sectors:
+        key = (sector.level, sector.color)
+        if key in seen:
+            raise PositionError(
+                player, "sectors",
+                f"Sectors {seen[key]} and {sector.number} are both Level-{sector.level} "
+                f"{sector.color}; each wing can have only one Sector of each level",
+            )
+        seen[key] = sector.number
+    if hub == ANY_ORDER_HUB:
+        return
+    for (level, color), number in seen.items():
+        if level > 1 and (level - 1, color) not in seen:
+            raise PositionError(
+                player, "sectors",
+                f"Sector {number} is Level-{level} {color} but the {color} wing has no "
+                f"Level-{level - 1} Sector; a wing is built from smallest to largest",
+            )
+
+
+def _check_unique_names(players: Sequence[PlayerPosition]) -> None:
+    names = Counter(p.name for p in players)
+    for name, count in names.items():
+        if count > 1:
+            raise PositionError(name, "name", "two players have this name; names must differ")
+
+
+def _check_sectors_unique_across_players(players: Sequence[PlayerPosition]) -> None:
+    owner: dict[int, str] = {}
+    for player in players:
+        for sector in player.sectors:
+            if sector.number in owner:
+                other = owner[sector.number]
+                where = "twice" if other == player.name else f"and also by {other}"
+                raise PositionError(player.name, "sectors",
+                                    f"Sector {sector.number} is built {where}; there is one tile")
+            owner[sector.number] = player.name
+
+
+def _whole(player: str, field: str, value: Any, minimum: int | None = 0) -> int:
+    if value is _MISSING:
+        raise PositionError(player, field, "missing (expected a whole number)")
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise PositionError(player, field, f"expected a whole number, got {value!r}")
+    if minimum is not None and value < minimum:
+        raise PositionError(player, field, f"cannot be negative (got {value})")
+    return value
+
+
+def _species_list(player: str, field: str, raw: Any) -> tuple[str, ...]:
+    if not isinstance(raw, list):
+        raise PositionError(player, field, "expected a list of residents")
+    for species in raw:
+        if species not in SPECIES:
+            raise PositionError(player, field,
+                                f"unknown resident {species!r} (teal, pink, brown, gold, human)")
+    return tuple(raw)
+
+
+def _reject_unknown_keys(player: str, field: str, raw: Mapping, known: set[str]) -> None:
+    extra = sorted(set(raw) - known)
+    if extra:
+        raise PositionError(player, field, f"unknown field(s): {', '.join(map(str, extra))}")

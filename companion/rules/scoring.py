@@ -1,0 +1,300 @@
+"""Final scoring ("Game End Scoring" of the rulebook), category by category, with the ranking.
+
+Plain data in (`PlayerPosition`s and the catalogue), plain data out (a `ScoreSheet`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from companion.rules.catalogue import Ability, Catalogue
+from companion.rules.position import SPECIES, PlayerPosition
+
+# "Each Level-1 Sector scores 4 points. Each Level-2 Sector scores 6 points.
+#  Each Level-3 Sector scores 10 points."
+SECTOR_POINTS = {1: 4, 2: 6, 3: 10}
+# "Each resident (Alien or Human) on the space station scores 2 points."
+RESIDENT_POINTS = 2
+# "a player scores 10 points if they have a plurality (more than anyone else); 5 points for second"
+FIRST_PLACE, SECOND_PLACE = 10, 5
+# "1 point for every 20 GEMs ... 1 point for every 5 resources (food, water, and metal)"
+GEMS_PER_POINT, RESOURCES_PER_POINT = 20, 5
+
+SPECIES_NAMES = {
+    "human": "Humans",
+    "gold": "Whijinga (gold)",
+    "teal": "Turkanshee (teal)",
+    "pink": "Ensaroo (pink)",
+    "brown": "Zonri (brown)",
+}
+# The rulebook's score sheet lists the pluralities in this order.
+PLURALITY_ORDER = ("human", "gold", "teal", "pink", "brown")
+
+
+@dataclass(frozen=True)
+class BonusLine:
+    """One endgame bonus scored: where it comes from, its rule text, its points."""
+
+    source: str
+    text: str
+    points: int
+
+
+@dataclass(frozen=True)
+class PlayerScore:
+    """One player's column of the score sheet."""
+
+    name: str
+    track: int
+    sectors: int
+    residents: int
+    pluralities: Mapping[str, int]
+    station_bonuses: int
+    bonus_lines: tuple[BonusLine, ...]
+    leftovers: int
+    aliens: int
+    humans: int
+    total: int
+    rank: int = 0
+
+
+@dataclass(frozen=True)
+class ScoreSheet:
+    """The whole tally: one column per player, the winners, and how ties were broken."""
+
+    players: tuple[PlayerScore, ...]
+    winners: tuple[str, ...]
+    tiebreak: str | None
+
+    def rows(self) -> list[tuple[str, list[int]]]:
+        """The rulebook's table: (category, one value per player)."""
+        rows = [
+            ("Total In-Game Points", [p.track for p in self.players]),
+            ("Total for Sectors Built", [p.sectors for p in self.players]),
+            ("Residents (2 each)", [p.residents for p in self.players]),
+        ]
+        rows += [
+            (f"Pluralities: {SPECIES_NAMES[s]}", [p.pluralities[s] for p in self.players])
+            for s in PLURALITY_ORDER
+        ]
+        rows += [
+            ("Station Endgame Bonuses", [p.station_bonuses for p in self.players]),
+            ("Leftover GEMs & Resources", [p.leftovers for p in self.players]),
+            ("TOTAL", [p.total for p in self.players]),
+        ]
+        return rows
+
+
+def score_game(players: Sequence[PlayerPosition], catalogue: Catalogue) -> ScoreSheet:
+    """Score every category for every player, then rank them."""
+    pluralities = {s: plurality_points([p.count(s) for p in players]) for s in SPECIES}
+    scores = []
+    for index, player in enumerate(players):
+        lines = station_bonus_lines(player, catalogue)
+        plurality = {s: pluralities[s][index] for s in SPECIES}
+        parts = (
+            player.points,
+            sector_points(player),
+            RESIDENT_POINTS * len(player.residents()),
+            sum(plurality.values()),
+            sum(line.points for line in lines),
+            leftover_points(player),
+        )
+        scores.append(PlayerScore(
+            name=player.name,
+            track=parts[0],
+            sectors=parts[1],
+            residents=parts[2],
+            pluralities=plurality,
+            station_bonuses=parts[4],
+            bonus_lines=lines,
+            leftovers=parts[5],
+            aliens=player.aliens,
+            humans=player.humans,
+            total=sum(parts),
+        ))
+    return rank(scores)
+
+
+def sector_points(player: PlayerPosition) -> int:
+    """Sectors built: 4 / 6 / 10 by level, occupied or not."""
+    return sum(SECTOR_POINTS[s.level] for s in player.sectors)
+
+
+def plurality_points(counts: Sequence[int]) -> list[int]:
+    """Points for first and second place in one species, per player, by the rulebook's rules.
+
+    "If there is a tie for first, the tied players add the rewards for first and second and
+    divide the 15 points among them (round down); nobody else gets any. If there is a tie for
+    second, the tied players must divide the 5 points among them (round down). Players cannot
+    score for first or second place if they have no residents of a given species."
+    """
+    points = [0] * len(counts)
+    top = max(counts, default=0)
+    if top == 0:
+        return points
+    first = [i for i, c in enumerate(counts) if c == top]
+    if len(first) > 1:
+        for i in first:
+            points[i] = (FIRST_PLACE + SECOND_PLACE) // len(first)
+        return points
+    points[first[0]] = FIRST_PLACE
+    runner_up = max((c for c in counts if c < top), default=0)
+    if runner_up == 0:
+        return points
+    second = [i for i, c in enumerate(counts) if c == runner_up]
+    for i in second:
+        points[i] = SECOND_PLACE // len(second)
+    return points
+
+
+def leftover_points(player: PlayerPosition) -> int:
+    """1 point per 20 GEMs plus 1 point per 5 resources of any kind, each rounded down."""
+    return player.gems // GEMS_PER_POINT + player.resources // RESOURCES_PER_POINT
+
+
+def station_bonus_lines(player: PlayerPosition, catalogue: Catalogue) -> tuple[BonusLine, ...]:
+    """The Hub's endgame bonuses, and those of Level-3 Sectors whose linked quarters are occupied.
+
+    "Each player scores each endgame bonus on their Station Hub and each occupied endgame bonus
+    in their Level-3 Sectors."
+    """
+    lines = [
+        BonusLine(f"Hub {player.hub}", bonus.text, endgame_points(bonus, player))
+        for bonus in catalogue.endgame_abilities(catalogue.hubs[player.hub])
+    ]
+    for sector in player.sectors:
+        if sector.endgame_bonus_active:
+            lines += [
+                BonusLine(f"Sector {sector.number}", bonus.text, endgame_points(bonus, player))
+                for bonus in catalogue.endgame_abilities(catalogue.sectors[sector.number])
+            ]
+    return tuple(lines)
+
+
+def endgame_points(bonus: Ability, player: PlayerPosition) -> int:
+    """The points one endgame ability is worth to this player."""
+    count = endgame_count(bonus.params["count"], player)
+    if bonus.kind == "points_table":
+        return int(bonus.params["table"].get(str(count), 0))
+    if bonus.kind == "points_per":
+        return bonus.params["points"] * (count // bonus.params.get("every", 1))
+    raise ValueError(f"not an endgame scoring effect: {bonus.kind}")
+
+
+def endgame_count(what: str, player: PlayerPosition) -> int:
+    """The quantity an endgame bonus counts, on the player's entire station."""
+    if what in SPECIES:
+        return player.count(what)
+    counts = {
+        "sectors": len(player.sectors),
+        "level3_sectors": sum(1 for s in player.sectors if s.level == 3),
+        "full_sectors": sum(1 for s in player.sectors if s.full),
+        "ships_left": player.ships_left,
+        "metal": player.metal,
+    }
+    return counts[what]
+
+
+def rank(scores: Sequence[PlayerScore]) -> ScoreSheet:
+    """Order by total; ties broken by most Aliens, then most Humans, else a shared place.
+
+    "The tied player with the most Aliens wins. If it is still a tie, the tied player with the
+    most Humans wins. If it is still a tie, the tied players share the victory."
+    """
+    def key(s: PlayerScore) -> tuple[int, int, int]:
+        return (s.total, s.aliens, s.humans)
+
+    ordered = sorted(scores, key=key, reverse=True)
+    ranks = {}
+    for position, score in enumerate(ordered):
+        same_as_before = position > 0 and key(score) == key(ordered[position - 1])
+        ranks[score.name] = ranks[ordered[position - 1].name] if same_as_before else position + 1
+    ranked = tuple(
+        PlayerScore(**{**s.__dict__, "rank": ranks[s.name]}) for s in scores
+    )
+    winners = tuple(s.name for s in ranked if s.rank == 1)
+    return ScoreSheet(players=ranked, winners=winners, tiebreak=_tiebreak(ordered))
+
+
+def _tiebreak(ordered: Sequence[PlayerScore]) -> str | None:
+    """Say which tie-breaker decided the winner, if the best total was shared."""
+    best = ordered[0].total
+    tied = [s for s in ordered if s.total == best]
+    if len(tied) == 1:
+        return None
+    names = " and ".join(s.name for s in tied)
+    most_aliens = max(s.aliens for s in tied)
+    by_aliens = [s for s in tied if s.aliens == most_aliens]
+    if len(by_aliens) == 1:
+        return (f"{names} tie on {best}; {by_aliens[0].name} wins with the most Aliens "
+                f"({most_aliens})")
+    most_humans = max(s.humans for s in by_aliens)
+    by_humans = [s for s in by_aliens if s.humans == most_humans]
+    if len(by_humans) == 1:
+        return (f"{names} tie on {best}; most Aliens is also tied, so {by_humans[0].name} wins "
+                f"with the most Humans ({most_humans})")
+    sharing = " and ".join(s.name for s in by_humans)
+    return f"{names} tie on {best} with equal Aliens and Humans; {sharing} share the victory"
+
+
+def sheet_as_json(sheet: ScoreSheet) -> dict:
+    """The `score --json` document."""
+    return {
+        "players": [
+            {
+                "name": p.name,
+                "track": p.track,
+                "sectors": p.sectors,
+                "residents": p.residents,
+                "pluralities": dict(p.pluralities),
+                "station_bonuses": p.station_bonuses,
+                "station_bonus_lines": [
+                    {"source": b.source, "text": b.text, "points": b.points} for b in p.bonus_lines
+                ],
+                "leftovers": p.leftovers,
+                "total": p.total,
+                "rank": p.rank,
+            }
+            for p in sheet.players
+        ],
+        "winners": list(sheet.winners),
+        "tiebreak": sheet.tiebreak,
+    }
+
+
+def format_sheet(sheet: ScoreSheet) -> str:
+    """A readable score sheet: one column per player, one row per category, as in the rulebook."""
+    names = [p.name for p in sheet.players]
+    rows = sheet.rows()
+    label_width = max(len(label) for label, _ in rows)
+    widths = [max(len(n), 5) for n in names]
+
+    def line(label: str, cells: Sequence[str]) -> str:
+        return "  ".join([label.ljust(label_width), *(c.rjust(w) for c, w in zip(cells, widths))])
+
+    out = [line("Category", names), line("-" * label_width, ["-" * w for w in widths])]
+    for label, values in rows:
+        if label == "TOTAL":
+            out.append(line("-" * label_width, ["-" * w for w in widths]))
+        blank_zero = label.startswith("Pluralities")
+        out.append(line(label, ["" if blank_zero and v == 0 else str(v) for v in values]))
+    out.append("")
+    by_rank = sorted(sheet.players, key=lambda p: p.rank)
+    out.append("Rank: " + ", ".join(f"{p.rank}. {p.name}" for p in by_rank))
+    if len(sheet.winners) == 1:
+        out.append(f"Winner: {sheet.winners[0]}")
+    else:
+        out.append(f"Shared victory: {', '.join(sheet.winners)}")
+    if sheet.tiebreak:
+        out.append(f"Tie-breaker: {sheet.tiebreak}")
+    bonus_notes = [
+        f"  {p.name}: {b.source} +{b.points}: {b.text}"
+        for p in sheet.players
+        for b in p.bonus_lines
+    ]
+    if bonus_notes:
+        out.append("Station endgame bonuses:")
+        out.extend(bonus_notes)
+    return "\n".join(out)

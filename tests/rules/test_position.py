@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from companion.rules.catalogue import load_catalogue
 
+from companion.rules.catalogue import load_catalogue
 from companion.rules.position import PositionError, parse_position
 
 CATALOGUE = load_catalogue()

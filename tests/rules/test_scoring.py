@@ -7,10 +7,10 @@ import json
 from pathlib import Path
 
 import pytest
-from companion.rules.catalogue import load_catalogue
 from hypothesis import given
 from hypothesis import strategies as st
 
+from companion.rules.catalogue import load_catalogue
 from companion.rules.position import PositionError, parse_position
 from companion.rules.scoring import plurality_points, score_game, sheet_as_json
 

@@ -852,3 +852,12 @@ def format_summary(counts: Mapping[str, Mapping[str, int]]) -> str:
     out.append(f"{known} of {totals[-1]} fields known; {totals[4]} still unknown "
                "(printed only on the physical components: enter them from your copy).")
     return "\n".join(out)
+
+
+def check_value(kind: str, record: str | int, field: str, value: Any,
+                data_dir: Path | None = None) -> None:
+    """CatalogueError unless `value` is a valid entry for `field` of `record` (as in an overlay).
+
+    For values a player gives during play (a Sector's cost, a ship's fee) before they are kept.
+    """
+    _check_user_value(_shipped(data_dir), "value", kind, _record_key(kind, record), field, value)

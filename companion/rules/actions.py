@@ -1,0 +1,308 @@
+"""Turn option A: use a ship - own, another player's or neutral - and its action.
+
+"A player can use any unused ship on the table: their own, another player's, or a neutral ship."
+The cost in GEMs goes on the ship, the owner's fee to its owner; then the action, then the
+station's ship bonuses, then everyone's Diplomacy bonuses.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from companion.rules import abilities, ledger
+from companion.rules.diplomacy import TRACKS, advance, pay_out
+from companion.rules.move import Move
+from companion.rules.station import add_sector, place_resident
+from companion.rules.turns import require_main_action
+
+DIE_FACES = ("food", "water", "metal", "human")
+HUMAN_COST = {"metal": 1, "food": 1, "water": 1}
+SHIP_NAMES = {"dismantle": "Dismantle", "construction": "Construction",
+              "expedition": "Terran Expedition", "transport": "Transport",
+              "diplomacy": "Diplomacy", "farm": "Farm", "ice_collector": "Ice Collector"}
+
+
+def ship_value(move: Move, design: str, field: str, what: str) -> Any:
+    """A number printed on a ship card (asked once when the catalogue lacks it)."""
+    return move.value("ships", design, field, f"What is the {what} of the {design} ship?")
+
+
+def use_ship(move: Move) -> None:
+    """`use_ship`: {"player", "ship": id, ...the action's details}."""
+    player = move.player()
+    require_main_action(move, player)
+    ship_id = move.command.get("ship")
+    ship = move.state["ships"].get(ship_id)
+    if ship is None:
+        move.fail(f"no ship {ship_id!r} on the table")
+    me = move.state["players"][player]
+    move.check(ship["used_by"] is None,
+               f"{ship_id} is already used: \"An unused ship has no GEMs on it.\"")
+    own, neutral = ship["owner"] == player, ship["owner"] is None
+    if neutral:
+        move.check(me["neutral_token"] is None,
+                   f"{move.name(player)}'s Neutral Ship token is on {me['neutral_token']}: they "
+                   "\"cannot use another neutral ship until they retrieve their Neutral Ship "
+                   "token in an Income action\"")
+    kind, design = ship["type"], ship["design"]
+    cost = ship_cost(move, player, design, kind, own)
+    fee = 0 if own or neutral else ship_value(move, design, "fee", "owner's fee (GEMs)")
+    ledger.pay(move, player, {"gems": cost}, f"using {ship_id}")
+    ops: list[list] = [["set", ["ships", ship_id, "gems"], cost],
+                       ["set", ["ships", ship_id, "used_by"], player],
+                       ["set", ["turn", "acted"], True],
+                       ["set", ["turn", "action"], {"ship": ship_id, "type": kind}]]
+    if neutral:
+        ops.append(["set", ["players", player, "neutral_token"], ship_id])
+    move.emit("ship_used", f"{move.name(player)} uses {ship_id} ({SHIP_NAMES[kind]}) and puts "
+              f"{cost} GEMs on it", *ops)
+    if fee:
+        ledger.give(move, player, ship["owner"], fee, f"owner's fee for {ship_id}")
+    context = ACTIONS[kind](move, player, ship_id, design, own) or {}
+    abilities.run(move, player, "ship_action", kind, own_ship=own, context=context)
+    if kind in TRACKS:
+        pay_out(move, kind)
+
+
+def ship_cost(move: Move, player: int, design: str, kind: str, own: bool) -> int:
+    """The GEMs placed on the ship after the player's Hub discounts ("to a minimum of 1")."""
+    cost = ship_value(move, design, "cost", "cost to use (GEMs)")
+    for _, ability in abilities.modifiers(move, player, "ship_cost_discount", kind, own):
+        floor = ability.params["minimum"]
+        cost = max(min(cost, floor), cost - ability.params["gems"])
+    return cost
+
+
+# -- Dismantle ----------------------------------------------------------------------------------
+
+
+def dismantle(move: Move, player: int, ship_id: str, design: str, own: bool) -> dict:
+    """"select an unused ship ... from their own fleet to dismantle ... receive metal from the
+    supply equal to the number shown on the ship (plus any bonuses that may apply)"."""
+    target = move.command.get("dismantle")
+    ships = move.state["ships"]
+    candidates = [sid for sid, s in ships.items()
+                  if s["owner"] == player and s["used_by"] is None]
+    move.check(bool(candidates), f"{move.name(player)} has no unused ship of their own to "
+                                 "dismantle")
+    if target is None and len(candidates) == 1:
+        target = candidates[0]
+    if target not in ships:
+        move.fail(f"which ship does {move.name(player)} dismantle? ({', '.join(candidates)})")
+    move.check(target in candidates, f"{target} cannot be dismantled: only an unused ship of "
+                                     f"{move.name(player)}'s own fleet can")
+    metal = ship_value(move, ships[target]["design"], "metal_value", "metal value")
+    extra = ship_value(move, design, "extra_metal", "extra metal when dismantling")
+    move.emit("ship_dismantled", f"{move.name(player)} dismantles {target}",
+              ["set", ["ships", target], {"__absent__": True}])
+    ledger.gain(move, player, {"metal": metal + extra}, f"dismantling {target}")
+    return {}
+
+
+# -- Construction -------------------------------------------------------------------------------
+
+
+def construction(move: Move, player: int, ship_id: str, design: str, own: bool) -> dict:
+    """Build a Sector from the display by paying its metal, by the wing rules."""
+    number = move.command.get("sector")
+    me = move.state["players"][player]
+    sector = move.catalogue.sectors.get(number)
+    if sector is None:
+        move.fail(f"which Sector is built? (on display: {move.state['display']})")
+    move.check(number in move.state["display"] or number in me["private_sectors"],
+               f"Sector {number} is not on display")
+    check_wing(move, player, sector.level, sector.color)
+    cost = move.value("sectors", number, "cost", f"How much metal does Sector {number} cost?")
+    discount = ship_value(move, design, "metal_discount", "metal discount") + abilities.total(
+        move, player, "build_discount", "construction", "metal")
+    price = max(0, cost - discount)
+    ledger.pay(move, player, {"metal": price}, f"building Sector {number}")
+    add_sector(move, player, number, f"built for {price} metal")
+    built_abilities(move, player, number)
+    return {"built_color": sector.color}
+
+
+def check_wing(move: Move, player: int, level: int, color: str) -> None:
+    """"Each wing can have only one Sector of each level"; "A wing must have a Level-1 Sector
+    before it can have a Level-2 Sector" - except with Hub A-9 ("any order")."""
+    built = {(s["level"], s["color"]) for s in move.state["players"][player]["sectors"]}
+    move.check((level, color) not in built,
+               f"{move.name(player)}'s {color} wing already has a Level-{level} Sector")
+    any_order = any(a.kind == "build_rule" for a in move.catalogue.hubs[
+        move.state["players"][player]["hub"]].abilities)
+    if level > 1 and not any_order:
+        move.check((level - 1, color) in built,
+                   f"the {color} wing needs its Level-{level - 1} Sector before a Level-{level} "
+                   "one: \"each wing must be built from smallest to largest\"")
+
+
+def built_abilities(move: Move, player: int, number: int) -> None:
+    """"Some Level-3 Sectors have immediate bonus actions ... they must take the immediate bonus
+    action right away, to the greatest extent possible.\""""
+    for ability in move.catalogue.sectors[number].abilities:
+        if ability.trigger == "built":
+            abilities.apply_effect(move, player, str(number), ability, {})
+
+
+def take_free_sector(move: Move, player: int, source: str, level: int, *, why: str) -> None:
+    """Sector 326: "immediately gain a free Level-1 Sector of any color. If the station already
+    has one of each color, ignore this immediate effect.\""""
+    have = {s["color"] for s in move.state["players"][player]["sectors"] if s["level"] == level}
+    if len(have) == 3:
+        return
+    number = abilities.bonus_detail(move, source, "free Sector's number")
+    sector = move.catalogue.sectors.get(number)
+    move.check(sector is not None and sector.level == level,
+               f"{source}: the free Sector must be Level-{level}")
+    move.check(number in move.state["display"], f"Sector {number} is not on display")
+    check_wing(move, player, sector.level, sector.color)
+    add_sector(move, player, number, why)
+
+
+# -- Terran Expedition --------------------------------------------------------------------------
+
+
+def expedition(move: Move, player: int, ship_id: str, design: str, own: bool) -> dict:
+    """Roll the duration, keep up to the capacity (with every station modifier)."""
+    dice = ship_value(move, design, "duration", "duration (dice rolled)")
+    keep = ship_value(move, design, "capacity", "capacity (dice kept)")
+    for _, ability in abilities.modifiers(move, player, "expedition_bonus", "expedition", own):
+        dice += ability.params["extra_dice"]
+        keep += ability.params["extra_capacity"]
+    expedition_result(move, player, move.command, dice=dice, keep=keep,
+                      why=f"Terran Expedition with {ship_id}")
+    return {}
+
+
+def expedition_result(move: Move, player: int, detail: Mapping[str, Any], *, dice: int,
+                      keep: int, why: str) -> None:
+    """Collect the kept dice: {"rolled": [faces], "keep": [faces], "humans": ["observe" |
+    "recruit", ...]}. Each kept die takes 1 capacity, Humans included."""
+    rolled, kept = detail.get("rolled"), detail.get("keep")
+    if not isinstance(rolled, list) or not isinstance(kept, list):
+        move.fail(f"give the dice: \"rolled\": [{dice} faces], \"keep\": [up to {keep}]")
+    bad = [f for f in rolled + kept if f not in DIE_FACES]
+    if bad:
+        move.fail(f"a die shows food, water, metal or human, not {bad[0]!r}")
+    move.check(len(rolled) == dice, f"roll {dice} dice, not {len(rolled)}")
+    move.check(not Counter(kept) - Counter(rolled), f"kept dice {kept} were not all rolled")
+    move.check(0 < len(kept) <= keep, f"keep 1 to {keep} dice (the capacity), not {len(kept)}")
+    resources = Counter(f for f in kept if f != "human")
+    ledger.gain(move, player, dict(resources), why)
+    humans = kept.count("human")
+    plans = detail.get("humans") or []
+    if humans and len(plans) != humans:
+        move.fail(f"for each Human kept, say \"observe\" (1 point) or \"recruit\" (pay 1 metal, "
+                  f"1 food, 1 water): \"humans\": [{humans} choice(s)]")
+    for plan in plans:
+        if plan == "observe":
+            ledger.gain(move, player, {"points": 1}, "observing humanity")
+        elif plan == "recruit":
+            gain_human(move, player, HUMAN_COST, why="a Human ally")
+        else:
+            move.fail(f"{plan!r}: a Human is observed or recruited")
+
+
+def gain_human(move: Move, player: int, cost: Mapping[str, int], *, why: str) -> None:
+    """Pay for a Human (less the station's discounts, resources only) and place them."""
+    price = dict(cost)
+    paid_less = abilities.human_discount(move, player)
+    skip = [*(move.command.get("human_cost_skip") or []), "metal", "water", "food"]
+    for resource in skip:
+        if paid_less and price.get(resource):
+            price[resource] -= 1
+            paid_less -= 1
+    ledger.pay(move, player, price, why)
+    place_resident(move, player, "human", abilities.choice_of_place(move, "human"), why=why)
+
+
+# -- Transport ----------------------------------------------------------------------------------
+
+
+def transport(move: Move, player: int, ship_id: str, design: str, own: bool) -> dict:
+    """"make any number of transactions less than or equal to the number shown on that Transport
+    ship. However, they must make at least one in order to use the ship at all.\""""
+    limit = ship_value(move, design, "transactions", "number of transactions")
+    limit += abilities.total(move, player, "extra_transactions", "transport", "count")
+    gained = transactions(move, player, move.command.get("transactions"), limit=limit,
+                          why=f"Transport with {ship_id}")
+    return {"aliens_gained": dict(gained)}
+
+
+def transactions(move: Move, player: int, items: Any, *, limit: int, why: str) -> Counter:
+    """Carry out transactions A-D in order; returns the Aliens gained by colour."""
+    if not isinstance(items, list):
+        move.fail("give the transactions: [{\"type\": \"alien\", \"color\": \"pink\"}, "
+                  "{\"type\": \"gold\"}, {\"type\": \"trade\", \"pay\": [r, r], \"gain\": r}, "
+                  "{\"type\": \"buy\", \"gain\": r}]")
+    move.check(0 < len(items) <= limit, f"make 1 to {limit} transactions, not {len(items)}")
+    gained: Counter = Counter()
+    for item in items:
+        kind = item.get("type") if isinstance(item, Mapping) else None
+        if kind == "alien":
+            color = item.get("color")
+            if color not in ("teal", "pink", "brown"):
+                move.fail("an aerobic Alien is teal, pink or brown")
+            ledger.pay(move, player, {"food": 1, "water": 1}, f"a {color} Alien")
+            if place_resident(move, player, color, item.get("where"), why=why):
+                gained[color] += 1
+        elif kind == "gold":
+            ledger.pay(move, player, {"food": 1, "water": 1, "metal": 1}, "a gold Alien")
+            if place_resident(move, player, "gold", item.get("where"), why=why):
+                gained["gold"] += 1
+        elif kind == "trade":
+            paid, got = item.get("pay"), item.get("gain")
+            if (not isinstance(paid, list) or len(paid) != 2
+                    or any(r not in ledger.RESOURCES for r in [*paid, got])):
+                move.fail("a trade pays any 2 resources for any 1: {\"pay\": [r, r], "
+                          "\"gain\": r}")
+            ledger.pay(move, player, dict(Counter(paid)), "a trade")
+            ledger.gain(move, player, {got: 1}, "a trade")
+        elif kind == "buy":
+            got = item.get("gain")
+            if got not in ledger.RESOURCES:
+                move.fail("buy one resource: {\"type\": \"buy\", \"gain\": food|water|metal}")
+            ledger.pay(move, player, {"gems": 3}, f"buying 1 {got}")
+            ledger.gain(move, player, {got: 1}, "bought")
+        else:
+            move.fail(f"unknown transaction {item!r} (alien, gold, trade, buy)")
+    return gained
+
+
+# -- Diplomacy, Farm, Ice Collector ---------------------------------------------------------------
+
+
+def diplomacy(move: Move, player: int, ship_id: str, design: str, own: bool) -> dict:
+    """Advance on one track (Level-3 ships: up to two different tracks), paying the lobbying."""
+    tracks = move.command.get("tracks")
+    most = ship_value(move, design, "tracks", "number of Diplomacy tracks")
+    if not isinstance(tracks, list) or not tracks:
+        move.fail(f"give the Diplomacy track(s): \"tracks\": [up to {most} of "
+                  f"{', '.join(TRACKS)}]")
+    move.check(len(tracks) <= most, f"{ship_id} advances on at most {most} track(s)")
+    move.check(len(set(tracks)) == len(tracks),
+               "a Level-3 Diplomacy ship advances on 2 different Diplomacy tracks")
+    for track in tracks:
+        advance(move, player, track, pay=True, why=f"Diplomacy with {ship_id}")
+    return {}
+
+
+def farm(move: Move, player: int, ship_id: str, design: str, own: bool) -> dict:
+    """"Farm ships provide 4 food or 5 food.\""""
+    food = ship_value(move, design, "food", "food it provides")
+    ledger.gain(move, player, {"food": food}, f"Farm {ship_id}")
+    return {}
+
+
+def ice_collector(move: Move, player: int, ship_id: str, design: str, own: bool) -> dict:
+    """"Ice Collector ships provide 4 water or 5 water.\""""
+    water = ship_value(move, design, "water", "water it provides")
+    ledger.gain(move, player, {"water": water}, f"Ice Collector {ship_id}")
+    return {}
+
+
+ACTIONS = {"dismantle": dismantle, "construction": construction, "expedition": expedition,
+           "transport": transport, "diplomacy": diplomacy, "farm": farm,
+           "ice_collector": ice_collector}

@@ -1,0 +1,128 @@
+"""The Diplomacy board: advancing on its four tracks, and the bonuses every ship action pays out.
+
+"When any player uses a Dismantle, Construct, Transport, or Terran Expedition ship, the
+corresponding Diplomacy track will produce bonuses." Each player above the starting space gets a
+choice: the sole leader the bonus of their level or any one below; tied leaders and everyone
+behind one from below; the top two levels give "2 different bonuses from the first four spaces".
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from companion.rules import ledger
+from companion.rules.move import Move
+
+TRACKS = ("dismantle", "construction", "transport", "expedition")
+TOP = 5
+SINGLE_LEVELS = (0, 1, 2, 3)  # levels whose bonus is one thing; 4 and 5 give two of these
+TRACK_NAMES = {"dismantle": "Dismantle", "construction": "Construct",
+               "transport": "Transport", "expedition": "Expedition"}
+
+
+def lobbying_cost(move: Move, level: int) -> int:
+    """GEMs to move up to `level` ("the lobbying cost in GEMs shown on the step above")."""
+    return move.value("diplomacy", f"level-{level}", "lobbying_cost",
+                      f"What is the lobbying cost (GEMs) of Diplomacy level {level}?")
+
+
+def advance(move: Move, player: int, track: str, *, pay: bool, why: str) -> None:
+    """Move the player's token one space up `track`, paying the lobbying cost if `pay`."""
+    if track not in TRACKS:
+        move.fail(f"no Diplomacy track {track!r} (tracks: {', '.join(TRACKS)})")
+    level = move.state["players"][player]["diplomacy"][track]
+    move.check(level < TOP, f"{move.name(player)} is at the top of the {TRACK_NAMES[track]} "
+                            "track: \"Once a token reaches the top space, it cannot advance "
+                            "further.\"")
+    if level >= TOP:
+        return
+    if pay:
+        ledger.pay(move, player, {"gems": lobbying_cost(move, level + 1)},
+                   f"lobbying for {TRACK_NAMES[track]} level {level + 1}")
+    move.emit("diplomacy_advanced",
+              f"{move.name(player)} advances to level {level + 1} on the {TRACK_NAMES[track]} "
+              f"track: {why}", ["add", ["players", player, "diplomacy", track], 1])
+
+
+def bonus_of_level(move: Move, track: str, level: int) -> dict[str, int]:
+    """What one single-bonus level (0-3) of `track` gives."""
+    return move.value("diplomacy", f"level-{level}", f"bonus_{track}",
+                      f"What does level {level} of the {TRACK_NAMES[track]} Diplomacy track "
+                      "give?")
+
+
+def allowed_levels(state: dict, player: int, track: str) -> list[int]:
+    """The levels whose bonus the player may take when `track` pays out ([] for none).
+
+    "A player who is the sole leader on the track may choose the bonus in their current space or
+    any single bonus below it"; "tied for the lead ... may choose the bonus from any single space
+    below"; "not in the lead ... any single space below"; "If a player has not advanced beyond the
+    starting space, they get no bonus."
+    """
+    levels = [p["diplomacy"][track] for p in state["players"]]
+    mine = levels[player]
+    if mine == 0:
+        return []
+    sole_leader = all(mine > other for i, other in enumerate(levels) if i != player)
+    return list(range(0, mine + 1 if sole_leader else mine))
+
+
+def options(allowed: list[int]) -> list[list[int]]:
+    """Every legal pick: one single-bonus level, or two different ones when level 4/5 is allowed.
+
+    "The top two spaces of each track allow a choice of 2 different bonuses from the first four
+    spaces of that track (they cannot be the same bonus)."
+    """
+    picks = [[level] for level in allowed if level in SINGLE_LEVELS]
+    if any(level > 3 for level in allowed):
+        picks += [list(pair) for pair in combinations(SINGLE_LEVELS, 2)]
+    return picks
+
+
+def pay_out(move: Move, track: str) -> None:
+    """After a ship action of `track`: queue each player's bonus choice, taking lone options."""
+    for player in range(len(move.state["players"])):
+        picks = options(allowed_levels(move.state, player, track))
+        if not picks:
+            continue
+        if len(picks) == 1:
+            grant(move, player, track, picks[0])
+            continue
+        move.emit("bonus_offered",
+                  f"{move.name(player)} chooses a {TRACK_NAMES[track]} Diplomacy bonus",
+                  ["append", ["pending"], {"kind": "diplomacy_bonus", "player": player,
+                                           "track": track, "options": picks}])
+
+
+def grant(move: Move, player: int, track: str, levels: list[int]) -> None:
+    """Give the bonuses of `levels` on `track` to the player."""
+    amounts: dict[str, int] = {}
+    for level in levels:
+        for key, n in bonus_of_level(move, track, level).items():
+            amounts[key] = amounts.get(key, 0) + n
+    ledger.gain(move, player, amounts, f"{TRACK_NAMES[track]} Diplomacy bonus")
+
+
+def choose_bonus(move: Move) -> None:
+    """Command `diplomacy_bonus`: {"player", "levels": [n] or [a, b]} for a pending choice."""
+    player = move.player()
+    pending = move.state["pending"]
+    index = next((i for i, p in enumerate(pending)
+                  if p["kind"] == "diplomacy_bonus" and p["player"] == player), None)
+    if index is None:
+        move.fail(f"{move.name(player)} has no Diplomacy bonus to choose now")
+    entry = pending[index]
+    levels = move.command.get("levels")
+    if not isinstance(levels, list):
+        move.fail("give the chosen level(s) as \"levels\": [n] or [a, b]")
+    picked = sorted(levels)
+    move.check(picked in entry["options"],
+               f"{move.name(player)} may take one of {_show(entry['options'])} on the "
+               f"{TRACK_NAMES[entry['track']]} track, not {levels}")
+    move.emit("bonus_chosen", f"{move.name(player)} takes level(s) {picked}",
+              ["remove_at", ["pending"], index])
+    grant(move, player, entry["track"], picked)
+
+
+def _show(picks: list[list[int]]) -> str:
+    return ", ".join("+".join(map(str, p)) for p in picks)

@@ -1,0 +1,175 @@
+"""A game: the log of steps (one confirmed command each, with its events), undo and redo.
+
+    game = Game(load_catalogue())
+    game.execute({"cmd": "new_game", "players": [...], "aliens": {...}})
+    game.undo(); game.redo()
+
+Every command is validated against the current state and becomes events, or is refused with a
+reason (`Refused`) or a question for a value the catalogue lacks (`Missing`). A command with
+`"override": "why"` is applied in spite of the rules it breaks (recorded); `adjust` corrects any
+counter with a note. The physical table is the truth.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.rules import abilities, actions, diplomacy, income, ledger, setup, turns
+from companion.rules.catalogue import Catalogue
+from companion.rules.move import Missing, Move, Refused
+from companion.rules.state import apply_ops, new_state
+
+__all__ = ["Game", "Missing", "Refused", "Step"]
+
+SUPPLY_COUNTERS = ("human", "teal", "pink", "brown", "gold")
+
+
+@dataclass
+class Step:
+    """One confirmed command and the events it produced."""
+
+    command: dict
+    events: list[dict]
+    inverse: list[list] = field(default_factory=list, repr=False)
+
+    @property
+    def learned(self) -> dict[str, Any]:
+        """Catalogue values this step taught (for the user's overlay)."""
+        return {e["ops"][0][1][1]: e["ops"][0][2] for e in self.events if e["type"] == "learned"}
+
+
+def adjust(move: Move) -> None:
+    """`adjust`: {"who": player name or "supply", "counter", "delta" or "value", "note"}."""
+    note = move.command.get("note")
+    if not isinstance(note, str) or not note.strip():
+        move.fail("an adjustment needs a note saying why")
+    who, counter = move.command.get("who"), move.command.get("counter")
+    if who == "supply":
+        if counter not in SUPPLY_COUNTERS:
+            move.fail(f"the supply counts {', '.join(SUPPLY_COUNTERS)}, not {counter!r}")
+        path: list = ["supply", counter]
+        current = move.state["supply"][counter]
+    else:
+        player = move.player(who, key="who")
+        if counter not in ledger.COUNTERS:
+            move.fail(f"a player's counters are {', '.join(ledger.COUNTERS)}, not {counter!r}")
+        path = ["players", player, counter]
+        current = move.state["players"][player][counter]
+    delta = move.command.get("delta")
+    if "value" in move.command:
+        delta = move.command["value"] - current
+    if isinstance(delta, bool) or not isinstance(delta, int):
+        move.fail("give a whole-number \"delta\" or \"value\"")
+    move.emit("adjusted", f"Adjusted {who}'s {counter} by {delta:+d}: {note}",
+              ["add", path, delta])
+
+
+def hub_power(move: Move) -> None:
+    """`hub_power`: {"player", "source"} - a Hub power used outside the main action: A-1's
+    "On each turn ... you may convert 1 metal into 1 food or 1 water", B-6's "At any time, you
+    may spend 1 point to gain 4 GEMs"."""
+    player = move.player()
+    source = move.command.get("source")
+    me = move.state["players"][player]
+    move.check(source == me["hub"], f"{me['name']}'s Hub is {me['hub']}, not {source}")
+    found = [a for a in move.catalogue.hubs[me["hub"]].abilities
+             if a.trigger in ("turn", "any_time")]
+    if not found:
+        move.fail(f"Hub {me['hub']} has no power to use outside an action")
+    ability = found[0]
+    if ability.trigger == "turn":
+        move.check(move.state["turn"]["active"] == player,
+                   f"Hub {source}'s power is used on {me['name']}'s own turn")
+        move.check(source not in move.state["turn"]["used"],
+                   f"Hub {source}'s power is used once per turn")
+        move.emit("power_used", f"{me['name']} uses Hub {source}",
+                  ["append", ["turn", "used"], source])
+    abilities.apply_effect(move, player, source, ability.__class__(
+        ability.trigger, ability.kind, {**ability.params, "optional": False}, ability.text,
+        ability.quarter), {})
+
+
+HANDLERS: dict[str, Callable[[Move], None]] = {
+    "new_game": setup.new_game,
+    "sector_display": setup.sector_display,
+    "first_game_sets": setup.first_game_sets,
+    "deal_hubs": setup.deal_hubs,
+    "reveal_ships": setup.reveal_ships,
+    "draft_ship": setup.draft_ship,
+    "choose_hub": setup.choose_hub,
+    "starting_bonus": setup.starting_bonus,
+    "use_ship": actions.use_ship,
+    "income": income.income,
+    "human_then_income": income.human_then_income,
+    "diplomacy_bonus": diplomacy.choose_bonus,
+    "end_turn": turns.end_turn,
+    "hub_power": hub_power,
+    "adjust": adjust,
+}
+COMMANDS = (*HANDLERS, "undo", "redo")
+
+
+class Game:
+    """The state of one game and the steps that made it."""
+
+    def __init__(self, catalogue: Catalogue, state: dict | None = None) -> None:
+        self.catalogue = catalogue
+        self.state = new_state() if state is None else state
+        self.steps: list[Step] = []
+        self.undone: list[Step] = []
+
+    def execute(self, command: Mapping[str, Any]) -> Step | None:
+        """Decide and apply one command; raise Refused or Missing (the state unchanged).
+
+        `undo` and `redo` commands step back and forth through the log.
+        """
+        name = command.get("cmd") if isinstance(command, Mapping) else None
+        if name == "undo":
+            return self.undo()
+        if name == "redo":
+            return self.redo()
+        handler = HANDLERS.get(name)
+        if handler is None:
+            raise Refused(f"unknown command {name!r} (commands: {', '.join(COMMANDS)})")
+        command = copy.deepcopy(dict(command))
+        move = Move(self.state, self.catalogue, command)
+        try:
+            handler(move)
+            if move.overridden:
+                move.emit("overridden", "Applied in spite of: " + "; ".join(move.overridden)
+                          + f" (override: {move.override})",
+                          ["append", ["notes"], {"override": move.override,
+                                                  "rules": move.overridden}])
+        except BaseException:
+            move.rollback()
+            raise
+        step = Step(command, move.events, move.undo_ops())
+        self.steps.append(step)
+        self.undone.clear()
+        return step
+
+    def undo(self) -> Step | None:
+        """Take back the last step; None when there is nothing to undo."""
+        if not self.steps:
+            raise Refused("nothing to undo")
+        step = self.steps.pop()
+        apply_ops(self.state, step.inverse)
+        self.undone.append(step)
+        return step
+
+    def redo(self) -> Step | None:
+        """Apply again the last undone step."""
+        if not self.undone:
+            raise Refused("nothing to redo")
+        step = self.undone.pop()
+        step.inverse = apply_ops(self.state, [op for e in step.events for op in e["ops"]])
+        self.steps.append(step)
+        return step
+
+    @property
+    def events(self) -> list[dict]:
+        return [e for step in self.steps for e in step.events]
+

@@ -1,0 +1,168 @@
+"""Turn option B: take income - eligibility, resetting ships, income, income powers, relocation.
+
+"A player can only take income if at least one of the following is true: The player has 7 GEMs or
+fewer remaining. At least 1 of the player's ships is used (i.e., has GEMs on it). There are no
+ship actions the player can take".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.rules import abilities, ledger
+from companion.rules.catalogue import Ability
+from companion.rules.move import Move
+from companion.rules.station import (
+    place_resident,
+    quarter_active,
+    remove_resident,
+    sector_of,
+)
+from companion.rules.turns import require_main_action
+
+INCOME_GEMS_LIMIT = 7
+RELOCATION_GEMS = 1
+
+
+def income(move: Move) -> None:
+    """`income`: {"player", "use": [...], "choices": {...}, "bonus": {...},
+    "relocate": [{"from": Sector|"hub", "slot": n, "to": Sector|"hub"}], "no_action": bool}."""
+    player = move.player()
+    require_main_action(move, player)
+    check_eligible(move, player)
+    take_income(move, player)
+
+
+def check_eligible(move: Move, player: int) -> None:
+    """Refuse income unless one of the three conditions holds (the reason names them)."""
+    me = move.state["players"][player]
+    used = [sid for sid, s in move.state["ships"].items()
+            if s["owner"] == player and s["used_by"] is not None]
+    ok = me["gems"] <= INCOME_GEMS_LIMIT or used or move.command.get("no_action")
+    move.check(bool(ok), f"Income needs {INCOME_GEMS_LIMIT} GEMs or fewer, a used ship of yours, "
+                         f"or no possible action - {me['name']} has {me['gems']} GEMs and no "
+                         "used ship")
+
+
+def take_income(move: Move, player: int) -> None:
+    """The three steps of the Income action, then the end-of-income obligations."""
+    reset_ships(move, player)
+    base_income(move, player)
+    abilities.run(move, player, "income")
+    relocate(move, player)
+    abilities.run(move, player, "income_end")
+    move.emit("income_taken", f"{move.name(player)} has taken income",
+              ["add", ["players", player, "incomes"], 1],
+              ["set", ["turn", "acted"], True],
+              ["set", ["turn", "action"], {"income": True}])
+
+
+def reset_ships(move: Move, player: int) -> None:
+    """"The player retrieves their Action marker and resets any of their ships" and their
+    Neutral Ship token."""
+    ops: list[list] = []
+    me = move.state["players"][player]
+    for sid, ship in move.state["ships"].items():
+        if ship["used_by"] is not None and (ship["owner"] == player
+                                            or sid == me["neutral_token"]):
+            ops += [["set", ["ships", sid, "gems"], 0], ["set", ["ships", sid, "used_by"], None]]
+    if me["neutral_token"]:
+        ops.append(["set", ["players", player, "neutral_token"], None])
+    if ops:
+        move.emit("ships_reset", f"{move.name(player)} returns the GEMs on their used ships "
+                  "(and their Neutral Ship token) to the supply", *ops)
+
+
+def base_income(move: Move, player: int) -> None:
+    """Hub income per ship (or A-1's fixed 10) and the income icons of active quarters."""
+    me = move.state["players"][player]
+    hub = me["hub"]
+    ships = sum(1 for s in move.state["ships"].values() if s["owner"] == player)
+    per_ship = move.value("hubs", hub, "income_gems_per_ship",
+                          f"How many GEMs per ship does Hub {hub} give at income?")
+    # A Hub's income is per ship ("most Hubs generate 1 GEM per ship"); only a Hub that pays
+    # nothing per ship (A-1: "income is 10 regardless of the number of ships") has a fixed one.
+    fixed = 0 if per_ship else move.value("hubs", hub, "income_fixed_gems",
+                                          f"What fixed GEM income does Hub {hub} give?")
+    ledger.gain(move, player, {"gems": per_ship * ships + fixed},
+                f"Hub {hub} income ({ships} ships)")
+    for sector in me["sectors"]:
+        for quarter, amounts in sector["income"]:
+            if quarter_active(move.state, sector, quarter):
+                ledger.gain(move, player, amounts, f"income of Sector {sector['number']}")
+    if any(me["hub_slots"]):
+        slot_income = move.value("hubs", hub, "quarter_income",
+                                 f"What income does each living quarter of Hub {hub} show?")
+        for slot, amounts in zip(me["hub_slots"], slot_income):
+            if slot is not None:
+                ledger.gain(move, player, amounts, f"income of Hub {hub}'s quarters")
+
+
+def relocate(move: Move, player: int) -> None:
+    """"For each resident the player wishes to relocate, the player must pay 1 GEM and must
+    respect the General Placement Rules for Residents.\""""
+    for item in move.command.get("relocate") or []:
+        source, slot, target = item.get("from"), item.get("slot", 0), item.get("to")
+        if source != "hub" and sector_of(move.state, player, source) is None:
+            move.fail(f"{move.name(player)} has no Sector {source}")
+        ledger.pay(move, player, {"gems": RELOCATION_GEMS}, "relocating a resident")
+        species = remove_resident(move, player, source, slot, to="hand", why="relocation")
+        place_resident(move, player, species, target, why="relocation", from_supply=False)
+
+
+def income_obligation(move: Move, player: int, source: str, ability: Ability) -> None:
+    """A-11's Hub residents moving out, and A-12's return to the supply (end of income)."""
+    me = move.state["players"][player]
+    if ability.kind == "relocate_hub_resident":
+        if me["incomes"] >= ability.params["times"] or not any(me["hub_slots"]):
+            return
+        detail: Any = abilities.bonus_detail(move, source, "Hub resident moved: "
+                                             "{\"slot\": n, \"to\": Sector or null}")
+        species = remove_resident(move, player, "hub", detail.get("slot", 0), to="hand",
+                                  why=f"Hub {source}")
+        target = detail.get("to")
+        if target is None:
+            move.emit("resident_returned", f"No legal place: the {species} goes back to the "
+                      "supply", ["add", ["supply", species], 1])
+        else:
+            place_resident(move, player, species, target, why=f"Hub {source}",
+                           from_supply=False)
+        return
+    # return_to_supply (A-12): "return one Alien, one Human, or one Sector to the supply. If you
+    # are unable to do so, lose 5 points immediately, going negative if necessary."
+    detail = abilities.bonus_detail(move, source, "what is returned: {\"resident\": "
+                                    "{\"from\", \"slot\"}} or {\"sector\": n} or {\"none\": true}")
+    if detail.get("sector") is not None:
+        number = detail["sector"]
+        index = next((i for i, s in enumerate(me["sectors"]) if s["number"] == number), None)
+        if index is None:
+            move.fail(f"{me['name']} has no Sector {number}")
+        residents = me["sectors"][index]["residents"]
+        ops = [["remove_at", ["players", player, "sectors"], index]]
+        ops += [["add", ["supply", r], 1] for r in residents]
+        move.emit("sector_returned", f"{me['name']} returns Sector {number} to the supply "
+                  f"(Hub {source})", *ops)
+    elif detail.get("resident"):
+        where = detail["resident"]
+        remove_resident(move, player, where.get("from"), where.get("slot", 0), to="supply",
+                        why=f"Hub {source}")
+    else:
+        has_any = bool(me["sectors"]) or any(me["hub_slots"])
+        move.check(not has_any, f"{me['name']} has something to return, so loses no points")
+        ledger.gain(move, player, {"points": -ability.params["penalty_points"]},
+                    f"Hub {source}: nothing to return")
+
+
+def human_then_income(move: Move) -> None:
+    """Hub A-8: "In lieu of a normal turn, you may pay 1 food, 1 water, and 1 metal to gain a
+    Human, place it in living quarters on your station, and then take income"."""
+    from companion.rules.actions import HUMAN_COST, gain_human
+
+    player = move.player()
+    require_main_action(move, player)
+    hub = move.state["players"][player]["hub"]
+    allowed = any(a.kind == "gain_human_then_income" for a in move.catalogue.hubs[hub].abilities)
+    move.check(allowed, f"only Hub A-8 may gain a Human and then take income (not {hub})")
+    gain_human(move, player, HUMAN_COST, why=f"Hub {hub}")
+    take_income(move, player)
+

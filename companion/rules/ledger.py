@@ -1,0 +1,61 @@
+"""Counters: what a player gains and pays (GEMs, points, food, water, metal).
+
+The supply of GEMs and resources is unlimited ("The supply of resource cubes (food, water, and
+metal) and GEMs is unlimited"), so only the player's side is counted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from companion.rules.move import Move
+
+COUNTERS = ("gems", "points", "food", "water", "metal")
+RESOURCES = ("food", "water", "metal")
+UNITS = {"gems": ("GEM", "GEMs"), "points": ("point", "points"), "food": ("food", "food"),
+         "water": ("water", "water"), "metal": ("metal", "metal")}
+
+
+def describe(amounts: Mapping[str, int]) -> str:
+    """'3 GEMs and 1 metal' - amounts in a player's words."""
+    parts = [f"{n} {UNITS[k][n != 1]}" for k, n in amounts.items() if n]
+    if not parts:
+        return "nothing"
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def gain(move: Move, player: int, amounts: Mapping[str, int], why: str) -> None:
+    """The player takes `amounts` from the supply."""
+    ops = [["add", ["players", player, k], n] for k, n in amounts.items() if n]
+    if ops:
+        move.emit("gain", f"{move.name(player)} gains {describe(amounts)}: {why}", *ops)
+
+
+def can_pay(state: dict, player: int, amounts: Mapping[str, int]) -> bool:
+    """Whether the player has at least `amounts`."""
+    return all(state["players"][player][k] >= n for k, n in amounts.items())
+
+
+def pay(move: Move, player: int, amounts: Mapping[str, int], why: str) -> None:
+    """The player returns `amounts` to the supply; refused if they do not have them."""
+    amounts = {k: n for k, n in amounts.items() if n}
+    if not amounts:
+        return
+    have = move.state["players"][player]
+    short = {k: have[k] for k, n in amounts.items() if have[k] < n}
+    if short:
+        move.check(False, f"{why} costs {describe(amounts)}; {move.name(player)} has "
+                          f"{describe(short) if any(short.values()) else 'none'}")
+    ops = [["add", ["players", player, k], -n] for k, n in amounts.items()]
+    move.emit("pay", f"{move.name(player)} pays {describe(amounts)}: {why}", *ops)
+
+
+def give(move: Move, payer: int, receiver: int, gems: int, why: str) -> None:
+    """One player pays another GEMs (the owner's fee)."""
+    if not gems:
+        return
+    have = move.state["players"][payer]["gems"]
+    move.check(have >= gems, f"{why}: {move.name(payer)} has {have} GEMs, needs {gems}")
+    move.emit("fee", f"{move.name(payer)} pays {move.name(receiver)} {gems} GEMs: {why}",
+              ["add", ["players", payer, "gems"], -gems],
+              ["add", ["players", receiver, "gems"], gems])

@@ -1,0 +1,129 @@
+"""A move being decided: the command, the events it has produced so far, and the rule checks.
+
+Events are applied to the state as they are emitted, so each later check sees the effect of the
+earlier ones (a Transport that trades for water, then pays that water for an Alien). If the move is
+refused, everything it applied is rolled back exactly. A command marked `"override": "reason"` turns
+rule refusals into recorded notes: the physical table is the truth.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from companion.rules.catalogue import Catalogue, CatalogueError, Field, check_value
+from companion.rules.state import apply_ops
+
+
+class Refused(Exception):
+    """A command the rules do not allow; the reason names the rule in a player's words."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(reason)
+
+
+class Missing(Exception):
+    """A value the catalogue does not know and the command did not give: ask the player.
+
+    `key` is "kind/record/field" (e.g. "ships/L1-transport/cost"); resubmit the command with
+    `"catalogue": {key: value}`.
+    """
+
+    def __init__(self, key: str, question: str) -> None:
+        self.key = key
+        self.question = question
+        super().__init__(f"{question} (give it as catalogue {key!r})")
+
+
+class Move:
+    """Decides one command against the live state, emitting events as it goes."""
+
+    def __init__(self, state: dict, catalogue: Catalogue, command: Mapping[str, Any]) -> None:
+        self.state = state
+        self.catalogue = catalogue
+        self.command = command
+        self.override = command.get("override")
+        self.overridden: list[str] = []
+        self.events: list[dict] = []
+        self.cursors: dict[str, int] = {}  # choices given as lists, consumed in order
+        self._inverse: list[list] = []
+
+    # -- emitting ---------------------------------------------------------------------------
+
+    def emit(self, kind: str, text: str, *ops: Sequence[Any]) -> None:
+        """Record an event and apply its ops to the state at once."""
+        event = {"type": kind, "text": text, "ops": [list(op) for op in ops]}
+        self._inverse.append(apply_ops(self.state, event["ops"]))
+        self.events.append(event)
+
+    def undo_ops(self) -> list[list]:
+        """The ops that take the state back to before this move, in order."""
+        return [op for inverse in reversed(self._inverse) for op in inverse]
+
+    def rollback(self) -> None:
+        """Undo everything this move applied."""
+        while self._inverse:
+            apply_ops(self.state, self._inverse.pop())
+        self.events.clear()
+
+    # -- checking ---------------------------------------------------------------------------
+
+    def check(self, ok: bool, reason: str) -> None:
+        """A rule check: refuse with `reason` unless the command overrides it."""
+        if ok:
+            return
+        if not self.override:
+            raise Refused(reason)
+        self.overridden.append(reason)
+
+    def fail(self, reason: str) -> None:
+        """A command that cannot be carried out at all (malformed, unknown name)."""
+        raise Refused(reason)
+
+    # -- catalogue values -------------------------------------------------------------------
+
+    def value(self, kind: str, record: str | int, field: str, question: str) -> Any:
+        """A catalogue value: learned in this game, given by the command, or shipped.
+
+        A value given by the command is recorded as learned (the shell stores it in the user's
+        overlay); an unknown one raises Missing with `question`.
+        """
+        key = f"{kind}/{record}/{field}"
+        learned = self.state["learned"]
+        if key in learned:
+            return learned[key]
+        given = (self.command.get("catalogue") or {})
+        if key in given:
+            value = given[key]
+            try:
+                check_value(kind, record, field, value)
+            except CatalogueError as error:
+                self.fail(f"{question} {error}")
+            self.emit("learned", f"{question} {value}", ["set", ["learned", key], value])
+            return value
+        known = self._shipped(kind, record, field)
+        if known.known:
+            return known.value
+        raise Missing(key, question)
+
+    def _shipped(self, kind: str, record: str | int, field: str) -> Field:
+        if ".quarter" in field:  # abilities.N.quarter
+            index = int(field.split(".")[1])
+            return self.catalogue.records(kind)[record].abilities[index].quarter
+        return self.catalogue.field(kind, record, field)
+
+    # -- players ----------------------------------------------------------------------------
+
+    def player(self, name: Any = None, *, key: str = "player") -> int:
+        """The index of the player the command names (default: its `player` field)."""
+        name = self.command.get(key) if name is None else name
+        for index, player in enumerate(self.state["players"]):
+            if player["name"] == name:
+                return index
+        names = ", ".join(p["name"] for p in self.state["players"])
+        self.fail(f"no player called {name!r} (players: {names})")
+        raise AssertionError  # unreachable
+
+    def name(self, index: int) -> str:
+        return self.state["players"][index]["name"]

@@ -1,0 +1,367 @@
+"""Setup, in the rulebook's order: supply, Sector display, first-game sets or the hub/ship draft,
+Hub starting bonuses and the turn-order GEM compensation.
+
+What is random at the table (Aliens drawn from the bag, Sectors and ships drawn, Hubs dealt) comes
+in with the commands; the engine checks it against the setup tables.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from companion.rules import ledger
+from companion.rules.diplomacy import TRACKS, advance
+from companion.rules.move import Move
+from companion.rules.station import add_sector, place_resident
+
+COLORS = ("red", "blue", "yellow", "green")
+LEVEL1 = ("dismantle", "construction", "expedition", "transport", "diplomacy")
+
+
+def _table(move: Move, record: str, field: str) -> Any:
+    return move.catalogue.field("setup", record, field).value
+
+
+def new_game(move: Move) -> None:
+    """`new_game`: players in turn order (the first is the start player), options, Aliens drawn.
+
+    {"players": [{"name", "color"}], "first_game": bool, "advanced": bool, "friendly": bool,
+     "aliens": {"teal": n, "pink": n, "brown": n, "gold": n}}
+    """
+    move.check(move.state["phase"] == "new", "a game has already been set up")
+    players = move.command.get("players")
+    if not isinstance(players, list) or not 2 <= len(players) <= 4:
+        move.fail("a game is for 2 to 4 players: give \"players\": [{\"name\", \"color\"}, ...]")
+    names = [p.get("name") if isinstance(p, dict) else None for p in players]
+    if any(not isinstance(n, str) or not n.strip() for n in names) or len(set(names)) != len(names):
+        move.fail("each player needs a name of their own")
+    colors = [p.get("color") for p in players]
+    if any(c not in COLORS for c in colors) or len(set(colors)) != len(colors):
+        move.fail(f"each player needs a different colour of {', '.join(COLORS)}")
+    count = len(players)
+    first_game = bool(move.command.get("first_game"))
+    options = {"first_game": first_game, "advanced": bool(move.command.get("advanced")),
+               "friendly": bool(move.command.get("friendly"))}
+    humans = _table(move, "humans_on_terra", f"players_{count}")
+    drawn = _table(move, "aliens_drawn", f"players_{count}")
+    per_color = _table(move, "components", "aliens_per_color")
+    aliens = move.command.get("aliens") or {}
+    if set(aliens) != {"teal", "pink", "brown", "gold"} or not all(
+        isinstance(n, int) and 0 <= n <= per_color for n in aliens.values()
+    ):
+        move.fail(f"give the Aliens drawn by colour: \"aliens\": {{\"teal\", \"pink\", \"brown\", "
+                  f"\"gold\"}} ({drawn} in all for {count} players, at most {per_color} each)")
+    move.check(sum(aliens.values()) == drawn,
+               f"Draw {drawn} Aliens for {count} players (\"2p: 50 / 3p: 70 / 4p: 90\"); "
+               f"these add up to {sum(aliens.values())}")
+    state_players = [_new_player(p["name"].strip(), p["color"]) for p in players]
+    ships = {}
+    for index, player in enumerate(state_players):
+        for kind in LEVEL1:
+            ships[f"{player['name']}:L1-{kind}"] = _ship(f"L1-{kind}", kind, index)
+    for kind in LEVEL1:
+        ships[f"neutral:{kind}"] = _ship(f"neutral-{kind}", kind, None)
+    move.emit("game_started",
+              f"New game for {', '.join(names)} ({'first game' if first_game else 'standard'})",
+              ["set", ["phase"], "setup"],
+              ["set", ["options"], options],
+              ["set", ["players"], state_players],
+              ["set", ["ships"], ships],
+              ["set", ["supply"], {"human": humans, **aliens}],
+              ["set", ["setup"], {"step": "display"}])
+
+
+def _new_player(name: str, color: str) -> dict:
+    return {"name": name, "color": color, "hub": None, "hub_options": [], "points": 0,
+            "gems": 0, "food": 0, "water": 0, "metal": 0,
+            "diplomacy": dict.fromkeys(TRACKS, 0), "sectors": [], "hub_quarters": [],
+            "hub_slots": [], "private_sectors": [], "neutral_token": None, "incomes": 0,
+            "ready": False}
+
+
+def _ship(design: str, kind: str, owner: int | None) -> dict:
+    return {"design": design, "type": kind, "owner": owner, "gems": 0, "used_by": None}
+
+
+def _step(move: Move, *steps: str) -> None:
+    step = move.state["setup"].get("step")
+    move.check(move.state["phase"] == "setup" and step in steps,
+               f"this setup step comes later (now: {step or move.state['phase']})")
+
+
+def sector_display(move: Move) -> None:
+    """`sector_display`: {"sectors": [numbers]} - one per player from each of the nine stacks.
+
+    "From each stack, randomly select 1 sector per player." First game: "Use only the Sectors
+    whose Sector Numbers end with 1, 2, 3, or 4". Friendly variant: "add 1 more of each color".
+    """
+    _step(move, "display")
+    numbers = move.command.get("sectors")
+    if not isinstance(numbers, list) or not all(n in move.catalogue.sectors for n in numbers):
+        move.fail("give the Sector numbers on display: \"sectors\": [101, 112, ...]")
+    move.check(len(set(numbers)) == len(numbers), "a Sector is listed twice")
+    options = move.state["options"]
+    per_stack = len(move.state["players"]) + (1 if options["friendly"] else 0)
+    stacks = Counter(move.catalogue.sectors[n].stack for n in numbers)
+    for stack, count in sorted(stacks.items()):
+        move.check(count == per_stack, f"{count} Level-{stack[0]} {stack[1]} Sectors on display; "
+                                       f"the display has {per_stack} of each")
+    move.check(len(stacks) == 9, f"the display has Sectors of {len(stacks)} stacks; it needs "
+                                 "all nine (three levels of three colours)")
+    if options["first_game"]:
+        endings = _table(move, "sector_display", "first_game_number_endings")
+        odd = [n for n in numbers if n % 10 not in endings]
+        move.check(not odd, f"first game: use only Sectors ending in 1-4, not {odd}")
+    next_step = "sets" if options["first_game"] else "hubs"
+    move.emit("display_set", f"Sector display: {sorted(numbers)}",
+              ["set", ["display"], sorted(numbers)], ["set", ["setup", "step"], next_step])
+
+
+def first_game_sets(move: Move) -> None:
+    """`first_game_sets`: {"sets": {player: 1-4}} - the predefined Hub and ship sets."""
+    _step(move, "sets")
+    sets = move.command.get("sets") or {}
+    players = move.state["players"]
+    move.check(sorted(sets) == sorted(p["name"] for p in players),
+               "give each player's set: \"sets\": {name: 1-4}")
+    move.check(len(set(sets.values())) == len(sets) and all(v in (1, 2, 3, 4)
+                                                             for v in sets.values()),
+               "each player gets a different set, 1 to 4")
+    for name, number in sets.items():
+        player = move.player(name)
+        record = f"first_game_set_{number}"
+        hub = _table(move, record, "hub")
+        _take_hub(move, player, hub)
+        kinds = [(3, k) for k in _table(move, record, "level3_ships")]
+        kinds += [(2, k) for k in _table(move, record, "level2_ships")]
+        if hub == "B-2":
+            # "the player with B-2 ... takes the following Level-2 ships in addition to the ones
+            # already taken: Transport, Dismantle."
+            kinds += [(2, k) for k in _table(move, "first_game_b2", "level2_ships_instead")]
+        for level, kind in kinds:
+            _give_ship(move, player, f"L{level}-{kind}", kind)
+    _start_bonuses(move)
+
+
+def deal_hubs(move: Move) -> None:
+    """`deal_hubs`: {"hubs": {player: [hub, hub]}} - "Deal each player 2 random Station Hubs"."""
+    _step(move, "hubs")
+    dealt = move.command.get("hubs") or {}
+    players = move.state["players"]
+    move.check(sorted(dealt) == sorted(p["name"] for p in players),
+               "give the two Hubs dealt to each player: \"hubs\": {name: [hub, hub]}")
+    every = [h for pair in dealt.values() for h in pair]
+    unknown = [h for h in every if h not in move.catalogue.hubs]
+    if unknown:
+        move.fail(f"no Station Hub {unknown[0]!r}")
+    move.check(len(set(every)) == len(every), "a Hub is dealt twice")
+    move.check(all(len(pair) == 2 for pair in dealt.values()), "each player is dealt 2 Hubs")
+    if not move.state["options"]["advanced"]:
+        advanced = [h for h in every if not h.startswith("B-")]
+        move.check(not advanced, f"the basic game uses Hubs B-1 to B-12 only, not {advanced}")
+    for name, pair in dealt.items():
+        move.emit("hubs_dealt", f"{name} is dealt {' and '.join(pair)}",
+                  ["set", ["players", move.player(name), "hub_options"], list(pair)])
+    move.emit("setup_step", "Level-3 ship draft", ["set", ["setup", "step"], "reveal"],
+              ["set", ["setup", "draft_level"], 3])
+
+
+def reveal_ships(move: Move) -> None:
+    """`reveal_ships`: {"ships": [designs]} - the face-up ships for the current draft level.
+
+    "2p: 5 / 3p: 7 / 4p: 9". Level 3: "In turn order, each player takes 1 of those ships. Then in
+    reverse turn order, each player takes a second ship." Level 2: reverse order first.
+    """
+    _step(move, "reveal")
+    level = move.state["setup"]["draft_level"]
+    designs = move.command.get("ships")
+    count = _table(move, "ships_revealed_per_draft", f"players_{len(move.state['players'])}")
+    if not isinstance(designs, list):
+        move.fail(f"give the {count} Level-{level} ships revealed: \"ships\": [design, ...]")
+    for design in designs:
+        ship = move.catalogue.ships.get(design)
+        if ship is None or ship.group != "deck_design" or ship.level not in (level, None):
+            move.fail(f"{design!r} is not a Level-{level} ship design")
+    move.check(len(designs) == count, f"reveal {count} ships for "
+                                      f"{len(move.state['players'])} players, not {len(designs)}")
+    order = list(range(len(move.state["players"])))
+    first, second = (order, order[::-1]) if level == 3 else (order[::-1], order)
+    move.emit("ships_revealed", f"Level-{level} ships revealed: {', '.join(designs)}",
+              ["set", ["setup", "revealed"], list(designs)],
+              ["set", ["setup", "draft_order"], first + second],
+              ["set", ["setup", "step"], "draft"])
+
+
+def draft_ship(move: Move) -> None:
+    """`draft_ship`: {"player", "ship": design} - the next pick of the draft."""
+    _step(move, "draft")
+    player = move.player()
+    setup = move.state["setup"]
+    move.check(setup["draft_order"][0] == player,
+               f"it is {move.name(setup['draft_order'][0])}'s pick")
+    design = move.command.get("ship")
+    move.check(design in setup["revealed"],
+               f"{design!r} is not among the ships on offer: {', '.join(setup['revealed'])}")
+    ship = move.catalogue.ships[design]
+    _give_ship(move, player, design, ship.type)
+    move.emit("ship_drafted", f"{move.name(player)} drafts {design}",
+              ["remove_at", ["setup", "revealed"], setup["revealed"].index(design)],
+              ["remove_at", ["setup", "draft_order"], 0])
+    if not setup["draft_order"]:
+        if setup["draft_level"] == 3:
+            move.emit("setup_step", "Level-2 ship draft", ["set", ["setup", "draft_level"], 2],
+                      ["set", ["setup", "step"], "reveal"])
+        else:
+            move.emit("setup_step", "Each player keeps one of their two Hubs, in turn order",
+                      ["set", ["setup", "step"], "choose_hub"],
+                      ["set", ["setup", "hub_order"], list(range(len(move.state["players"])))])
+
+
+def choose_hub(move: Move) -> None:
+    """`choose_hub`: {"player", "hub"} - "in turn order, each player keeps 1 of their Station
+    Hubs and returns the other to the box"."""
+    _step(move, "choose_hub")
+    player = move.player()
+    order = move.state["setup"]["hub_order"]
+    move.check(order[0] == player, f"it is {move.name(order[0])}'s turn to choose a Hub")
+    hub = move.command.get("hub")
+    offered = move.state["players"][player]["hub_options"]
+    move.check(hub in offered, f"{move.name(player)} was dealt {' and '.join(offered)}, not {hub}")
+    _take_hub(move, player, hub)
+    move.emit("hub_chosen", f"{move.name(player)} keeps Hub {hub}",
+              ["remove_at", ["setup", "hub_order"], 0])
+    if not move.state["setup"]["hub_order"]:
+        _start_bonuses(move)
+
+
+def _take_hub(move: Move, player: int, hub: str) -> None:
+    quarters = move.catalogue.hubs[hub].living_quarters
+    move.emit("hub_taken", f"{move.name(player)} takes Station Hub {hub}",
+              ["set", ["players", player, "hub"], hub],
+              ["set", ["players", player, "hub_quarters"], quarters],
+              ["set", ["players", player, "hub_slots"], [None] * len(quarters)])
+
+
+def _give_ship(move: Move, player: int, design: str, kind: str) -> str:
+    name = move.name(player)
+    ship_id, n = f"{name}:{design}", 2
+    while ship_id in move.state["ships"]:
+        ship_id, n = f"{name}:{design}#{n}", n + 1
+    move.emit("ship_taken", f"{name} takes a {design} ship",
+              ["set", ["ships", ship_id], _ship(design, kind, player)])
+    return ship_id
+
+
+def _start_bonuses(move: Move) -> None:
+    move.emit("setup_step", "Each player takes the starting bonuses of their Hub",
+              ["set", ["setup", "step"], "bonuses"],
+              ["set", ["setup", "bonus_order"], list(range(len(move.state["players"])))])
+
+
+def starting_bonus(move: Move) -> None:
+    """`starting_bonus`: {"player", "diplomacy": {track: n}, "sectors": [free Sector numbers],
+    "private_sectors": [nine numbers], "keep": [designs drawn and kept], "discard": [ship ids]}.
+
+    "Each player takes the starting bonuses on the back of their Hub" - resources, Diplomacy
+    advances (without bonuses), free Sectors, ship changes, residents on the Hub - then the
+    turn-order compensation: "P2: 1 / P3: 2 / P4: 3".
+    """
+    _step(move, "bonuses")
+    player = move.player()
+    order = move.state["setup"]["bonus_order"]
+    move.check(order[0] == player, f"{move.name(order[0])} takes their bonuses first")
+    me = move.state["players"][player]
+    hub = me["hub"]
+    info = move.catalogue.hubs[hub]
+    why = f"starting bonus of Hub {hub}"
+    start = {k: move.value("hubs", hub, f"starting_{k}",
+                           f"How many {k} does the back of Hub {hub} give at the start?")
+             for k in ("gems", "food", "water", "metal")}
+    ledger.gain(move, player, start, why)
+    _starting_diplomacy(move, player, hub, why)
+    for spec, number in zip(info.value("setup_free_sectors", []),
+                            _list(move, "sectors", len(info.value("setup_free_sectors", [])),
+                                  "the free Sector(s) taken")):
+        sector = move.catalogue.sectors.get(number)
+        move.check(sector is not None and (sector.level, sector.color) ==
+                   (spec["level"], spec["color"]),
+                   f"Hub {hub} gives a free Level-{spec['level']} {spec['color']} Sector, "
+                   f"not {number}")
+        add_sector(move, player, number, why)
+    private = info.value("setup_private_sectors", 0)
+    if private:
+        numbers = _list(move, "private_sectors", private, "the private Sectors drawn")
+        move.emit("private_sectors", f"{move.name(player)} sets aside {numbers} (Hub {hub})",
+                  ["set", ["players", player, "private_sectors"], numbers])
+    for change in info.value("setup_ship_changes", []):
+        _ship_change(move, player, change, hub)
+    for species, count in info.value("setup_residents", {}).items():
+        for _ in range(count):
+            place_resident(move, player, species, "hub", why=why)
+    compensation = _table(move, "turn_order_gems", f"player_{player + 1}")
+    ledger.gain(move, player, {"gems": compensation}, "compensation for turn order")
+    move.emit("bonuses_taken", f"{move.name(player)} has set up",
+              ["remove_at", ["setup", "bonus_order"], 0],
+              ["set", ["players", player, "ready"], True])
+    if not move.state["setup"]["bonus_order"]:
+        from companion.rules.turns import start_turn
+
+        move.emit("play_started", "Setup complete: the game begins",
+                  ["set", ["phase"], "play"], ["set", ["setup", "step"], "done"])
+        start_turn(move, 0)
+
+
+def _starting_diplomacy(move: Move, player: int, hub: str, why: str) -> None:
+    plan = move.value("hubs", hub, "starting_diplomacy",
+                      f"Which Diplomacy advances does the back of Hub {hub} give "
+                      "({\"fixed\": {track: n}, \"choice\": n})?")
+    steps = Counter(plan.get("fixed", {}))
+    chosen = move.command.get("diplomacy") or {}
+    if plan.get("choice"):
+        move.check(sum(chosen.values()) == plan["choice"] and (
+            len(chosen) == 1 or all(n == 1 for n in chosen.values())),
+            f"Hub {hub}: move up two spaces on one Diplomacy track or one space each on two "
+            f"different tracks; give them as \"diplomacy\": {{track: n}}")
+        steps.update(chosen)
+    for track, n in steps.items():
+        for _ in range(n):
+            advance(move, player, track, pay=False, why=why)
+
+
+def _ship_change(move: Move, player: int, change: dict, hub: str) -> None:
+    name = move.name(player)
+    if change["op"] == "draw":
+        if move.state["options"]["first_game"] and hub == "B-2":
+            return  # "That player ignores this particular bonus" (first game)
+        kept = _list(move, "keep", change["keep"],
+                     f"the Level-{change['level']} ships kept of the {change['draw']} drawn")
+        for design in kept:
+            ship = move.catalogue.ships.get(design)
+            move.check(ship is not None and ship.group == "deck_design"
+                       and ship.level in (change["level"], None),
+                       f"{design!r} is not a Level-{change['level']} ship design")
+            _give_ship(move, player, design, ship.type if ship else "unknown")
+        return
+    candidates = [sid for sid, s in move.state["ships"].items()
+                  if s["owner"] == player and s["design"].startswith(f"L{change['level']}-")
+                  and (change["ship"] == "any" or s["type"] == change["ship"])]
+    if len(candidates) == change["count"]:
+        chosen = candidates
+    else:
+        chosen = _list(move, "discard", change["count"],
+                       f"the Level-{change['level']} ship(s) discarded")
+        move.check(all(sid in candidates for sid in chosen),
+                   f"{name} can discard {', '.join(candidates)}")
+    for sid in chosen:
+        move.emit("ship_discarded", f"{name} discards {sid} (Hub {hub})",
+                  ["set", ["ships", sid], {"__absent__": True}])
+
+
+def _list(move: Move, key: str, count: int, what: str) -> list:
+    if count == 0:
+        return []
+    given = move.command.get(key)
+    if not isinstance(given, list) or len(given) != count:
+        move.fail(f"give {what}: \"{key}\": [{count} item(s)]")
+    return given

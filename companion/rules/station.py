@@ -1,0 +1,230 @@
+"""A player's station: Sectors, wings, living quarters and residents, and which abilities are on.
+
+Placement rules ("General Placement Rules for Residents"): Aerobic Aliens (teal, pink, brown)
+go to Sectors of their colour; gold Aliens and Humans anywhere; always the leftmost free living
+quarter of the chosen Sector; no free quarters, no resident; and residents "do not activate their
+Sector bonuses until after the turn in which they were placed".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.rules.catalogue import Ability, Catalogue
+from companion.rules.move import Missing, Move
+
+AEROBIC = ("teal", "pink", "brown")
+SPECIES = ("teal", "pink", "brown", "gold", "human")
+INTERMINGLING = 108  # "your teal Sectors can hold Aliens of any color"
+
+
+# -- reading ------------------------------------------------------------------------------------
+
+
+def sector_of(state: dict, player: int, number: int) -> dict | None:
+    """The player's built Sector `number`, or None."""
+    for sector in state["players"][player]["sectors"]:
+        if sector["number"] == number:
+            return sector
+    return None
+
+
+def quarter_active(state: dict, sector: dict, quarter: int | None) -> bool:
+    """Whether living quarter `quarter` holds a resident placed before this turn."""
+    if quarter is None:
+        return True
+    placed = sector["placed_turn"]
+    return quarter < len(placed) and placed[quarter] < state["turn"]["number"]
+
+
+def active_abilities(
+    state: dict, catalogue: Catalogue, player: int, trigger: str, ship: str | None = None
+) -> list[tuple[str, Ability]]:
+    """(source, ability) of the player's Hub and of Sectors whose linked quarter is active.
+
+    "Bonuses on the player's Station Hub are always active." "Bonuses from living quarters that
+    are unoccupied are not applied."
+    """
+    me = state["players"][player]
+    found: list[tuple[str, Ability]] = []
+    if me["hub"]:
+        found += [(me["hub"], a) for a in catalogue.hubs[me["hub"]].abilities]
+    for sector in me["sectors"]:
+        abilities = catalogue.sectors[sector["number"]].abilities
+        for index, ability in enumerate(abilities):
+            if ability.trigger == "built":
+                continue
+            if quarter_active(state, sector, sector["links"][index]):
+                found.append((str(sector["number"]), ability))
+    return [
+        (source, a) for source, a in found
+        if a.trigger == trigger and (ship is None or a.ship in (ship, "any"))
+    ]
+
+
+def intermingling(state: dict, player: int) -> bool:
+    """Sector 108 occupied (and active): teal Sectors take Aliens of any colour."""
+    sector = sector_of(state, player, INTERMINGLING)
+    return bool(sector) and quarter_active(state, sector, sector["links"][0])
+
+
+def places_for(state: dict, player: int, species: str) -> list[Any]:
+    """Where a new resident of `species` may go: Sector numbers (and "hub")."""
+    me = state["players"][player]
+    mixed = intermingling(state, player)
+    places: list[Any] = []
+    for sector in me["sectors"]:
+        if len(sector["residents"]) >= sector["quarters"]:
+            continue
+        if species in AEROBIC and species != sector["color"] and not (
+            mixed and sector["color"] == "teal"
+        ):
+            continue
+        places.append(sector["number"])
+    if any(slot is None and species in allowed
+           for slot, allowed in zip(me["hub_slots"], me["hub_quarters"])):
+        places.append("hub")
+    return places
+
+
+def count_species(state: dict, player: int, species: str) -> int:
+    """Residents of `species` on the player's entire station (Hub included)."""
+    me = state["players"][player]
+    on_sectors = sum(s["residents"].count(species) for s in me["sectors"])
+    return on_sectors + me["hub_slots"].count(species)
+
+
+# -- the layout of a Sector (asked once when unknown) --------------------------------------------
+
+
+def sector_layout(move: Move, number: int) -> dict:
+    """Quarters, ability links and income icons of Sector `number`, asking for what's unknown."""
+    info = move.catalogue.sectors[number]
+    quarters = move.value("sectors", number, "quarters",
+                          f"How many living quarters does Sector {number} have?")
+    links = []
+    for index, ability in enumerate(info.abilities):
+        if ability.trigger == "built":  # "No residents are required to activate immediate
+            links.append(None)          # bonus actions!"
+            continue
+        links.append(move.value(
+            "sectors", number, f"abilities.{index}.quarter",
+            f"Which living quarter of Sector {number} (0 = leftmost) activates: {ability.text}",
+        ))
+    return {"quarters": quarters, "links": links, "income": income_icons(move, number)}
+
+
+def income_icons(move: Move, number: int) -> list[list]:
+    """[[quarter, {resource: amount}], ...] of Sector `number`'s orange income icons."""
+    key = f"sectors/{number}/income_icons"
+    question = (f"Which income icons does Sector {number} show, and above which living quarter "
+                "(0 = leftmost)? (an empty list if none)")
+    learned = move.state["learned"]
+    if key not in learned and key not in (move.command.get("catalogue") or {}):
+        shipped = move.catalogue.sectors[number]
+        icons, complete = shipped["income_icons"], shipped["income_icons_complete"]
+        if icons.known and complete.value is True and all(
+            i["quarter"] is not None for i in icons.value
+        ):
+            return [[i["quarter"], {i["resource"]: i["amount"]}] for i in icons.value]
+        if not (icons.known and icons.value == [] and complete.value is True):
+            raise Missing(key, question)
+        return []
+    icons = move.value("sectors", number, "income_icons", question)
+    return [[i["quarter"], {i["resource"]: i["amount"]}] for i in icons]
+
+
+# -- changing -----------------------------------------------------------------------------------
+
+
+def add_sector(move: Move, player: int, number: int, why: str) -> dict:
+    """Attach Sector `number` to the player's station (taking it from the display if there)."""
+    info = move.catalogue.sectors[number]
+    layout = sector_layout(move, number)
+    sector = {"number": number, "level": info.level, "color": info.color, "residents": [],
+              "placed_turn": [], **layout}
+    ops: list[list] = [["append", ["players", player, "sectors"], sector]]
+    if number in move.state["display"]:
+        ops.append(["remove_at", ["display"], move.state["display"].index(number)])
+    private = move.state["players"][player]["private_sectors"]
+    if number in private:
+        ops.append(["remove_at", ["players", player, "private_sectors"], private.index(number)])
+    move.emit("sector_built", f"{move.name(player)} adds Sector {number} to their station: {why}",
+              *ops)
+    return sector
+
+
+def place_resident(move: Move, player: int, species: str, where: Any = None, *,
+                   why: str, from_supply: bool = True) -> bool:
+    """Take a resident from the supply to the leftmost free quarter of `where`.
+
+    Returns False (and places nothing) when the supply has none of that species: "If there are
+    no Aliens of the appropriate color, do not gain one." With `from_supply=False` the resident
+    is one being relocated: no supply, and no "when gaining" abilities.
+    """
+    if from_supply and move.state["supply"][species] <= 0:
+        move.emit("note", f"No {species} left in the supply: {move.name(player)} gains none")
+        return False
+    places = places_for(move.state, player, species)
+    label = "Human" if species == "human" else f"{species} Alien"
+    if where is None:
+        move.check(bool(places), f"{move.name(player)} has no living quarters free for a {label}")
+        if not places:
+            return False
+        if len(places) > 1:
+            move.fail(f"Where does the {label} go? Choose one of: "
+                      + ", ".join(map(str, places)))
+        where = places[0]
+    move.check(where in places,
+               f"a {label} cannot go to {where}: free quarters for it are in "
+               + (", ".join(map(str, places)) or "no Sector"))
+    turn = move.state["turn"]["number"]
+    ops: list[list] = [["add", ["supply", species], -1]] if from_supply else []
+    me = move.state["players"][player]
+    if where == "hub":
+        slot = next(i for i, (s, allowed) in enumerate(zip(me["hub_slots"], me["hub_quarters"]))
+                    if s is None and species in allowed)
+        ops.append(["set", ["players", player, "hub_slots", slot], species])
+    else:
+        index = next(i for i, s in enumerate(me["sectors"]) if s["number"] == where)
+        ops += [["append", ["players", player, "sectors", index, "residents"], species],
+                ["append", ["players", player, "sectors", index, "placed_turn"], turn]]
+    move.emit("resident_placed", f"{move.name(player)} places a {label} in "
+              f"{'the Hub' if where == 'hub' else f'Sector {where}'}: {why}", *ops)
+    if from_supply:
+        from companion.rules.abilities import after_gaining_resident
+
+        after_gaining_resident(move, player, species)
+    return True
+
+
+def remove_resident(move: Move, player: int, where: Any, slot: int, *, to: str,
+                    why: str) -> str:
+    """Take the resident in `slot` of `where` off the station (to the supply, or "hand" for a
+    relocation); the residents to its right shift left ("shift the remaining residents to the
+    left to close the gap"), except on Hub A-11 ("residents do not shift left")."""
+    me = move.state["players"][player]
+    if where == "hub":
+        species = me["hub_slots"][slot]
+        move.check(species is not None, f"the Hub's quarter {slot} is empty")
+        if me["hub"] == "A-11":
+            ops = [["set", ["players", player, "hub_slots", slot], None]]
+        else:
+            ops = [["remove_at", ["players", player, "hub_slots"], slot],
+                   ["append", ["players", player, "hub_slots"], None]]
+    else:
+        index = next((i for i, s in enumerate(me["sectors"]) if s["number"] == where), None)
+        if index is None:
+            move.fail(f"{move.name(player)} has no Sector {where}")
+        residents = me["sectors"][index]["residents"]
+        if not 0 <= slot < len(residents):
+            move.fail(f"Sector {where} has no resident in quarter {slot}")
+        species = residents[slot]
+        base = ["players", player, "sectors", index]
+        ops = [["remove_at", [*base, "residents"], slot],
+               ["remove_at", [*base, "placed_turn"], slot]]
+    if to == "supply":
+        ops.append(["add", ["supply", species], 1])
+    move.emit("resident_removed", f"{move.name(player)} takes a {species} resident off "
+              f"{'the Hub' if where == 'hub' else f'Sector {where}'}: {why}", *ops)
+    return species

@@ -1,0 +1,93 @@
+"""Whose turn it is, ending a turn, extra turns, and the end of the game.
+
+"At the end of the player's turn, they must check to see if at least one of these conditions is
+true" (40 points, all nine Sectors, 4 or fewer Aliens in the supply); "If the player has triggered
+the end of the game, then everyone else gets one more turn (but that player does not)."
+"""
+
+from __future__ import annotations
+
+from companion.rules.move import Move
+
+ALIENS = ("teal", "pink", "brown", "gold")
+
+
+def start_turn(move: Move, player: int, *, extra: bool = False) -> None:
+    """Begin `player`'s turn (a new turn number: residents placed earlier now count)."""
+    kind = "an additional turn" if extra else "the turn"
+    move.emit("turn_started", f"{move.name(player)} takes {kind}",
+              ["set", ["turn", "active"], player],
+              ["add", ["turn", "number"], 1],
+              ["set", ["turn", "acted"], False],
+              ["set", ["turn", "action"], None],
+              ["set", ["turn", "used"], []])
+
+
+def require_main_action(move: Move, player: int) -> None:
+    """The active player, in play, who has not yet taken this turn's action."""
+    state = move.state
+    if state["phase"] != "play":
+        move.fail("the game is not in play" if state["phase"] != "over" else "the game is over")
+    active = state["turn"]["active"]
+    move.check(player == active, f"it is {move.name(active)}'s turn, not {move.name(player)}'s")
+    move.check(not state["turn"]["acted"],
+               f"{move.name(player)} has already taken an action this turn: end the turn first")
+
+
+def end_conditions(state: dict, player: int, catalogue_conditions: dict) -> list[str]:
+    """Which end-of-game conditions the active player meets, in words."""
+    me = state["players"][player]
+    met = []
+    if me["points"] >= catalogue_conditions["points"]:
+        met.append(f"{me['name']} has {me['points']} points (40 or more)")
+    if len(me["sectors"]) >= catalogue_conditions["sectors"]:
+        met.append(f"{me['name']} has built all nine Sectors")
+    aliens = sum(state["supply"][c] for c in ALIENS)
+    if aliens <= catalogue_conditions["aliens_in_supply_at_most"]:
+        met.append(f"only {aliens} Aliens are left in the supply (4 or fewer)")
+    return met
+
+
+def end_turn(move: Move) -> None:
+    """`end_turn`: the active player's turn is over (a button press or a tap)."""
+    state = move.state
+    if state["phase"] != "play":
+        move.fail("the game is not in play")
+    turn = state["turn"]
+    active = turn["active"]
+    move.check(turn["acted"], f"{move.name(active)} has not taken an action or income yet")
+    waiting = sorted({move.name(p["player"]) for p in state["pending"]})
+    move.check(not waiting, f"waiting for {', '.join(waiting)} to choose a Diplomacy bonus")
+    if state["pending"]:
+        move.emit("pending_dropped", "Unchosen Diplomacy bonuses are dropped (override)",
+                  ["set", ["pending"], []])
+    if turn["extra_turns"] > 0:
+        move.emit("extra_turn_taken", f"{move.name(active)} takes an additional turn",
+                  ["add", ["turn", "extra_turns"], -1])
+        start_turn(move, active, extra=True)
+        return
+    end = state["end"]
+    if end["triggered_by"] is None:
+        conditions = {
+            name: move.catalogue.field("setup", "end_conditions", name).value
+            for name in ("points", "sectors", "aliens_in_supply_at_most")
+        }
+        met = end_conditions(state, active, conditions)
+        if met:
+            count = len(state["players"])
+            others = [(active + i) % count for i in range(1, count)]
+            move.emit("end_triggered", f"The end of the game is triggered: {'; '.join(met)}. "
+                      "Everyone else gets one more turn.",
+                      ["set", ["end", "triggered_by"], active],
+                      ["set", ["end", "final_turns"], others])
+    if end["triggered_by"] is not None:
+        if not end["final_turns"]:
+            move.emit("game_over", "The game is over: final scoring",
+                      ["set", ["phase"], "over"], ["set", ["turn", "active"], None])
+            return
+        nxt = end["final_turns"][0]
+        move.emit("final_turn", f"{move.name(nxt)} takes their last turn",
+                  ["remove_at", ["end", "final_turns"], 0])
+        start_turn(move, nxt)
+        return
+    start_turn(move, (active + 1) % len(state["players"]))

@@ -20,10 +20,14 @@ from companion.rules.catalogue import (
     format_summary,
     import_overlay,
     load_catalogue,
-    summary,
+    set_user_value,
 )
+from companion.rules.catalogue import summary as catalogue_summary
+from companion.rules.game import Step
 from companion.rules.position import PositionError, parse_position
+from companion.rules.report import final_score, format_report, summary
 from companion.rules.scoring import format_sheet, score_game, sheet_as_json
+from companion.rules.script import ScriptError, ScriptLine, replay
 
 USAGE_ERROR = 2
 
@@ -60,6 +64,12 @@ def _parser() -> argparse.ArgumentParser:
     score.add_argument("--json", action="store_true", help="print the sheet as JSON")
     score.set_defaults(run=_run_score)
 
+    replay = commands.add_parser("replay", help="apply a game script (one command per line) "
+                                 "and print the final state")
+    replay.add_argument("file", type=Path, metavar="FILE.jsonl")
+    replay.add_argument("--json", action="store_true", help="print the state as JSON")
+    replay.set_defaults(run=_run_replay)
+
     catalogue = commands.add_parser("catalogue", help="the component catalogue and your overlay")
     action = catalogue.add_mutually_exclusive_group(required=True)
     action.add_argument("--summary", action="store_true",
@@ -94,10 +104,35 @@ def _run_score(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run_replay(args: argparse.Namespace) -> int:
+    overlay = _overlay(args)
+    catalogue = load_catalogue(overlay=overlay)
+    try:
+        lines = args.file.read_text(encoding="utf-8").splitlines()
+    except OSError as error:
+        raise JsonFileError(f"{args.file}: cannot read it ({error.strerror})") from None
+
+    def remember(line: ScriptLine, step: Step | None) -> None:
+        for key, value in (step.learned if step else {}).items():
+            kind, record, field = key.split("/", 2)
+            set_user_value(overlay, kind, record, field, value)
+
+    try:
+        game = replay(lines, catalogue, on_step=remember)
+    except ScriptError as error:
+        raise JsonFileError(f"{args.file}: {error}") from None
+    report = summary(game.state, catalogue)
+    print(json.dumps(report, indent=2) if args.json else format_report(report))
+    if not args.json and "score" in report:
+        print()
+        print(format_sheet(final_score(game.state, catalogue)))
+    return 0
+
+
 def _run_catalogue(args: argparse.Namespace) -> int:
     overlay = _overlay(args)
     if args.summary:
-        print(format_summary(summary(load_catalogue(overlay=overlay))))
+        print(format_summary(catalogue_summary(load_catalogue(overlay=overlay))))
     elif args.export:
         count = export_overlay(overlay, args.export)
         print(f"exported {count} entered value(s) to {args.export}")

@@ -80,3 +80,95 @@ def table_catalogue(tmp_path_factory):
     overlay.write_text(json.dumps({"format": "phoenix-companion-catalogue-overlay",
                                    "version": 1, "values": values}))
     return load_catalogue(overlay=overlay)
+
+
+# -- a table ready to play --------------------------------------------------------------------
+
+from companion.rules.game import Game  # noqa: E402
+from companion.rules.move import Move  # noqa: E402
+from companion.rules.station import sector_layout  # noqa: E402
+
+NAMES = ("Ann", "Bob", "Cat", "Dan")
+COLORS = ("red", "blue", "yellow", "green")
+ALIENS_DRAWN = {2: {"teal": 13, "pink": 12, "brown": 13, "gold": 12},
+                3: {"teal": 18, "pink": 17, "brown": 18, "gold": 17},
+                4: {"teal": 23, "pink": 22, "brown": 23, "gold": 22}}
+
+
+def display_for(count: int) -> list[int]:
+    """One Sector per player from each of the nine stacks (numbers ending 1..count)."""
+    return [level * 100 + tens * 10 + n for level in (1, 2, 3) for tens in (0, 1, 2)
+            for n in range(1, count + 1)]
+
+
+class Table:
+    """A game played through the engine, with helpers to set the scene for one rule."""
+
+    def __init__(self, catalogue, hubs=("B-3", "B-5"), ships=None):
+        self.catalogue = catalogue
+        self.game = Game(catalogue)
+        count = len(hubs)
+        self.names = NAMES[:count]
+        self.run({"cmd": "new_game", "advanced": True,
+                  "players": [{"name": n, "color": c} for n, c in zip(self.names, COLORS)],
+                  "aliens": ALIENS_DRAWN[count]})
+        self.run({"cmd": "sector_display", "sectors": display_for(count)})
+        spare = [h for h in catalogue.hubs if h not in hubs]
+        self.run({"cmd": "deal_hubs", "hubs": {n: [h, spare[i]] for i, (n, h)
+                                               in enumerate(zip(self.names, hubs))}})
+        ships = ships or {3: ["L3-dismantle", "L3-expedition"], 2: ["L2-transport", "L2-farm"]}
+        for level in (3, 2):
+            revealed = (ships[level] * 9)[:{2: 5, 3: 7, 4: 9}[count]]
+            self.run({"cmd": "reveal_ships", "ships": revealed})
+            while self.game.state["setup"]["step"] == "draft":
+                player = self.game.state["setup"]["draft_order"][0]
+                offered = self.game.state["setup"]["revealed"]
+                self.run({"cmd": "draft_ship", "player": self.names[player],
+                          "ship": offered[0]})
+        for name, hub in zip(self.names, hubs):
+            self.run({"cmd": "choose_hub", "player": name, "hub": hub})
+
+    @property
+    def state(self):
+        return self.game.state
+
+    def run(self, command):
+        """Execute a command; return its step."""
+        return self.game.execute(command)
+
+    def setup_bonuses(self, **extra):
+        """Every player takes their starting bonuses (extra: per-name command fields)."""
+        for name in self.names:
+            self.run({"cmd": "starting_bonus", "player": name, **extra.get(name, {})})
+
+    def player(self, name):
+        return self.state["players"][self.names.index(name)]
+
+    def set(self, name, **counters):
+        """Set a player's counters through adjustments (as a table would correct them)."""
+        for counter, value in counters.items():
+            self.run({"cmd": "adjust", "who": name, "counter": counter, "value": value,
+                      "note": "test scene"})
+
+    def put_sector(self, name, number, residents=(), *, placed_turn=0):
+        """Give a player a built Sector with residents already settled (active)."""
+        move = Move(self.state, self.catalogue, {})
+        info = self.catalogue.sectors[number]
+        sector = {"number": number, "level": info.level, "color": info.color,
+                  "residents": list(residents), "placed_turn": [placed_turn] * len(residents),
+                  **sector_layout(move, number)}
+        self.player(name)["sectors"].append(sector)
+        if number in self.state["display"]:
+            self.state["display"].remove(number)
+        return sector
+
+    def end_turn(self):
+        return self.run({"cmd": "end_turn"})
+
+
+@pytest.fixture
+def table(table_catalogue):
+    """A 2-player game (Ann: B-3, Bob: B-5) at the start of play."""
+    table = Table(table_catalogue)
+    table.setup_bonuses()
+    return table

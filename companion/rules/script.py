@@ -1,0 +1,63 @@
+"""Game scripts: one command per line (JSON lines), applied in order.
+
+A line is a JSON object with a `cmd` (see docs/game-scripts.md); blank lines and lines starting
+with `#` are ignored. A refused line stops the replay with its line number and reason, unless the
+line carries `"override": "why"`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+
+from companion.rules.catalogue import Catalogue
+from companion.rules.game import Game, Missing, Refused, Step
+
+
+class ScriptError(ValueError):
+    """A script line that is malformed or refused; says which line and why."""
+
+    def __init__(self, line: int, reason: str) -> None:
+        self.line = line
+        self.reason = reason
+        super().__init__(f"line {line}: {reason}")
+
+
+@dataclass(frozen=True)
+class ScriptLine:
+    number: int
+    command: dict
+
+
+def parse(lines: Iterable[str]) -> Iterator[ScriptLine]:
+    """The commands of a script, with their line numbers (ScriptError on bad JSON)."""
+    for number, text in enumerate(lines, start=1):
+        text = text.strip()
+        if not text or text.startswith("#"):
+            continue
+        try:
+            command = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise ScriptError(number, f"not valid JSON ({error.msg}, column {error.colno})") \
+                from None
+        if not isinstance(command, dict) or not isinstance(command.get("cmd"), str):
+            raise ScriptError(number, "expected an object with a \"cmd\"")
+        yield ScriptLine(number, command)
+
+
+def replay(lines: Iterable[str], catalogue: Catalogue, game: Game | None = None,
+           on_step: Callable[[ScriptLine, Step | None], None] | None = None) -> Game:
+    """Apply every command of a script to `game` (a new one by default)."""
+    game = game or Game(catalogue)
+    for line in parse(lines):
+        try:
+            step = game.execute(line.command)
+        except Missing as missing:
+            raise ScriptError(line.number, f"{missing.question} - add \"catalogue\": "
+                                           f"{{\"{missing.key}\": ...}} to this line") from None
+        except Refused as refused:
+            raise ScriptError(line.number, refused.reason) from None
+        if on_step:
+            on_step(line, step)
+    return game

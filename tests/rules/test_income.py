@@ -1,0 +1,136 @@
+"""Turn option B: income. (Test values: Hubs pay 1 GEM per ship.)"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import Table
+
+from companion.rules.move import Refused
+
+
+def income(table, name="Ann", **details):
+    return table.run({"cmd": "income", "player": name, **details})
+
+
+def test_income_needs_one_of_three_conditions(table):
+    """"A player can only take income if at least one of the following is true: The player has 7
+    GEMs or fewer remaining. At least 1 of the player's ships is used ... There are no ship
+    actions the player can take\""""
+    table.set("Ann", gems=9)
+    with pytest.raises(Refused) as refused:
+        income(table)
+    assert refused.value.reason == ("Income needs 7 GEMs or fewer, a used ship of yours, or no "
+                                    "possible action - Ann has 9 GEMs and no used ship")
+    table.set("Ann", gems=7)
+    income(table)
+
+
+def test_income_with_a_used_ship_of_ones_own(table):
+    table.set("Ann", gems=30)
+    table.run({"cmd": "use_ship", "player": "Ann", "ship": "Ann:L2-farm"})
+    table.end_turn()
+    table.run({"cmd": "use_ship", "player": "Bob", "ship": "Bob:L2-farm"})
+    table.end_turn()
+    income(table)  # 27 GEMs, but the Farm is used
+
+
+def test_no_possible_action_can_be_claimed_with_override(table):
+    """The third condition ("There are no ship actions the player can take") is the table's call:
+    it is applied as an override and recorded."""
+    table.set("Ann", gems=9)
+    income(table, override="no ship can be used")
+    assert table.state["notes"][-1]["override"] == "no ship can be used"
+
+
+def test_income_resets_own_ships_and_pays_per_ship(table):
+    """"If there are GEMs on any of their own ships, they return all GEMs to the supply" and
+    "Her Station Hub provides 1 GEM for each ship she still has\""""
+    table.run({"cmd": "use_ship", "player": "Ann", "ship": "Ann:L2-farm"})
+    table.end_turn()
+    table.run({"cmd": "use_ship", "player": "Bob", "ship": "Ann:L1-transport",
+               "transactions": [{"type": "buy", "gain": "food"}]})
+    table.end_turn()
+    gems = table.player("Ann")["gems"]
+    income(table)
+    ships = [s for s in table.state["ships"].values() if s["owner"] == 0]
+    assert all(s["used_by"] is None and s["gems"] == 0 for s in ships)
+    assert table.player("Ann")["gems"] == gems + len(ships)
+
+
+def test_income_example_sector_icons(table):
+    """"Sector 121 provides 1 food because there is a resident above the food icon. It does not
+    provide 1 water because there is not a resident above the water icon." "Sector 221 provides
+    1 metal and 1 food because there are residents above those icons.\""""
+    table.put_sector("Ann", 121, ["pink"])
+    table.put_sector("Ann", 221, ["pink", "gold"])
+    table.set("Ann", gems=0, food=0, water=0, metal=0)
+    income(table)
+    ann = table.player("Ann")
+    assert (ann["food"], ann["water"], ann["metal"]) == (2, 0, 1)
+
+
+def test_residents_placed_this_turn_do_not_pay_income(table):
+    """"Any living quarters where residents were placed on this turn are not eligible for special
+    powers or bonuses.\""""
+    turn = table.state["turn"]["number"]
+    table.put_sector("Ann", 121, ["pink"], placed_turn=turn)
+    table.set("Ann", gems=0, food=0)
+    income(table)
+    assert table.player("Ann")["food"] == 0
+
+
+def test_relocation_costs_one_gem_and_closes_the_gap(table):
+    """"For each resident the player wishes to relocate, the player must pay 1 GEM" and "shift
+    the remaining residents to the left to close the gap.\""""
+    table.put_sector("Ann", 221, ["gold", "pink"])
+    table.put_sector("Ann", 121)
+    table.set("Ann", gems=0)
+    income(table, relocate=[{"from": 221, "slot": 0, "to": 121}])
+    sectors = {s["number"]: s["residents"] for s in table.player("Ann")["sectors"]}
+    assert sectors == {221: ["pink"], 121: ["gold"]}
+    assert table.player("Ann")["gems"] == 9 - 1  # 9 ships' income, 1 GEM paid
+
+
+def test_relocation_respects_colours(table):
+    table.put_sector("Ann", 221, ["pink"])
+    table.put_sector("Ann", 101)
+    table.set("Ann", gems=0)
+    with pytest.raises(Refused, match="cannot go to 101"):
+        income(table, relocate=[{"from": 221, "slot": 0, "to": 101}])
+
+
+def test_a1_fixed_income(table_catalogue):
+    """A-1: "Note that income is 10 regardless of the number of ships you have.\""""
+    table = Table(table_catalogue, hubs=("A-1", "B-5"))
+    table.setup_bonuses(Ann={"keep": ["L2-transport"]})
+    table.set("Ann", gems=0)
+    income(table)
+    assert table.player("Ann")["gems"] == 10
+
+
+@pytest.mark.parametrize(("hub", "setup"), [("A-4", {"discard": ["Ann:L1-diplomacy"]}),
+                                            ("A-5", {"diplomacy": {"transport": 2},
+                                                    "discard": ["Ann:L2-farm"]})])
+def test_two_gems_per_ship(table_catalogue, hub, setup):
+    """A-4 / A-5: "During income, gain 2 GEMs per ship.\""""
+    table = Table(table_catalogue, hubs=(hub, "B-5"))
+    table.setup_bonuses(Ann=setup)
+    table.set("Ann", gems=0)
+    income(table)
+    ships = sum(1 for s in table.state["ships"].values() if s["owner"] == 0)
+    assert table.player("Ann")["gems"] == 2 * ships
+
+
+def test_neutral_token_comes_back_at_income(table):
+    """"If the player's Neutral Ship token is on a neutral ship, they return the token to their
+    Player board. Return the GEMs to the supply.\""""
+    table.set("Ann", gems=7)
+    table.run({"cmd": "use_ship", "player": "Ann", "ship": "neutral:transport",
+               "transactions": [{"type": "buy", "gain": "food"}]})
+    table.end_turn()
+    table.run({"cmd": "use_ship", "player": "Bob", "ship": "Bob:L2-farm"})
+    table.end_turn()
+    income(table)
+    assert table.state["ships"]["neutral:transport"] == {
+        "design": "neutral-transport", "type": "transport", "owner": None, "gems": 0,
+        "used_by": None}

@@ -111,7 +111,7 @@ def apply_effect(move: Move, player: int, source: str, ability: Ability,
                  context: Mapping[str, Any]) -> None:
     """Carry out one triggered ability (modifiers are read by the actions, not run here)."""
     kind, params = ability.kind, ability.params
-    if kind in MODIFIER_KINDS or ability.trigger in ("game_end", "turn_option", "any_time"):
+    if kind in MODIFIER_KINDS or ability.trigger in ("game_end", "turn_option"):
         return
     if params.get("optional") and not uses(move, source):
         return

@@ -171,6 +171,12 @@ def expedition(move: Move, player: int, ship_id: str, design: str, own: bool) ->
     for _, ability in abilities.modifiers(move, player, "expedition_bonus", "expedition", own):
         dice += ability.params["extra_dice"]
         keep += ability.params["extra_capacity"]
+    # B-4 and 315: "you may reroll any number of dice once ... If you have both, you can reroll
+    # twice." The command's `rolled` is the final result; `rerolls` says how often they rerolled.
+    rerolls = sum(a.params["times"] for _, a in abilities.modifiers(
+        move, player, "reroll", "expedition", own))
+    used = move.command.get("rerolls", 0)
+    move.check(used <= rerolls, f"{move.name(player)} may reroll {rerolls} time(s), not {used}")
     expedition_result(move, player, move.command, dice=dice, keep=keep,
                       why=f"Terran Expedition with {ship_id}")
     return {}

@@ -119,7 +119,7 @@ def test_hub_choice_in_turn_order(table_catalogue):
     game = new_game(table_catalogue, 2, advanced=True)
     game.execute({"cmd": "sector_display", "sectors": display_for(2)})
     game.execute({"cmd": "deal_hubs", "hubs": {"Ann": ["B-1", "A-2"], "Bob": ["B-3", "B-4"]}})
-    for level, design in ((3, "L3-dismantle"), (2, "L2-farm")):
+    for design in ("L3-dismantle", "L2-farm"):
         game.execute({"cmd": "reveal_ships", "ships": [design] * 5})
         for index in list(game.state["setup"]["draft_order"]):
             game.execute({"cmd": "draft_ship", "player": ["Ann", "Bob"][index], "ship": design})

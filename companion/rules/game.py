@@ -121,6 +121,16 @@ class Game:
         self.steps: list[Step] = []
         self.undone: list[Step] = []
 
+    @classmethod
+    def restore(cls, catalogue: Catalogue, state: dict, steps: list[Step],
+                undone: list[Step]) -> Game:
+        """A game as stored: its current state, its steps (with their inverse ops) and the
+        undone steps that can be redone (last undone last)."""
+        game = cls(catalogue, state)
+        game.steps = list(steps)
+        game.undone = list(undone)
+        return game
+
     def execute(self, command: Mapping[str, Any]) -> Step | None:
         """Decide and apply one command; raise Refused or Missing (the state unchanged).
 

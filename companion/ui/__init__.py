@@ -1,0 +1,1 @@
+"""The touchscreen app (Kivy). Only this package imports Kivy; start it with `app.run_app`."""

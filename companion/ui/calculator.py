@@ -1,0 +1,862 @@
+"""The end-of-game score calculator: screens, pop-ups and the controller that ties them to the form.
+
+Layout lives in calculator.kv beside this file; the state of what was entered lives in
+`companion.ui.form.ScoreForm` (plain Python, tested without a window). Every widget a test (or the
+UI driver) needs to find carries a `tag` such as "field:points", "key:7" or "cell:3:teal".
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import kivy
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.text import LabelBase
+from kivy.core.window import Window
+from kivy.lang import Builder
+from kivy.properties import (
+    BooleanProperty,
+    ColorProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
+from kivy.uix.button import Button
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
+from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
+from kivy.uix.togglebutton import ToggleButton
+from kivy.utils import escape_markup, get_hex_from_color
+
+from companion import paths
+from companion.ui.form import (
+    COLORS,
+    FIELD_LABELS,
+    LEVELS,
+    NUMBER_FIELDS,
+    SPECIES_LABELS,
+    FormError,
+    Problem,
+    ScoreForm,
+)
+
+EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "data" / "examples"
+EXAMPLE_FILE = EXAMPLES_DIR / "rulebook-3p.json"
+SYMBOL_FONT = "PhoenixSymbols"
+
+BACKGROUND = (0.07, 0.08, 0.11, 1)
+PANEL = (0.13, 0.15, 0.20, 1)
+BUTTON = (0.22, 0.26, 0.34, 1)
+ACCENT = (0.91, 0.53, 0.17, 1)
+DANGER = (0.62, 0.18, 0.18, 1)
+ERROR = (0.95, 0.33, 0.30, 1)
+SPECIES_RGBA = {
+    "teal": (0.05, 0.62, 0.62, 1),
+    "pink": (0.90, 0.40, 0.62, 1),
+    "brown": (0.58, 0.38, 0.22, 1),
+    "gold": (0.93, 0.74, 0.18, 1),
+    "human": (0.88, 0.88, 0.85, 1),
+}
+# Text on light species buttons must be dark to stay readable.
+SELECTED = (0.36, 0.44, 0.60, 1)
+SPECIES_TEXT = {"gold": (0.1, 0.1, 0.1, 1), "human": (0.1, 0.1, 0.1, 1)}
+WING_TINT = {
+    "teal": (0.05, 0.32, 0.33, 1),
+    "pink": (0.42, 0.18, 0.30, 1),
+    "brown": (0.33, 0.22, 0.13, 1),
+}
+WING_TEXT = {
+    "teal": (0.25, 0.85, 0.85, 1),
+    "pink": (1.0, 0.55, 0.75, 1),
+    "brown": (0.85, 0.62, 0.42, 1),
+}
+NUMBER_HINTS = {
+    "points": "Where the marker is on the score track. Can be negative (Hub A-12).",
+    "ships_left": "Ships still in front of the player (not dismantled).",
+    "gems": "GEMs left at the end (1 point per 20).",
+    "food": "Food left (resources score 1 point per 5).",
+    "water": "Water left (resources score 1 point per 5).",
+    "metal": "Metal left (resources score 1 point per 5).",
+}
+
+
+def _hex(rgba: tuple[float, ...]) -> str:
+    return get_hex_from_color(rgba)[:7]
+
+
+def resident_dots(residents: list[str], quarters: int | None) -> str:
+    """Markup: one coloured dot per resident, an empty ring per free living quarter."""
+    dots = [f"[color={_hex(SPECIES_RGBA[s])}]\u25cf[/color]" for s in residents]
+    if quarters is not None:
+        dots += ["[color=#8a93a6]\u25cb[/color]"] * max(0, quarters - len(residents))
+    return f"[font={SYMBOL_FONT}]{' '.join(dots)}[/font]" if dots else ""
+
+
+def plain(markup: str) -> str:
+    """A Label's text without markup tags (what a reader sees)."""
+    import re
+
+    return re.sub(r"\[/?[a-z]+(=[^\]]*)?\]", "", markup).replace("&bl;", "[").replace(
+        "&br;", "]").replace("&amp;", "&")
+
+
+# --------------------------------------------------------------------------------------------
+# Widgets
+
+
+class TagButton(Button):
+    """A flat, finger-sized button with a tag the UI tests find it by."""
+
+    tag = StringProperty("")
+    bg = ColorProperty(BUTTON)
+    error = BooleanProperty(False)
+
+
+class TagToggle(ToggleButton):
+    """A toggle button with a tag (player tabs, Yes/No answers)."""
+
+    tag = StringProperty("")
+    bg = ColorProperty(BUTTON)
+    error = BooleanProperty(False)
+
+
+class FieldButton(TagButton):
+    """One entry of a player (caption above, value below); tapping it opens its keypad/picker."""
+
+    key = StringProperty("")
+    caption = StringProperty("")
+    value = StringProperty("")
+
+
+class SectorCell(TagButton):
+    """One spot of the station grid (a wing colour and a level)."""
+
+    level = NumericProperty(1)
+    wing = StringProperty("teal")
+    number = NumericProperty(0)  # 0: nothing built here
+
+
+class Banner(Label):
+    """A plain-words message (red for problems); takes no room when empty."""
+
+    tag = StringProperty("")
+    tone = ColorProperty(ERROR)
+
+
+class TagLabel(Label):
+    """A label with a tag, e.g. the cells of the score table."""
+
+    tag = StringProperty("")
+    bg = ColorProperty((0, 0, 0, 0))
+
+
+class TagGrid(GridLayout):
+    """A grid with a tag (the score table)."""
+
+    tag = StringProperty("")
+
+
+# --------------------------------------------------------------------------------------------
+# Pop-ups
+
+
+class KeypadPopup(ModalView):
+    """A big numeric keypad: the only way to type numbers on the touchscreen."""
+
+    title = StringProperty("")
+    hint = StringProperty("")
+    display = StringProperty("")
+    message = StringProperty("")
+    allow_negative = BooleanProperty(False)
+
+    def __init__(self, title: str, value: int | None, on_ok: Callable[[int], str | None],
+                 allow_negative: bool = False, hint: str = "", **kwargs: Any) -> None:
+        self._on_ok = on_ok
+        self._fresh = True
+        super().__init__(**kwargs)
+        self.title, self.hint, self.allow_negative = title, hint, allow_negative
+        self.display = "" if value is None else str(value)
+
+    def press(self, key: str) -> None:
+        """Handle one key: a digit, "sign", "back" or "clear"."""
+        self.message = ""
+        text = "" if self._fresh and key not in ("sign", "back") else self.display
+        self._fresh = False
+        if key == "back":
+            text = text[:-1]
+        elif key == "clear":
+            text = ""
+        elif key == "sign":
+            text = text[1:] if text.startswith("-") else "-" + text
+        elif key.isdigit():
+            sign = "-" if text.startswith("-") else ""
+            digits = text.lstrip("-")
+            digits = "" if digits == "0" else digits
+            if len(digits) < 4:
+                digits += key
+            text = sign + digits
+        self.display = text
+
+    def ok(self) -> None:
+        """Hand the number to the caller; stay open with its message if refused."""
+        if self.display in ("", "-"):
+            self.message = "Type a number first."
+            return
+        problem = self._on_ok(int(self.display))
+        if problem:
+            self.message = problem
+        else:
+            self.dismiss()
+
+
+class NamePopup(ModalView):
+    """An on-screen letter keyboard for a player's name."""
+
+    title = StringProperty("")
+    display = StringProperty("")
+    message = StringProperty("")
+    ROWS = ("QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM-")
+
+    def __init__(self, title: str, value: str, on_ok: Callable[[str], str | None],
+                 **kwargs: Any) -> None:
+        self._on_ok = on_ok
+        self._fresh = True
+        super().__init__(**kwargs)
+        self.title, self.display = title, value
+        for row, letters in zip((self.ids.row1, self.ids.row2, self.ids.row3), self.ROWS):
+            for letter in letters:
+                button = TagButton(text=letter, tag=f"key:{letter}")
+                button.bind(on_release=lambda b: self.press(b.text))
+                row.add_widget(button)
+
+    def press(self, key: str) -> None:
+        """Type a letter (capitalised at the start of a word), "space", "back" or "clear"."""
+        self.message = ""
+        text = "" if self._fresh and key not in ("back", "space") else self.display
+        self._fresh = False
+        if key == "back":
+            text = text[:-1]
+        elif key == "clear":
+            text = ""
+        elif key == "space":
+            text = text + " " if text and not text.endswith(" ") else text
+        elif len(text) < 16:
+            text += key.upper() if not text or text.endswith(" ") else key.lower()
+        self.display = text
+
+    def ok(self) -> None:
+        """Hand the name to the caller; stay open with its message if refused."""
+        problem = self._on_ok(self.display)
+        if problem:
+            self.message = problem
+        else:
+            self.dismiss()
+
+
+class HubPopup(ModalView):
+    """The 24 Station Hubs as a grid of big buttons."""
+
+    title = StringProperty("")
+    unit = NumericProperty(1.0)
+
+    def __init__(self, title: str, current: str | None, on_pick: Callable[[str], None],
+                 **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.title, self.unit = title, App.get_running_app().unit
+        for grid, prefix in ((self.ids.basic, "B"), (self.ids.advanced, "A")):
+            for i in range(1, 13):
+                hub = f"{prefix}-{i}"
+                button = TagButton(text=hub, tag=f"hub:{hub}", font_size=self.unit * 26,
+                                   bg=ACCENT if hub == current else BUTTON)
+                button.bind(on_release=lambda b, hub=hub: (on_pick(hub), self.dismiss()))
+                grid.add_widget(button)
+
+
+class ResidentsPopup(ModalView):
+    """Residents of one Sector (or of the Hub), added left to right by species buttons."""
+
+    title = StringProperty("")
+    quarters_text = StringProperty("")
+    quarters_editable = BooleanProperty(False)
+    show_bonus = BooleanProperty(False)
+    bonus_text = StringProperty("")
+    message = StringProperty("")
+    is_hub = BooleanProperty(False)
+
+    def __init__(self, root: CalculatorRoot, player: int, number: int | None,
+                 **kwargs: Any) -> None:
+        self.root_ctl, self.player, self.number = root, player, number
+        super().__init__(**kwargs)
+        self.is_hub = number is None
+        self.refresh()
+
+    def _sector(self) -> Any:
+        return self.root_ctl.form.players[self.player].sector(self.number)
+
+    def refresh(self) -> None:
+        """Redraw the quarters, the resident slots and the bonus answer from the form."""
+        form = self.root_ctl.form
+        entry = form.players[self.player]
+        if self.is_hub:
+            residents, quarters = entry.hub_residents, form.hub_quarters(self.player)
+            allowed = form.hub_quarter_species(self.player)
+            self.title = f"{entry.name} · Hub {entry.hub} residents"
+            self.quarters_text = f"{quarters} living quarters"
+            hint = "; ".join("/".join(q) for q in allowed)
+            self.bonus_text = f"Quarters allow: {hint}" if hint else ""
+        else:
+            sector = self._sector()
+            residents, quarters = sector.residents, sector.quarters
+            self.title = f"{entry.name} · Sector {sector.number} · Level-{sector.level} " \
+                         f"{sector.color}"
+            self.quarters_editable = not sector.quarters_known
+            self.quarters_text = (
+                f"{quarters} living quarters" if sector.quarters_known
+                else f"Living quarters: {'?' if quarters is None else quarters}  (change)"
+            )
+            self.show_bonus = sector.needs_bonus_answer
+            self.bonus_text = "Endgame bonus quarters occupied?"
+            self.ids.bonus_yes.state = "down" if sector.bonus_active is True else "normal"
+            self.ids.bonus_no.state = "down" if sector.bonus_active is False else "normal"
+        self._draw_slots(residents, quarters)
+        problem = self.root_ctl.problem
+        if (not self.message and problem is not None and problem.player == self.player
+                and self.number is not None and self.number in problem.sectors):
+            self.message = problem.message
+
+    def _draw_slots(self, residents: list[str], quarters: int | None) -> None:
+        slots = self.ids.slots
+        slots.clear_widgets()
+        count = max(quarters or 0, len(residents))
+        for i in range(count):
+            species = residents[i] if i < len(residents) else None
+            slot = TagLabel(
+                tag=f"slot:{i}",
+                text=SPECIES_LABELS[species] if species else f"{i + 1}\nfree",
+            )
+            slot.bg = SPECIES_RGBA[species] if species else PANEL
+            slot.color = SPECIES_TEXT.get(species, (1, 1, 1, 1)) if species else (0.6, 0.63, 0.7, 1)
+            slots.add_widget(slot)
+        if count == 0:
+            slots.add_widget(TagLabel(text="How many living quarters? Tap the button above."))
+
+    def add(self, species: str) -> None:
+        """A species button: the resident goes into the next free quarter."""
+        self._act(lambda f: f.add_hub_resident(self.player, species) if self.is_hub
+                  else f.add_resident(self.player, self.number, species))
+
+    def remove_last(self) -> None:
+        """Take the rightmost resident out."""
+        self._act(lambda f: f.remove_last_hub_resident(self.player) if self.is_hub
+                  else f.remove_last_resident(self.player, self.number))
+
+    def answer_bonus(self, active: bool) -> None:
+        """Yes/No: are the endgame bonus's living quarters occupied?"""
+        self._act(lambda f: f.set_bonus_active(self.player, self.number, active))
+
+    def edit_quarters(self) -> None:
+        """Ask the keypad how many living quarters this Sector has (catalogue does not know)."""
+        if not self.quarters_editable:
+            return
+        self.root_ctl.ask_quarters(self.player, self.number, then=self.refresh)
+
+    def delete(self) -> None:
+        """Remove this Sector from the station."""
+        self.root_ctl.form.remove_sector(self.player, self.number)
+        self.root_ctl.touched(self.player, "sectors", self.number)
+        self.dismiss()
+
+    def _act(self, action: Callable[[ScoreForm], None]) -> None:
+        self.message = ""
+        try:
+            action(self.root_ctl.form)
+        except FormError as error:
+            self.message = _sentence(str(error))
+        self.root_ctl.touched(self.player, "hub_residents" if self.is_hub else "sectors",
+                              self.number)
+        self.refresh()
+
+    def on_dismiss(self) -> None:
+        """Show the changes on the player's page."""
+        self.root_ctl.refresh()
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "?", "!")) else ".")
+
+
+# --------------------------------------------------------------------------------------------
+# Screens
+
+
+class StartScreen(Screen):
+    """Choose the number of players, open a file, or load the rulebook example."""
+
+    message = StringProperty("")
+    clear_armed = BooleanProperty(False)
+
+
+class PlayerScreen(Screen):
+    """One player's entries (left) and station grid (right), with tabs for every player."""
+
+    banner = StringProperty("")
+    show_hub_residents = BooleanProperty(False)
+    hub_residents_text = StringProperty("")
+
+    def on_kv_post(self, base_widget: Any) -> None:
+        """Build the 3x3 station grid (wings across, levels down)."""
+        grid = self.ids.station
+        unit = App.get_running_app().unit
+        grid.add_widget(TagLabel(text="", size_hint=(None, None), width=unit * 40,
+                                 height=unit * 28))
+        for color in COLORS:
+            grid.add_widget(TagLabel(text=f"{color.capitalize()} wing", tag=f"wing:{color}",
+                                     color=WING_TEXT[color], bold=True,
+                                     size_hint_y=None, height=unit * 28))
+        for level in LEVELS:
+            grid.add_widget(TagLabel(text=f"L{level}", tag=f"level:{level}", bold=True,
+                                     size_hint_x=None, width=unit * 40))
+            for color in COLORS:
+                grid.add_widget(SectorCell(level=level, wing=color, tag=f"cell:{level}:{color}"))
+
+
+class ScoreScreen(Screen):
+    """The score sheet: the rulebook's table, the winner, the tie-break and the bonus lines."""
+
+    winner = StringProperty("")
+    notes = StringProperty("")
+
+
+class FilesScreen(Screen):
+    """A finger-sized file chooser for position files (.json)."""
+
+    folder = StringProperty("")
+    message = StringProperty("")
+
+
+# --------------------------------------------------------------------------------------------
+# Controller
+
+
+class CalculatorRoot(ScreenManager):
+    """Holds the form, shows it on the screens, and turns taps into form changes."""
+
+    current_player = NumericProperty(0)
+    form = ObjectProperty(None, allownone=True)
+
+    def __init__(self, catalogue: Any, catalogue_error: str = "", **kwargs: Any) -> None:
+        super().__init__(transition=NoTransition(), **kwargs)
+        self.catalogue = catalogue
+        self.problem: Problem | None = None
+        self.popup: ModalView | None = None
+        self.start = StartScreen(name="start")
+        self.player_screen = PlayerScreen(name="player")
+        self.score_screen = ScoreScreen(name="score")
+        self.files = FilesScreen(name="files")
+        for screen in (self.start, self.player_screen, self.score_screen, self.files):
+            self.add_widget(screen)
+        self.form = ScoreForm(catalogue, 3) if catalogue is not None else None
+        if catalogue_error:
+            self.start.message = catalogue_error
+        self._folder = paths.data_folder() if paths.data_folder().is_dir() else Path.home()
+        self._return_to = "start"
+        self.current = "start"
+
+    # navigation ------------------------------------------------------------------------------
+    def begin(self, players: int) -> None:
+        """Start (or continue) entering a game with this many players."""
+        if self.form is None:
+            return
+        self.form.set_player_count(players)
+        self.current_player = 0
+        self.problem = None
+        self.show_player(0)
+
+    def show_player(self, index: int) -> None:
+        """Switch to a player's page."""
+        self.current_player = min(index, len(self.form.players) - 1)
+        self.refresh()
+        self.current = "player"
+
+    def go_start(self) -> None:
+        """Back to the first screen."""
+        self.start.clear_armed = False
+        self.current = "start"
+
+    def clear_form(self) -> None:
+        """Forget every entry (asks for a second tap first)."""
+        if not self.start.clear_armed:
+            self.start.clear_armed = True
+            return
+        self.start.clear_armed = False
+        self.form = ScoreForm(self.catalogue, len(self.form.players))
+        self.problem = None
+        self.start.message = "The form is empty again."
+
+    def load_example(self) -> None:
+        """Load the rulebook's 3-player scoring example and show its score sheet."""
+        self.open_file(EXAMPLE_FILE, origin="start")
+
+    # editing ---------------------------------------------------------------------------------
+    def edit_field(self, key: str) -> None:
+        """Open the right keypad or picker for one of the current player's entries."""
+        i = self.current_player
+        entry = self.form.players[i]
+        label = FIELD_LABELS[key]
+        if key == "name":
+            self._open(NamePopup(title=f"Player {i + 1} · Name", value=entry.name,
+                                 on_ok=lambda text: self._apply(
+                                     lambda: self.form.set_name(i, text), i, key)))
+        elif key == "hub":
+            self._open(HubPopup(title=f"{entry.name} · choose the Station Hub",
+                                current=entry.hub,
+                                on_pick=lambda hub: self._apply(
+                                    lambda: self.form.set_hub(i, hub), i, key)))
+        else:
+            self._open(KeypadPopup(
+                title=f"{entry.name} · {label}", value=entry.numbers[key],
+                allow_negative=key == "points", hint=NUMBER_HINTS[key],
+                on_ok=lambda value: self._apply(
+                    lambda: self.form.set_number(i, key, value), i, key)))
+
+    def tap_cell(self, cell: SectorCell) -> None:
+        """A station spot: open its Sector, or add one there if it is empty."""
+        if cell.number:
+            self.open_sector(int(cell.number))
+        else:
+            self.add_sector(cell.level, cell.wing)
+
+    def add_sector(self, level: int | None = None, color: str | None = None) -> None:
+        """Ask the Sector's number on the keypad, then its residents."""
+        i = self.current_player
+        entry = self.form.players[i]
+        where = f"Level-{level} {color} " if level else ""
+        hint = ("Type the number printed on the Sector tile (e.g. 101); "
+                "its level and colour come from the catalogue.")
+
+        def accept(number: int) -> str | None:
+            try:
+                facts = self.form.sector_facts(number)
+                if level and (facts[0] != level or (facts[1] and facts[1] != color)):
+                    return (f"Sector {number} is a Level-{facts[0]} {facts[1] or ''} Sector, "
+                            f"not Level-{level} {color}. Check the number, or tap its own spot.")
+                self.form.add_sector(i, number, color)
+            except FormError as error:
+                return _sentence(str(error))
+            self.touched(i, "sectors", number)
+            sector = self.form.players[i].sector(number)
+            if sector.quarters is None:
+                Clock.schedule_once(lambda _dt: self.ask_quarters(
+                    i, number, then=lambda: self.open_sector(number)), 0)
+            else:
+                Clock.schedule_once(lambda _dt: self.open_sector(number), 0)
+            return None
+
+        self._open(KeypadPopup(title=f"{entry.name} · add a {where}Sector", value=None,
+                               hint=hint, on_ok=accept))
+
+    def ask_quarters(self, player: int, number: int, then: Callable[[], None]) -> None:
+        """Ask how many living quarters a Sector has when the catalogue does not know."""
+        sector = self.form.players[player].sector(number)
+
+        def accept(value: int) -> str | None:
+            try:
+                self.form.set_quarters(player, number, value)
+            except FormError as error:
+                return _sentence(str(error))
+            self.touched(player, "sectors", number)
+            Clock.schedule_once(lambda _dt: then(), 0)
+            return None
+
+        self._open(KeypadPopup(
+            title=f"Sector {number}: how many living quarters?", value=sector.quarters,
+            hint="The catalogue does not know this Sector's living quarters: count them on "
+                 "the tile.",
+            on_ok=accept), stack=True)
+
+    def open_sector(self, number: int) -> None:
+        """The residents editor of one Sector."""
+        self._open(ResidentsPopup(self, self.current_player, number))
+
+    def open_hub_residents(self) -> None:
+        """The residents editor of the Hub (B-11 and A-11 have living quarters)."""
+        self._open(ResidentsPopup(self, self.current_player, None))
+
+    def _apply(self, change: Callable[[], None], player: int, key: str) -> str | None:
+        try:
+            change()
+        except FormError as error:
+            return _sentence(str(error))
+        self.touched(player, key)
+        self.refresh()
+        return None
+
+    def _open(self, popup: ModalView, stack: bool = False) -> None:
+        popup.bind(on_dismiss=lambda *_: self.refresh())
+        self.popup = popup
+        popup.open(animation=False)
+
+    def touched(self, player: int, key: str, number: int | None = None) -> None:
+        """An entry changed: drop the problem shown for it, if any."""
+        p = self.problem
+        if p is None or p.player not in (None, player):
+            return
+        if p.field == key and (key != "sectors" or not p.sectors or number in p.sectors):
+            self.problem = None
+
+    # scoring ---------------------------------------------------------------------------------
+    def score(self) -> None:
+        """Check and score everything; show the sheet, or the first problem where it is."""
+        outcome = self.form.evaluate()
+        if outcome.problem is not None:
+            self.problem = outcome.problem
+            if outcome.problem.player is not None:
+                self.current_player = outcome.problem.player
+            self.refresh()
+            self.current = "player"
+            return
+        self.problem = None
+        self.show_sheet(outcome.sheet)
+
+    def show_sheet(self, sheet: Any) -> None:
+        """Fill the score screen from a ScoreSheet and switch to it."""
+        screen = self.score_screen
+        table = screen.ids.table
+        table.clear_widgets()
+        table.cols = len(sheet.players) + 1
+        winners = set(sheet.winners)
+        label_width = App.get_running_app().unit * 250
+        table.add_widget(TagLabel(text="Category", tag="score:head:0", bold=True,
+                                  halign="left", size_hint_x=None, width=label_width))
+        for c, p in enumerate(sheet.players, start=1):
+            table.add_widget(TagLabel(text=f"[b]{escape_markup(p.name)}[/b]",
+                                      tag=f"score:head:{c}", markup=True,
+                                      color=ACCENT if p.name in winners else (1, 1, 1, 1)))
+        rows = sheet.rows()
+        for r, (label, values) in enumerate(rows, start=1):
+            total = label == "TOTAL"
+            shade = BUTTON if total else ((0, 0, 0, 0) if r % 2 else (1, 1, 1, 0.04))
+            table.add_widget(TagLabel(text=f"[b]{label}[/b]" if total else label, markup=True,
+                                      tag=f"score:{r}:0", halign="left", size_hint_x=None,
+                                      width=label_width, bg=shade))
+            for c, value in enumerate(values, start=1):
+                blank = label.startswith("Pluralities") and value == 0
+                text = "" if blank else str(value)
+                winner = total and sheet.players[c - 1].name in winners
+                table.add_widget(TagLabel(text=f"[b]{text}[/b]" if total else text,
+                                          markup=True, tag=f"score:{r}:{c}", bg=shade,
+                                          color=ACCENT if winner else (0.93, 0.94, 0.96, 1)))
+        best = max(p.total for p in sheet.players)
+        if len(sheet.winners) == 1:
+            screen.winner = f"Winner: {sheet.winners[0]} with {best}"
+        else:
+            screen.winner = f"Shared victory: {' and '.join(sheet.winners)} ({best})"
+        notes = []
+        if sheet.tiebreak:
+            notes.append(f"[b][color={_hex(ACCENT)}]Tie-breaker[/color][/b]\n"
+                         f"{escape_markup(sheet.tiebreak)}")
+        ranking = sorted(sheet.players, key=lambda p: (p.rank, -p.total))
+        notes.append("[b]Ranking[/b]\n" + "\n".join(
+            f"{p.rank}. {escape_markup(p.name)}  {p.total}" for p in ranking))
+        for p in sheet.players:
+            lines = [f"{escape_markup(b.source)}: [b]+{b.points}[/b]  {escape_markup(b.text)}"
+                     for b in p.bonus_lines]
+            if lines:
+                notes.append(f"[b]{escape_markup(p.name)}: station bonuses[/b]\n" +
+                             "\n".join(lines))
+        screen.notes = "\n\n".join(notes)
+        self.current = "score"
+
+    # files -----------------------------------------------------------------------------------
+    def show_files(self, origin: str) -> None:
+        """Open the file chooser (returns to `origin` on Back)."""
+        self._return_to = origin
+        self.files.message = ""
+        self.list_folder(self._folder)
+        self.current = "files"
+
+    def files_back(self) -> None:
+        """Leave the file chooser."""
+        self.current = self._return_to
+
+    def shortcuts(self) -> list[tuple[str, Path]]:
+        """The chooser's folder shortcuts that exist on this machine."""
+        found = [("Examples", EXAMPLES_DIR), ("App data", paths.data_folder()),
+                 ("Home", Path.home())]
+        found += [("USB drives", Path("/media")), ("Mounted (/mnt)", Path("/mnt"))]
+        seen, result = set(), []
+        for label, path in found:
+            if path.is_dir() and (label, path) not in seen:
+                seen.add((label, path))
+                result.append((label, path))
+        return result
+
+    def list_folder(self, folder: Path) -> None:
+        """Show a folder's sub-folders and .json files as big buttons."""
+        screen = self.files
+        try:
+            entries = sorted(Path(folder).iterdir(), key=lambda p: (not p.is_dir(), p.name.lower()))
+        except OSError as error:
+            screen.message = f"Cannot open {folder}: {error.strerror or error}."
+            return
+        self._folder = Path(folder)
+        screen.folder = str(self._folder)
+        side = screen.ids.shortcuts
+        side.clear_widgets()
+        for label, path in self.shortcuts():
+            button = TagButton(text=label, tag=f"files:{label.lower().replace(' ', '-')}",
+                               size_hint_y=None)
+            button.bind(on_release=lambda _b, path=path: self.list_folder(path))
+            side.add_widget(button)
+        side.add_widget(filler())
+        listing = screen.ids.listing
+        listing.clear_widgets()
+        if self._folder.parent != self._folder:
+            up = TagButton(text="..  (up one folder)", tag="files:up", size_hint_y=None)
+            up.bind(on_release=lambda _b: self.list_folder(self._folder.parent))
+            listing.add_widget(up)
+        shown = 0
+        for path in entries:
+            if path.name.startswith("."):
+                continue
+            if path.is_dir():
+                button = TagButton(text=f"{path.name}/", tag=f"dir:{path.name}",
+                                   size_hint_y=None, bg=PANEL)
+                button.bind(on_release=lambda _b, path=path: self.list_folder(path))
+            elif path.suffix.lower() == ".json":
+                button = TagButton(text=path.name, tag=f"file:{path.name}", size_hint_y=None)
+                button.bind(on_release=lambda _b, path=path: self.open_file(path, "files"))
+            else:
+                continue
+            listing.add_widget(button)
+            shown += 1
+        if not shown:
+            listing.add_widget(TagLabel(text="No folders or .json files here.",
+                                        size_hint_y=None))
+        screen.ids.scroller.scroll_y = 1
+
+    def open_file(self, path: Path, origin: str) -> None:
+        """Load a position file into the form and score it; problems stay on screen."""
+        from companion.jsonfile import JsonFileError, read_json
+
+        target = self.files if origin == "files" else self.start
+        try:
+            data = read_json(path)
+            self.form.load_position(data)
+        except (JsonFileError, FormError) as error:
+            target.message = f"Cannot open {Path(path).name}: {error}"
+            return
+        self.start.message = ""
+        self.files.message = ""
+        self.current_player = 0
+        self.score()
+
+    # drawing ---------------------------------------------------------------------------------
+    def refresh(self, *_args: Any) -> None:
+        """Redraw the player page from the form (after every change)."""
+        if self.form is None:
+            return
+        screen = self.player_screen
+        form, i, problem = self.form, self.current_player, self.problem
+        entry = form.players[i]
+        tabs = screen.ids.tabs
+        tabs.clear_widgets()
+        for index, p in enumerate(form.players):
+            tab = TagToggle(text=escape_markup(p.name), tag=f"tab:{index}", group="players",
+                            allow_no_selection=False, markup=True,
+                            state="down" if index == i else "normal")
+            tab.error = problem is not None and problem.player == index
+            tab.bind(on_release=lambda _b, index=index: self.show_player(index))
+            tabs.add_widget(tab)
+        screen.banner = problem.message if problem is not None and (
+            problem.player in (None, i)) else ""
+        mine = problem if problem is not None and problem.player == i else None
+        values = {"name": escape_markup(entry.name), "hub": entry.hub or "choose"}
+        for key in NUMBER_FIELDS:
+            value = entry.numbers[key]
+            values[key] = "—" if value is None else str(value)
+        for widget in screen.ids.fields.children:
+            widget.value = values[widget.key]
+            widget.error = mine is not None and mine.field == widget.key
+        hub_quarters = form.hub_quarters(i)
+        screen.show_hub_residents = hub_quarters > 0
+        screen.hub_residents_text = (
+            f"Hub residents {len(entry.hub_residents)}/{hub_quarters}  "
+            f"{resident_dots(entry.hub_residents, hub_quarters)}" if hub_quarters else "")
+        small = int(15 * App.get_running_app().unit)
+        for cell in screen.ids.station.children:
+            if not isinstance(cell, SectorCell):
+                continue
+            sector = entry.at(cell.level, cell.wing)
+            cell.number = sector.number if sector else 0
+            cell.error = bool(sector and mine and mine.field == "sectors"
+                              and sector.number in mine.sectors)
+            if sector is None:
+                cell.text = "[color=#8a93a6]+ add[/color]"
+                cell.bg = PANEL
+                continue
+            lines = [f"[b]{sector.number}[/b]"]
+            if sector.quarters is None:
+                lines.append(f"[size={small}]living quarters?[/size]")
+            else:
+                lines.append(resident_dots(sector.residents, sector.quarters))
+            if sector.needs_bonus_answer:
+                answer = {True: "bonus: yes", False: "bonus: no", None: "bonus: ?"}
+                lines.append(f"[size={small}]{answer[sector.bonus_active]}[/size]")
+            cell.text = "\n".join(lines)
+            cell.bg = WING_TINT[sector.color]
+
+
+def filler() -> Label:
+    """An empty stretchy widget that pushes buttons to the top of a column."""
+    return Label(text="")
+
+
+# --------------------------------------------------------------------------------------------
+# App
+
+
+class CompanionApp(App):
+    """The Kivy application: loads the catalogue and shows the score calculator."""
+
+    unit = NumericProperty(1.0)  # 1.0 at 800x480; every size in the .kv is a multiple of it
+    title = "Phoenix Companion"
+
+    def __init__(self, demo: bool = False, overlay: Path | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.demo = demo
+        self.overlay = overlay if overlay is not None else paths.overlay_path()
+        self.calculator: CalculatorRoot | None = None
+
+    def build(self) -> CalculatorRoot:
+        """Load the layout and the catalogue; a catalogue that fails to load is shown, not fatal."""
+        LabelBase.register(SYMBOL_FONT, os.path.join(kivy.kivy_data_dir, "fonts",
+                                                     "DejaVuSans.ttf"))
+        Builder.load_file(str(Path(__file__).with_suffix(".kv")))
+        Window.clearcolor = BACKGROUND
+        Window.bind(size=self._resize)
+        self._resize(Window, Window.size)
+        catalogue, error = None, ""
+        try:
+            from companion.rules.catalogue import load_catalogue
+
+            catalogue = load_catalogue(overlay=self.overlay)
+        except Exception as exc:
+            error = f"The catalogue could not be loaded, so nothing can be scored: {exc}"
+        self.calculator = CalculatorRoot(catalogue, error)
+        return self.calculator
+
+    def on_start(self) -> None:
+        """With --demo, open the rulebook example's score sheet."""
+        if self.demo and self.calculator is not None and self.calculator.form is not None:
+            self.calculator.load_example()
+
+    def _resize(self, _window: Any, size: tuple[int, int]) -> None:
+        self.unit = max(0.6, min(size[0] / 800, size[1] / 480))
+        if self.calculator is not None:
+            self.calculator.refresh()

@@ -1,0 +1,475 @@
+"""The score calculator's form: what the players entered, kept as plain data (no Kivy).
+
+The screens only show this state and call its methods; the form turns it into the position dict
+of `phoenix-companion score` and hands it to `companion.rules`, and turns every `PositionError`
+back into a plain-words `Problem` pinned to the player, field and Sector it is about.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+SPECIES_ORDER = ("teal", "pink", "brown", "gold", "human")
+COLORS = ("teal", "pink", "brown")
+LEVELS = (1, 2, 3)
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
+NUMBER_FIELDS = ("points", "ships_left", "gems", "food", "water", "metal")
+HUBS = tuple(f"B-{i}" for i in range(1, 13)) + tuple(f"A-{i}" for i in range(1, 13))
+FIELD_LABELS = {
+    "name": "Name",
+    "hub": "Station Hub",
+    "points": "Score track",
+    "ships_left": "Ships left",
+    "gems": "GEMs",
+    "food": "Food",
+    "water": "Water",
+    "metal": "Metal",
+    "hub_residents": "Hub residents",
+    "sectors": "Station",
+}
+SPECIES_LABELS = {
+    "teal": "Teal Alien",
+    "pink": "Pink Alien",
+    "brown": "Brown Alien",
+    "gold": "Gold Alien",
+    "human": "Human",
+}
+NAME_MAX = 16
+
+
+class FormError(ValueError):
+    """An entry the form refuses at once (with the reason in plain words), e.g. a Sector twice."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something to fix before scoring, in plain words, pinned to where it is on screen."""
+
+    message: str
+    player: int | None = None  # index into ScoreForm.players; None: the whole position
+    field: str | None = None  # "name", "hub", a NUMBER_FIELDS key, "hub_residents", "sectors"
+    sectors: tuple[int, ...] = ()  # Sector numbers the problem is about
+
+
+@dataclass
+class SectorEntry:
+    """One Sector of a player's station as entered; residents left to right."""
+
+    number: int
+    level: int
+    color: str
+    quarters: int | None
+    quarters_known: bool  # True: the catalogue gave the number of living quarters
+    needs_bonus_answer: bool  # Level-3 endgame bonus whose linked quarter the catalogue lacks
+    bonus_text: str = ""
+    residents: list[str] = field(default_factory=list)
+    bonus_active: bool | None = None
+
+    @property
+    def full(self) -> bool:
+        """No free living quarter left for another resident."""
+        return self.quarters is not None and len(self.residents) >= self.quarters
+
+
+@dataclass
+class PlayerEntry:
+    """One player's column of the form."""
+
+    name: str
+    hub: str | None = None
+    numbers: dict[str, int | None] = field(
+        default_factory=lambda: dict.fromkeys(NUMBER_FIELDS)
+    )
+    hub_residents: list[str] = field(default_factory=list)
+    sectors: list[SectorEntry] = field(default_factory=list)
+
+    def sector(self, number: int) -> SectorEntry:
+        """The Sector with this number (KeyError if the station has none)."""
+        for s in self.sectors:
+            if s.number == number:
+                return s
+        raise KeyError(number)
+
+    def at(self, level: int, color: str) -> SectorEntry | None:
+        """The Sector in this wing and level, if built."""
+        for s in self.sectors:
+            if s.level == level and s.color == color:
+                return s
+        return None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of pressing "Score": a score sheet, or the first problem to fix."""
+
+    sheet: Any = None  # companion.rules.scoring.ScoreSheet
+    problem: Problem | None = None
+
+
+def default_name(index: int) -> str:
+    """The name a player has until someone types one."""
+    return f"Player {index + 1}"
+
+
+class ScoreForm:
+    """The whole form: 2-4 players with their Hubs, numbers and stations."""
+
+    def __init__(self, catalogue: Any, players: int = 3) -> None:
+        self.catalogue = catalogue
+        self.players: list[PlayerEntry] = []
+        self.set_player_count(players)
+
+    # players ---------------------------------------------------------------------------------
+    def set_player_count(self, count: int) -> None:
+        """Add or drop players at the end, keeping what was entered for the others."""
+        if not MIN_PLAYERS <= count <= MAX_PLAYERS:
+            raise FormError(f"the game is for {MIN_PLAYERS} to {MAX_PLAYERS} players")
+        while len(self.players) < count:
+            self.players.append(PlayerEntry(name=default_name(len(self.players))))
+        del self.players[count:]
+
+    def set_name(self, player: int, text: str) -> None:
+        """Rename a player (trimmed; empty is refused so every column has a heading)."""
+        text = " ".join(text.split())[:NAME_MAX]
+        if not text:
+            raise FormError("a player needs a name")
+        for i, other in enumerate(self.players):
+            if i != player and other.name.casefold() == text.casefold():
+                raise FormError(f"another player is already called {other.name}")
+        self.players[player].name = text
+
+    def set_hub(self, player: int, hub: str) -> None:
+        """Choose the Station Hub; Hub residents that no longer fit are dropped."""
+        hub = hub.strip().upper()
+        if hub not in self.catalogue.hubs:
+            raise FormError(f"there is no Station Hub {hub}")
+        entry = self.players[player]
+        entry.hub = hub
+        del entry.hub_residents[self.hub_quarters(player):]
+
+    def set_number(self, player: int, key: str, value: int) -> None:
+        """Set one of the counted values; only the score track may be negative (Hub A-12)."""
+        if key not in NUMBER_FIELDS:
+            raise KeyError(key)
+        if value < 0 and key != "points":
+            raise FormError(f"{FIELD_LABELS[key]} cannot be negative")
+        self.players[player].numbers[key] = value
+
+    # hub residents ---------------------------------------------------------------------------
+    def hub_quarters(self, player: int) -> int:
+        """How many living quarters the player's Hub has (3 on B-11, 5 on A-11, else none)."""
+        hub = self.players[player].hub
+        if hub is None or hub not in self.catalogue.hubs:
+            return 0
+        return len(self.catalogue.hubs[hub].living_quarters)
+
+    def hub_quarter_species(self, player: int) -> list[list[str]]:
+        """For each Hub living quarter, the species allowed there."""
+        hub = self.players[player].hub
+        if hub is None:
+            return []
+        return [list(q) for q in self.catalogue.hubs[hub].living_quarters]
+
+    def add_hub_resident(self, player: int, species: str) -> None:
+        """Put a resident on the Hub (B-11 / A-11)."""
+        _check_species(species)
+        entry = self.players[player]
+        if len(entry.hub_residents) >= self.hub_quarters(player):
+            raise FormError(f"Hub {entry.hub} has no free living quarter")
+        entry.hub_residents.append(species)
+
+    def remove_last_hub_resident(self, player: int) -> None:
+        """Take the last-added resident off the Hub."""
+        entry = self.players[player]
+        if entry.hub_residents:
+            entry.hub_residents.pop()
+
+    # sectors ---------------------------------------------------------------------------------
+    def sector_facts(self, number: int) -> tuple[int, str | None, int | None, bool, str]:
+        """What the catalogue says: level, colour, quarters, bonus link unknown, bonus text."""
+        info = self.catalogue.sectors.get(number)
+        if info is None:
+            raise FormError(f"there is no Sector {number} in the catalogue")
+        quarters = info.quarters.value if info.quarters.known else None
+        bonuses = list(self.catalogue.endgame_abilities(info)) if info.level == 3 else []
+        unknown_link = bool(bonuses) and not all(_known(b.quarter) for b in bonuses)
+        text = " ".join(getattr(b, "text", "") or "" for b in bonuses).strip()
+        return info.level, info.color, quarters, unknown_link, text
+
+    def add_sector(self, player: int, number: int, color: str | None = None) -> SectorEntry:
+        """Build a Sector in a player's station; refuses duplicates and an occupied wing slot."""
+        level, known_color, quarters, unknown_link, text = self.sector_facts(number)
+        color = known_color or color
+        if color is None:
+            raise FormError(f"the catalogue does not know Sector {number}'s colour; choose it")
+        if color not in COLORS:
+            raise FormError(f"a Sector is teal, pink or brown, not {color}")
+        for i, other in enumerate(self.players):
+            if any(s.number == number for s in other.sectors):
+                where = "this station" if i == player else f"{other.name}'s station"
+                raise FormError(f"Sector {number} is already in {where}; there is only one tile")
+        entry = self.players[player]
+        taken = entry.at(level, color)
+        if taken is not None:
+            raise FormError(
+                f"Sector {number} is Level-{level} {color}, and this station already has "
+                f"Sector {taken.number} there; remove that one first"
+            )
+        sector = SectorEntry(
+            number=number, level=level, color=color, quarters=quarters,
+            quarters_known=quarters is not None, needs_bonus_answer=unknown_link,
+            bonus_text=text,
+        )
+        entry.sectors.append(sector)
+        entry.sectors.sort(key=lambda s: (COLORS.index(s.color), s.level))
+        return sector
+
+    def remove_sector(self, player: int, number: int) -> None:
+        """Take a Sector out of the station (with its residents)."""
+        entry = self.players[player]
+        entry.sectors.remove(entry.sector(number))
+
+    def set_quarters(self, player: int, number: int, quarters: int) -> None:
+        """Give the number of living quarters the catalogue does not know."""
+        sector = self.players[player].sector(number)
+        if sector.quarters_known:
+            raise FormError(f"the catalogue already says Sector {number} has "
+                            f"{sector.quarters} living quarters")
+        if not 1 <= quarters <= 9:
+            raise FormError("a Sector has between 1 and 9 living quarters")
+        if quarters < len(sector.residents):
+            raise FormError(f"Sector {number} already has {len(sector.residents)} residents; "
+                            "remove some first")
+        sector.quarters = quarters
+
+    def add_resident(self, player: int, number: int, species: str) -> None:
+        """Put a resident in the next free living quarter (left to right)."""
+        _check_species(species)
+        sector = self.players[player].sector(number)
+        if sector.quarters is None:
+            raise FormError(f"first say how many living quarters Sector {number} has")
+        if sector.full:
+            raise FormError(f"all {sector.quarters} living quarters of Sector {number} are taken")
+        sector.residents.append(species)
+
+    def remove_last_resident(self, player: int, number: int) -> None:
+        """Take the rightmost resident out of a Sector."""
+        sector = self.players[player].sector(number)
+        if sector.residents:
+            sector.residents.pop()
+
+    def set_bonus_active(self, player: int, number: int, active: bool) -> None:
+        """Answer whether a Level-3 Sector's endgame-bonus quarters are occupied."""
+        self.players[player].sector(number).bonus_active = bool(active)
+
+    # whole form ------------------------------------------------------------------------------
+    def missing(self) -> Problem | None:
+        """The first thing not entered yet, in reading order, or None."""
+        for i, p in enumerate(self.players):
+            if p.hub is None:
+                return Problem(f"{p.name}: choose the Station Hub", i, "hub")
+            for key in NUMBER_FIELDS:
+                if p.numbers[key] is None:
+                    return Problem(f"{p.name}: enter {FIELD_LABELS[key]} (0 if none)", i, key)
+            for s in p.sectors:
+                if s.quarters is None:
+                    return Problem(
+                        f"{p.name}: Sector {s.number}: how many living quarters does it have? "
+                        "Open the Sector and enter them", i, "sectors", (s.number,))
+                if s.needs_bonus_answer and s.bonus_active is None:
+                    return Problem(
+                        f"{p.name}: Sector {s.number}: are the living quarters of its endgame "
+                        "bonus occupied? Open the Sector and answer Yes or No",
+                        i, "sectors", (s.number,))
+        return None
+
+    def to_position(self) -> dict:
+        """The position dict (the `score` JSON format) of what has been entered."""
+        players = []
+        for p in self.players:
+            raw: dict[str, Any] = {"name": p.name, "hub": p.hub}
+            raw.update({k: v for k, v in p.numbers.items() if v is not None})
+            if p.hub_residents:
+                raw["hub_residents"] = list(p.hub_residents)
+            sectors = []
+            for s in p.sectors:
+                sector: dict[str, Any] = {"number": s.number, "level": s.level, "color": s.color}
+                if s.quarters is not None:
+                    sector["quarters"] = s.quarters
+                sector["residents"] = list(s.residents)
+                if s.bonus_active is not None:
+                    sector["endgame_bonus_active"] = s.bonus_active
+                sectors.append(sector)
+            raw["sectors"] = sectors
+            players.append(raw)
+        return {"players": players}
+
+    def evaluate(self) -> Outcome:
+        """Check everything and score it; never raises for bad entries."""
+        from companion.rules.position import PositionError, parse_position
+        from companion.rules.scoring import score_game
+
+        problem = self.missing()
+        if problem is not None:
+            return Outcome(problem=problem)
+        position = self.to_position()
+        try:
+            players = parse_position(position, self.catalogue)
+        except PositionError as error:
+            return Outcome(problem=self.locate(error, position))
+        return Outcome(sheet=score_game(players, self.catalogue))
+
+    def locate(self, error: Any, position: Mapping | None = None) -> Problem:
+        """Turn a PositionError into a Problem: which player, which field, plain words."""
+        position = position if position is not None else self.to_position()
+        text = str(error)
+        prefix = f"{error.player}: {error.field}: "
+        detail = text[len(prefix):] if text.startswith(prefix) else text
+        player = self._player_index(str(error.player))
+        raw_field = str(error.field)
+        key, numbers, label = _field_key(raw_field, player, position)
+        if key == "sectors" and not numbers:
+            numbers = tuple(int(n) for n in re.findall(r"\b(\d{3})\b", detail))
+        if player is None:
+            return Problem(f"{detail[:1].upper()}{detail[1:]}", None, None, ())
+        name = self.players[player].name
+        return Problem(f"{name}: {label}: {detail}", player, key, numbers)
+
+    def _player_index(self, who: str) -> int | None:
+        for i, p in enumerate(self.players):
+            if p.name == who.strip():
+                return i
+        match = re.fullmatch(r"player (\d+)", who)
+        if match and 1 <= int(match.group(1)) <= len(self.players):
+            return int(match.group(1)) - 1
+        return None
+
+    def load_position(self, data: Any) -> None:
+        """Fill the form from a position (e.g. a JSON file); FormError if it cannot be shown."""
+        if not isinstance(data, Mapping) or not isinstance(data.get("players"), list):
+            raise FormError('this is not a position file: expected {"players": [...]}')
+        raw_players = data["players"]
+        if not MIN_PLAYERS <= len(raw_players) <= MAX_PLAYERS:
+            raise FormError(f"the file has {len(raw_players)} players; the game is for "
+                            f"{MIN_PLAYERS} to {MAX_PLAYERS}")
+        form = ScoreForm(self.catalogue, len(raw_players))
+        for i, raw in enumerate(raw_players):
+            _load_player(form, i, raw)
+        self.players = form.players
+
+
+def _load_player(form: ScoreForm, i: int, raw: Any) -> None:
+    if not isinstance(raw, Mapping):
+        raise FormError(f"player {i + 1} is not a player record")
+    entry = form.players[i]
+    name = raw.get("name")
+    label = name if isinstance(name, str) and name.strip() else f"player {i + 1}"
+    if isinstance(name, str) and name.strip():
+        entry.name = " ".join(name.split())
+    hub = raw.get("hub")
+    if isinstance(hub, str) and hub.strip().upper() in form.catalogue.hubs:
+        entry.hub = hub.strip().upper()
+    elif hub is not None:
+        raise FormError(f"{label}: unknown Station Hub {hub!r} (B-1..B-12, A-1..A-12)")
+    for key in NUMBER_FIELDS:
+        value = raw.get(key)
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise FormError(f"{label}: {FIELD_LABELS[key]} is {value!r}, not a whole number")
+        entry.numbers[key] = value
+    entry.hub_residents = _load_species(label, "Hub residents", raw.get("hub_residents", []))
+    sectors = raw.get("sectors", [])
+    if not isinstance(sectors, list):
+        raise FormError(f"{label}: the Sectors are not a list")
+    for raw_sector in sectors:
+        _load_sector(form, i, label, raw_sector)
+
+
+def _load_sector(form: ScoreForm, i: int, label: str, raw: Any) -> None:
+    if not isinstance(raw, Mapping):
+        raise FormError(f"{label}: a Sector is not a Sector record")
+    number = raw.get("number")
+    if isinstance(number, bool) or not isinstance(number, int):
+        raise FormError(f"{label}: a Sector number is {number!r}, not a whole number")
+    level, known_color, _, _, _ = _facts_or_error(form, label, number)
+    if raw.get("level", level) != level:
+        raise FormError(f"{label}: Sector {number} is a Level-{level} Sector, "
+                        f"not {raw.get('level')!r}")
+    color = raw.get("color", known_color)
+    if known_color is not None and color != known_color:
+        raise FormError(f"{label}: the catalogue has Sector {number} as {known_color}, "
+                        f"not {color}")
+    try:
+        sector = form.add_sector(i, number, color)
+    except FormError as error:
+        raise FormError(f"{label}: {error}") from None
+    quarters = raw.get("quarters")
+    if quarters is not None:
+        if isinstance(quarters, bool) or not isinstance(quarters, int) or quarters < 0:
+            raise FormError(f"{label}: Sector {number} living quarters is {quarters!r}")
+        if sector.quarters_known and quarters != sector.quarters:
+            raise FormError(f"{label}: the catalogue has {sector.quarters} living quarters for "
+                            f"Sector {number}, not {quarters}")
+        sector.quarters = quarters
+    sector.residents = _load_species(label, f"Sector {number}", raw.get("residents", []))
+    if sector.quarters is not None and len(sector.residents) > sector.quarters:
+        raise FormError(f"{label}: Sector {number} has {len(sector.residents)} residents but "
+                        f"only {sector.quarters} living quarters")
+    active = raw.get("endgame_bonus_active")
+    if active is not None:
+        if not isinstance(active, bool):
+            raise FormError(f"{label}: Sector {number} endgame_bonus_active must be true or false")
+        sector.bonus_active = active
+        sector.needs_bonus_answer = sector.needs_bonus_answer or sector.level == 3
+
+
+def _facts_or_error(form: ScoreForm, label: str, number: int) -> tuple:
+    try:
+        return form.sector_facts(number)
+    except FormError as error:
+        raise FormError(f"{label}: {error}") from None
+
+
+def _load_species(label: str, where: str, raw: Any) -> list[str]:
+    if not isinstance(raw, list):
+        raise FormError(f"{label}: {where}: the residents are not a list")
+    for species in raw:
+        if species not in SPECIES_ORDER:
+            raise FormError(f"{label}: {where}: unknown resident {species!r} "
+                            "(teal, pink, brown, gold, human)")
+    return list(raw)
+
+
+def _check_species(species: str) -> None:
+    if species not in SPECIES_ORDER:
+        raise FormError(f"unknown resident {species!r}")
+
+
+def _known(value: Any) -> bool:
+    return bool(getattr(value, "known", value is not None))
+
+
+def _field_key(
+    raw_field: str, player: int | None, position: Mapping
+) -> tuple[str | None, tuple[int, ...], str]:
+    """Map a PositionError field ("sectors[2] (Sector 308).residents") to the form's field."""
+    match = re.match(r"sectors\[(\d+)\]", raw_field)
+    if match:
+        index = int(match.group(1))
+        number = None
+        with contextlib.suppress(KeyError, IndexError, TypeError):
+            number = position["players"][player]["sectors"][index]["number"]
+        part = raw_field.rsplit(".", 1)[-1] if "." in raw_field else ""
+        what = {
+            "residents": "residents", "quarters": "living quarters", "level": "level",
+            "color": "colour", "endgame_bonus_active": "endgame bonus", "number": "number",
+        }.get(part, "")
+        label = f"Sector {number} {what}".strip() if number is not None else "a Sector"
+        return "sectors", ((number,) if isinstance(number, int) else ()), label
+    key = raw_field if raw_field in FIELD_LABELS else None
+    return key, (), FIELD_LABELS.get(raw_field, raw_field)

@@ -1,0 +1,134 @@
+"""Shared fixtures. UI tests: a private Xvfb display, and a runner for driver scripts in it.
+
+The UI harness is described in docs/ui-testing.md. Xvfb is required (never skipped): CI runs the
+UI tests like every other test.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+RESULT_PREFIX = "DRIVER-RESULT "
+XVFB_SCREEN = "1920x1200x24"  # large enough for every window size the tests use
+
+
+def _find_xvfb() -> str | None:
+    if shutil.which("Xvfb"):
+        return shutil.which("Xvfb")
+    return "/usr/bin/Xvfb" if os.access("/usr/bin/Xvfb", os.X_OK) else None
+
+
+@pytest.fixture(scope="session")
+def xvfb_display() -> Iterator[str]:
+    """A private X display (":N") served by our own Xvfb for the whole session."""
+    xvfb = _find_xvfb()
+    if xvfb is None:
+        pytest.fail(
+            "Xvfb is not installed, and the UI tests need it (they are never skipped). "
+            "Run `make test` as root (it installs xvfb and Mesa via deploy/system-packages.sh), "
+            "or install them: sudo apt-get install xvfb xauth libgl1-mesa-dri",
+            pytrace=False,
+        )
+    read_end, write_end = os.pipe()
+    process = subprocess.Popen(
+        [xvfb, "-displayfd", str(write_end), "-screen", "0", XVFB_SCREEN,
+         "-nolisten", "tcp", "-noreset"],
+        pass_fds=(write_end,), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )
+    os.close(write_end)
+    try:
+        number = _read_display_number(read_end, process, timeout=30.0)
+    finally:
+        os.close(read_end)
+    try:
+        yield f":{number}"
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
+def _read_display_number(fd: int, process: subprocess.Popen, timeout: float) -> int:
+    """Xvfb -displayfd writes the display number it chose, then a newline."""
+    deadline = time.monotonic() + timeout
+    data = b""
+    while not data.endswith(b"\n"):
+        remaining = deadline - time.monotonic()
+        if remaining <= 0 or process.poll() is not None:
+            process.kill()
+            stderr = process.communicate()[1].decode(errors="replace")[-2000:]
+            pytest.fail(f"Xvfb did not start (exit {process.returncode}):\n{stderr}",
+                        pytrace=False)
+        ready, _, _ = select.select([fd], [], [], min(remaining, 0.5))
+        if ready:
+            chunk = os.read(fd, 64)
+            if not chunk:
+                continue
+            data += chunk
+    return int(data.strip())
+
+
+@pytest.fixture
+def run_ui_driver(
+    xvfb_display: str, tmp_path_factory: pytest.TempPathFactory
+) -> Callable[..., dict[str, Any]]:
+    """Run a driver script (tests/ui/drive_*.py) in the real app and return what it read.
+
+    Each run is its own process (a Kivy window can be created only once per process), with the
+    private display, a fresh KIVY_HOME and PHOENIX_COMPANION_HOME, and a time-out.
+    """
+
+    def run(script: str, scenario: str, *, size: str = "800x480", shots: Path | None = None,
+            timeout: float = 600.0, extra_env: dict[str, str] | None = None,
+            args: tuple[str, ...] = ()) -> dict[str, Any]:
+        home = tmp_path_factory.mktemp("ui-home")
+        env = {
+            **os.environ,
+            "DISPLAY": xvfb_display,
+            "KIVY_HOME": str(home / "kivy"),
+            "PHOENIX_COMPANION_HOME": str(home / "data"),
+            "XDG_DATA_HOME": str(home / "xdg"),
+            "LIBGL_ALWAYS_SOFTWARE": "1",
+            "SDL_AUDIODRIVER": "dummy",
+            "KIVY_AUDIO": "",
+            **(extra_env or {}),
+        }
+        env.pop("PHOENIX_OVERLAY", None)
+        command = [sys.executable, str(REPO / "tests" / "ui" / script), scenario, "--size", size]
+        if shots is not None:
+            command += ["--shots", str(shots)]
+        command += list(args)
+        try:
+            done = subprocess.run(command, env=env, cwd=REPO, capture_output=True, text=True,
+                                  timeout=timeout)
+        except subprocess.TimeoutExpired as error:
+            pytest.fail(f"{script} {scenario} did not finish within {timeout} s\n"
+                        f"stderr:\n{(error.stderr or b'')[-3000:]!r}", pytrace=False)
+        lines = [line for line in done.stdout.splitlines() if line.startswith(RESULT_PREFIX)]
+        if not lines:
+            pytest.fail(f"{script} {scenario} reported nothing (exit {done.returncode})\n"
+                        f"stdout:\n{done.stdout[-2000:]}\nstderr:\n{done.stderr[-4000:]}",
+                        pytrace=False)
+        result = json.loads(lines[-1][len(RESULT_PREFIX):])
+        if not result.get("ok"):
+            pytest.fail(f"{script} {scenario} failed: {result.get('error')}\n"
+                        f"{result.get('traceback', '')}\nstderr:\n{done.stderr[-3000:]}",
+                        pytrace=False)
+        return result
+
+    return run

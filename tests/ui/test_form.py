@@ -1,0 +1,217 @@
+"""The score calculator's form logic, without a window (plain pytest, real catalogue)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from companion.rules.catalogue import load_catalogue
+from companion.rules.position import PositionError
+from companion.ui.form import FormError, ScoreForm
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "companion" / "data" / "examples"
+EXAMPLE = EXAMPLES / "rulebook-3p.json"
+
+
+@pytest.fixture(scope="module")
+def catalogue():
+    return load_catalogue(overlay=Path("/nonexistent/overlay.json"))
+
+
+@pytest.fixture
+def example() -> dict:
+    return json.loads(EXAMPLE.read_text())
+
+
+def basics(form: ScoreForm, player: int, hub: str = "B-1") -> None:
+    form.set_hub(player, hub)
+    for key in ("points", "ships_left", "gems", "food", "water", "metal"):
+        form.set_number(player, key, 0)
+
+
+def test_entering_the_rulebook_example_builds_its_position_and_scores_it(catalogue, example):
+    form = ScoreForm(catalogue, 3)
+    for i, player in enumerate(example["players"]):
+        form.set_name(i, player["name"])
+        form.set_hub(i, player["hub"])
+        for key in ("points", "ships_left", "gems", "food", "water", "metal"):
+            form.set_number(i, key, player[key])
+        for sector in player["sectors"]:
+            entry = form.add_sector(i, sector["number"])
+            assert (entry.level, entry.color) == (sector["level"], sector["color"])
+            if entry.quarters is None:
+                form.set_quarters(i, sector["number"], sector["quarters"])
+            for species in sector["residents"]:
+                form.add_resident(i, sector["number"], species)
+            if entry.needs_bonus_answer:
+                active = sector.get("endgame_bonus_active", False)
+                form.set_bonus_active(i, sector["number"], active)
+    outcome = form.evaluate()
+    assert outcome.problem is None
+    assert [p.total for p in outcome.sheet.players] == [142, 141, 159]
+    assert outcome.sheet.winners == ("Connor",)
+    # Same content as the file (the form lists each station wing by wing).
+    built = form.to_position()
+    for mine, theirs in zip(built["players"], example["players"], strict=True):
+        key = lambda s: s["number"]  # noqa: E731
+        assert sorted(mine["sectors"], key=key) == sorted(theirs["sectors"], key=key)
+
+
+def test_sector_308_asks_for_the_endgame_bonus_answer(catalogue):
+    form = ScoreForm(catalogue, 2)
+    for sector in (102, 202, 308):
+        entry = form.add_sector(0, sector)
+    assert entry.needs_bonus_answer and entry.bonus_active is None
+    form.set_quarters(0, 102, 3)
+    form.set_quarters(0, 202, 3)
+    form.set_quarters(0, 308, 4)
+    basics(form, 0)
+    basics(form, 1, "B-2")
+    problem = form.evaluate().problem
+    assert problem.player == 0 and problem.sectors == (308,)
+    assert "answer Yes or No" in problem.message
+
+
+def test_load_position_round_trips_the_example(catalogue, example):
+    form = ScoreForm(catalogue)
+    form.load_position(example)
+    assert [p.name for p in form.players] == ["Anna", "Beth", "Connor"]
+    assert form.players[1].sector(308).bonus_active is True
+    assert [p.total for p in form.evaluate().sheet.players] == [142, 141, 159]
+
+
+def test_missing_entries_are_named_in_reading_order(catalogue):
+    form = ScoreForm(catalogue, 2)
+    problem = form.missing()
+    assert (problem.player, problem.field) == (0, "hub")
+    form.set_hub(0, "b-5")
+    assert form.players[0].hub == "B-5"
+    problem = form.missing()
+    assert problem.field == "points" and "Score track" in problem.message
+
+
+def test_a_sector_twice_is_refused_at_once(catalogue):
+    form = ScoreForm(catalogue, 2)
+    form.add_sector(0, 101)
+    with pytest.raises(FormError, match="already in this station"):
+        form.add_sector(0, 101)
+    with pytest.raises(FormError, match="already in Player 1's station"):
+        form.add_sector(1, 101)
+    with pytest.raises(FormError, match="already has Sector 101 there"):
+        form.add_sector(0, 102)
+    with pytest.raises(FormError, match="no Sector 999"):
+        form.add_sector(0, 999)
+
+
+def test_a_pink_alien_in_a_teal_sector_is_pinned_to_that_sector(catalogue):
+    form = ScoreForm(catalogue, 2)
+    basics(form, 0)
+    basics(form, 1, "B-2")
+    form.add_sector(0, 101)
+    form.set_quarters(0, 101, 3)
+    form.add_resident(0, 101, "pink")
+    problem = form.evaluate().problem
+    assert (problem.player, problem.field, problem.sectors) == (0, "sectors", (101,))
+    assert problem.message.startswith("Player 1: Sector 101 residents: a pink Alien cannot")
+
+
+def test_wing_order_problem_names_the_sector(catalogue):
+    form = ScoreForm(catalogue, 2)
+    basics(form, 0)
+    basics(form, 1, "B-2")
+    form.add_sector(0, 201)
+    form.set_quarters(0, 201, 3)
+    problem = form.evaluate().problem
+    assert problem.field == "sectors" and problem.sectors == (201,)
+    assert "smallest to largest" in problem.message
+
+
+def test_numbers_residents_and_quarters_limits(catalogue):
+    form = ScoreForm(catalogue, 2)
+    form.set_number(0, "points", -5)  # Hub A-12 can take the score track below zero
+    with pytest.raises(FormError, match="cannot be negative"):
+        form.set_number(0, "gems", -1)
+    form.add_sector(0, 101)
+    with pytest.raises(FormError, match="how many living quarters"):
+        form.add_resident(0, 101, "teal")
+    form.set_quarters(0, 101, 2)
+    form.add_resident(0, 101, "teal")
+    form.add_resident(0, 101, "gold")
+    with pytest.raises(FormError, match="are taken"):
+        form.add_resident(0, 101, "human")
+    with pytest.raises(FormError, match="remove some first"):
+        form.set_quarters(0, 101, 1)
+    form.remove_last_resident(0, 101)
+    assert form.players[0].sector(101).residents == ["teal"]
+    form.remove_sector(0, 101)
+    assert form.players[0].sectors == []
+
+
+def test_hub_residents_only_on_hubs_with_quarters(catalogue):
+    form = ScoreForm(catalogue, 2)
+    form.set_hub(0, "B-11")
+    assert form.hub_quarters(0) == 3
+    for species in ("pink", "pink", "gold"):
+        form.add_hub_resident(0, species)
+    with pytest.raises(FormError, match="no free living quarter"):
+        form.add_hub_resident(0, "pink")
+    form.set_hub(0, "B-5")  # no living quarters: the residents go
+    assert form.players[0].hub_residents == []
+    form.set_hub(0, "A-11")
+    assert form.hub_quarters(0) == 5
+
+
+def test_names_must_differ_and_not_be_empty(catalogue):
+    form = ScoreForm(catalogue, 3)
+    form.set_name(0, "  anna  ")
+    assert form.players[0].name == "anna"
+    with pytest.raises(FormError, match="already called"):
+        form.set_name(1, "ANNA")
+    with pytest.raises(FormError, match="needs a name"):
+        form.set_name(1, "   ")
+    form.set_player_count(2)
+    assert len(form.players) == 2 and form.players[0].name == "anna"
+    with pytest.raises(FormError):
+        form.set_player_count(5)
+
+
+def test_position_errors_are_located_in_plain_words(catalogue):
+    form = ScoreForm(catalogue, 2)
+    form.set_name(1, "Beth")
+    position = {"players": [{"sectors": [{"number": 308}]}]}
+    problem = form.locate(PositionError("Beth", "sectors[0] (Sector 308).quarters", "give it"),
+                          {"players": [{}, {"sectors": [{"number": 308}]}]})
+    assert (problem.player, problem.field, problem.sectors) == (1, "sectors", (308,))
+    assert problem.message == "Beth: Sector 308 living quarters: give it"
+    problem = form.locate(PositionError("player 1", "hub", "unknown Station Hub"), position)
+    assert (problem.player, problem.field) == (0, "hub")
+    assert problem.message == "Player 1: Station Hub: unknown Station Hub"
+    problem = form.locate(PositionError("position", "players", "expected 2 to 4"), position)
+    assert problem.player is None and problem.message == "Expected 2 to 4"
+
+
+@pytest.mark.parametrize("bad, message", [
+    ({"players": []}, "the game is for 2 to 4"),
+    ([], "not a position file"),
+    ({"players": [{"name": "A", "hub": "X-1"}, {"name": "B"}]}, "unknown Station Hub"),
+    ({"players": [{"name": "A", "points": "3"}, {"name": "B"}]}, "not a whole number"),
+    ({"players": [{"name": "A", "sectors": [{"number": 101, "color": "pink"}]}, {}]},
+     "as teal, not pink"),
+])
+def test_files_that_cannot_be_shown_say_why(catalogue, bad, message):
+    form = ScoreForm(catalogue)
+    with pytest.raises(FormError, match=message):
+        form.load_position(bad)
+    assert len(form.players) == 3  # the form is unchanged
+
+
+def test_importing_the_app_module_does_not_import_kivy():
+    """Kivy must be configured (env, window size) before its first import, in run_app."""
+    import subprocess
+    import sys
+
+    code = ("import sys, companion.ui.app, companion.ui.form; "
+            "sys.exit(1 if any(m == 'kivy' or m.startswith('kivy.') for m in sys.modules) else 0)")
+    assert subprocess.run([sys.executable, "-c", code], timeout=60).returncode == 0

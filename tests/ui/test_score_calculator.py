@@ -1,0 +1,87 @@
+"""The score calculator in the real app under Xvfb, driven by simulated touches.
+
+Each test runs one scenario of tests/ui/drive_score_calculator.py in its own process and asserts
+on what the driver read off the screen. Screenshots go to docs/screenshots/.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+SCRIPT = "drive_score_calculator.py"
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+RULEBOOK_TOTALS = {"Anna": 142, "Beth": 141, "Connor": 159}
+RULEBOOK_TABLE = [
+    ["Total In-Game Points", "1", "24", "9"],
+    ["Total for Sectors Built", "44", "44", "60"],
+    ["Residents (2 each)", "50", "42", "50"],
+    ["Pluralities: Humans", "5", "10", ""],
+    ["Pluralities: Whijinga (gold)", "10", "", "5"],
+    ["Pluralities: Turkanshee (teal)", "10", "5", ""],
+    ["Pluralities: Ensaroo (pink)", "7", "", "7"],
+    ["Pluralities: Zonri (brown)", "", "5", "10"],
+    ["Station Endgame Bonuses", "14", "11", "15"],
+    ["Leftover GEMs & Resources", "1", "0", "3"],
+    ["TOTAL", "142", "141", "159"],
+]
+
+
+def test_rulebook_example_entered_by_touch(run_ui_driver) -> None:
+    """All three players, Hubs, numbers, Sectors, residents and 308's bonus, typed by touch."""
+    result = run_ui_driver(SCRIPT, "enter-example", shots=SHOTS)
+    assert result["totals"] == RULEBOOK_TOTALS
+    assert result["table"][0] == ["Category", "Anna", "Beth", "Connor"]
+    assert result["table"][1:] == RULEBOOK_TABLE
+    assert "Connor" in result["winner"]
+    assert "Sector 308: +11" in result["notes"]
+    assert result["taps"] > 300  # really typed, not loaded
+
+
+@pytest.mark.parametrize("size", ["800x480", "1024x600", "1280x800"])
+def test_example_file_opened_with_the_file_chooser(run_ui_driver, size: str) -> None:
+    """Open companion/data/examples/rulebook-3p.json by touch; same sheet at every screen size."""
+    result = run_ui_driver(SCRIPT, "open-file", size=size, shots=SHOTS)
+    assert result["window"] == [int(n) for n in size.split("x")]
+    assert result["totals"] == RULEBOOK_TOTALS
+    assert result["table"][1:] == RULEBOOK_TABLE
+    assert result["winner"] == "Winner: Connor with 159"
+    assert "Hub A-1: +15" in result["notes"]
+    assert (SHOTS / f"score-calculator-{size}.png").stat().st_size > 10_000
+
+
+def test_demo_opens_on_the_rulebook_example(run_ui_driver) -> None:
+    """`phoenix-companion --demo` shows the example's score sheet at once."""
+    result = run_ui_driver(SCRIPT, "demo", args=("--demo",))
+    assert result["totals"] == RULEBOOK_TOTALS
+
+
+def test_hub_residents_for_b11_and_a11(run_ui_driver) -> None:
+    """Hubs with living quarters get a residents button; a full Hub says so."""
+    result = run_ui_driver(SCRIPT, "hub-residents", shots=SHOTS)
+    assert result["hidden_before"]
+    assert result["slots"] == ["Pink Alien", "Pink Alien", "Gold Alien"]
+    assert result["full_message"] == "Hub B-11 has no free living quarter."
+    assert result["button"].startswith("Hub residents 3/3")
+    assert result["a11_quarters"] == "5 living quarters"
+    # 3 residents on the Hub: 6 points, and the pluralities of pink and gold.
+    residents = next(row for row in result["table"] if row[0] == "Residents (2 each)")
+    assert residents[1:] == ["6", "0"]
+
+
+def test_bad_entries_are_explained_on_screen(run_ui_driver) -> None:
+    """A Sector typed twice and a pink Alien in a teal Sector: plain messages, and no crash."""
+    result = run_ui_driver(SCRIPT, "bad-entries", shots=SHOTS)
+    assert result["duplicate_message"] == (
+        "Sector 101 is already in Player 1's station; there is only one tile."
+    )
+    banner = result["banner"]
+    assert banner.startswith("Player 1: Sector 101 residents:")
+    assert "a pink Alien cannot live in a teal Sector" in banner
+    assert result["cell_marked"] and result["tab_marked"]
+    assert result["current_tab"] == ["tab:0"]
+    assert "pink Alien cannot live in a teal Sector" in result["sector_message"]
+    assert result["banner_after_fix"] == ""
+    # After the fix the app scores normally: it kept running.
+    assert set(result["totals"]) == {"Player 1", "Player 2"}

@@ -5,7 +5,7 @@ PY      := $(VENV)/bin/python
 STAMP   := $(VENV)/.installed
 ARGS    ?=
 
-.PHONY: install run test lint system-packages clean
+.PHONY: install run test lint bench system-packages clean
 
 install: system-packages $(STAMP)
 
@@ -26,6 +26,10 @@ lint: install
 
 test: lint
 	$(PY) -m pytest
+
+# Speed figures (printed, never asserted): the rules engine.
+bench: install
+	$(PY) tools/bench_engine.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

@@ -11,7 +11,7 @@ from typing import Any
 
 from companion.rules import abilities, ledger
 from companion.rules.catalogue import Ability
-from companion.rules.move import Move
+from companion.rules.move import Missing, Move
 from companion.rules.station import (
     place_resident,
     quarter_active,
@@ -26,7 +26,7 @@ RELOCATION_GEMS = 1
 
 def income(move: Move) -> None:
     """`income`: {"player", "use": [...], "choices": {...}, "bonus": {...},
-    "relocate": [{"from": Sector|"hub", "slot": n, "to": Sector|"hub"}], "no_action": bool}."""
+    "relocate": [{"from": Sector|"hub", "slot": n, "to": Sector|"hub"}]}."""
     player = move.player()
     require_main_action(move, player)
     check_eligible(move, player)
@@ -38,10 +38,42 @@ def check_eligible(move: Move, player: int) -> None:
     me = move.state["players"][player]
     used = [sid for sid, s in move.state["ships"].items()
             if s["owner"] == player and s["used_by"] is not None]
-    ok = me["gems"] <= INCOME_GEMS_LIMIT or used or move.command.get("no_action")
-    move.check(bool(ok), f"Income needs {INCOME_GEMS_LIMIT} GEMs or fewer, a used ship of yours, "
-                         f"or no possible action - {me['name']} has {me['gems']} GEMs and no "
-                         "used ship")
+    if me["gems"] <= INCOME_GEMS_LIMIT or used:
+        return
+    usable = usable_ships(move, player)
+    move.check(not usable, f"Income needs {INCOME_GEMS_LIMIT} GEMs or fewer, a used ship of "
+                           f"yours, or no possible action - {me['name']} has {me['gems']} GEMs "
+                           f"and no used ship, and can still use {usable[0] if usable else ''}")
+
+
+def usable_ships(move: Move, player: int) -> list[str]:
+    """Ships the player could still use this turn: unused, allowed, affordable, and with an
+    action that can do something ("A player can only use a ship action if they can complete at
+    least one part of its action"). A value the catalogue lacks counts as affordable."""
+    from companion.rules.actions import ship_cost
+
+    state = move.state
+    me = state["players"][player]
+    found = []
+    for sid, ship in state["ships"].items():
+        if ship["used_by"] is not None or (ship["owner"] is None and me["neutral_token"]):
+            continue
+        own = ship["owner"] == player
+        try:
+            price = ship_cost(move, player, ship["design"], ship["type"], own)
+            if not own and ship["owner"] is not None:
+                price += move.value("ships", ship["design"], "fee", "owner's fee")
+        except Missing:
+            price = 0
+        if price > me["gems"]:
+            continue
+        if ship["type"] == "dismantle" and not any(
+            s["owner"] == player and s["used_by"] is None and other != sid
+            for other, s in state["ships"].items()
+        ):
+            continue
+        found.append(sid)
+    return found
 
 
 def take_income(move: Move, player: int) -> None:

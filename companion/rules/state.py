@@ -37,6 +37,11 @@ def new_state() -> dict:
     }
 
 
+def _own(value: Any) -> Any:
+    """A private copy of a value going into the state (scalars are immutable already)."""
+    return copy.deepcopy(value) if isinstance(value, (dict, list)) else value
+
+
 def _parent(state: Any, path: Sequence[Any]) -> tuple[Any, Any]:
     node = state
     for key in path[:-1]:
@@ -56,11 +61,11 @@ def apply_op(state: dict, op: Sequence[Any]) -> list:
         if value == _ABSENT:
             del node[key]
         else:
-            node[key] = copy.deepcopy(value)
+            node[key] = _own(value)
         return ["set", path, old]
     target = node[key]
     if name == "append":
-        target.append(copy.deepcopy(value))
+        target.append(_own(value))
         return ["pop", path, None]
     if name == "pop":
         old = target.pop()
@@ -70,7 +75,7 @@ def apply_op(state: dict, op: Sequence[Any]) -> list:
         return ["insert_at", path, [value, old]]
     if name == "insert_at":
         index, item = value
-        target.insert(index, copy.deepcopy(item))
+        target.insert(index, _own(item))
         return ["remove_at", path, index]
     raise ValueError(f"unknown op {name!r}")
 

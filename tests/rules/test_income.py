@@ -20,7 +20,8 @@ def test_income_needs_one_of_three_conditions(table):
     with pytest.raises(Refused) as refused:
         income(table)
     assert refused.value.reason == ("Income needs 7 GEMs or fewer, a used ship of yours, or no "
-                                    "possible action - Ann has 9 GEMs and no used ship")
+                                    "possible action - Ann has 9 GEMs and no used ship, and can "
+                                    "still use Ann:L1-dismantle")
     table.set("Ann", gems=7)
     income(table)
 
@@ -34,12 +35,26 @@ def test_income_with_a_used_ship_of_ones_own(table):
     income(table)  # 27 GEMs, but the Farm is used
 
 
-def test_no_possible_action_can_be_claimed_with_override(table):
-    """The third condition ("There are no ship actions the player can take") is the table's call:
-    it is applied as an override and recorded."""
+def test_income_when_no_ship_can_be_used(table):
+    """"There are no ship actions the player can take, neither with the player's own ships, other
+    players' ships, nor neutral ships." (Test values: no ship costs more than 8 GEMs with fee.)"""
+    for sid, ship in table.state["ships"].items():
+        if ship["owner"] != 0:
+            ship["used_by"] = 1
+    for sid in [s for s, ship in table.state["ships"].items() if ship["owner"] == 0]:
+        del table.state["ships"][sid]
     table.set("Ann", gems=9)
-    income(table, override="no ship can be used")
-    assert table.state["notes"][-1]["override"] == "no ship can be used"
+    income(table)
+    assert table.state["turn"]["acted"]
+
+
+def test_the_table_can_override_eligibility(table):
+    """The physical table is the truth: a refused income can be applied as a recorded override."""
+    table.set("Ann", gems=9)
+    with pytest.raises(Refused, match="can still use"):
+        income(table)
+    income(table, override="we agreed Ann is stuck")
+    assert table.state["notes"][-1]["override"] == "we agreed Ann is stuck"
 
 
 def test_income_resets_own_ships_and_pays_per_ship(table):

@@ -38,7 +38,7 @@ def test_income_with_a_used_ship_of_ones_own(table):
 def test_income_when_no_ship_can_be_used(table):
     """"There are no ship actions the player can take, neither with the player's own ships, other
     players' ships, nor neutral ships." (Test values: no ship costs more than 8 GEMs with fee.)"""
-    for sid, ship in table.state["ships"].items():
+    for ship in table.state["ships"].values():
         if ship["owner"] != 0:
             ship["used_by"] = 1
     for sid in [s for s, ship in table.state["ships"].items() if ship["owner"] == 0]:

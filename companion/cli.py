@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from companion import __version__, paths
+from companion import config as app_config
 from companion.jsonfile import JsonFileError, read_json
 from companion.rules.catalogue import (
     CatalogueError,
@@ -56,6 +57,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--fullscreen", action="store_true", help="fill the screen (kiosk)")
     parser.add_argument("--demo", action="store_true",
                         help="open with the rulebook's scoring example loaded")
+    parser.add_argument("--config", type=Path, default=None, metavar="PATH",
+                        help=f"the app's config file (default: {app_config.default_config_path()})")
     parser.set_defaults(run=_run_app)
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
 
@@ -69,6 +72,15 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("file", type=Path, metavar="FILE.jsonl")
     replay.add_argument("--json", action="store_true", help="print the state as JSON")
     replay.set_defaults(run=_run_replay)
+
+    panel_test = commands.add_parser(
+        "panel-test", help="print button-panel events as they arrive and cycle its LEDs "
+        "(to check the wiring)")
+    panel_test.add_argument("--config", type=Path, default=argparse.SUPPRESS, metavar="PATH",
+                            help="the app's config file")
+    panel_test.add_argument("--seconds", type=float, default=None, metavar="N",
+                            help="stop after N seconds (default: until Ctrl+C)")
+    panel_test.set_defaults(run=_run_panel_test)
 
     catalogue = commands.add_parser("catalogue", help="the component catalogue and your overlay")
     action = catalogue.add_mutually_exclusive_group(required=True)
@@ -89,7 +101,8 @@ def _overlay(args: argparse.Namespace) -> Path:
 def _run_app(args: argparse.Namespace) -> int:
     from companion.ui.app import run_app  # Kivy is imported only when the app starts.
 
-    run_app(fullscreen=args.fullscreen, demo=args.demo, overlay=_overlay(args))
+    run_app(fullscreen=args.fullscreen, demo=args.demo, overlay=_overlay(args),
+            config=args.config)
     return 0
 
 
@@ -127,6 +140,13 @@ def _run_replay(args: argparse.Namespace) -> int:
         print()
         print(format_sheet(final_score(game.state, catalogue)))
     return 0
+
+
+def _run_panel_test(args: argparse.Namespace) -> int:
+    from hardware import panel_test  # gpiozero / pyserial only for this command
+
+    loaded = app_config.load_config(args.config)  # problems are logged; defaults are used
+    return panel_test.run(loaded.panel, duration=args.seconds)
 
 
 def _run_catalogue(args: argparse.Namespace) -> int:

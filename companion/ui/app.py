@@ -32,14 +32,16 @@ def configure_kivy(*, fullscreen: bool = False, size: tuple[int, int] = REFERENC
     Config.set("input", "mouse", "mouse,multitouch_on_demand")
 
 
-def build_app(*, demo: bool = False, overlay: Path | None = None) -> Any:
+def build_app(*, demo: bool = False, overlay: Path | None = None,
+              config: Path | None = None) -> Any:
     """The Kivy App object, ready to `run()` (Kivy must already be configured)."""
     from companion.ui.calculator import CompanionApp
 
-    return CompanionApp(demo=demo, overlay=overlay)
+    return CompanionApp(demo=demo, overlay=overlay, config=config)
 
 
-def run_app(*, fullscreen: bool = False, demo: bool = False, overlay: Path | None = None) -> None:
+def run_app(*, fullscreen: bool = False, demo: bool = False, overlay: Path | None = None,
+            config: Path | None = None) -> None:
     """Run the touchscreen app until its window closes (the CLI's default command)."""
     configure_kivy(fullscreen=fullscreen)
-    build_app(demo=demo, overlay=overlay).run()
+    build_app(demo=demo, overlay=overlay, config=config).run()

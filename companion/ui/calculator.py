@@ -821,20 +821,46 @@ def filler() -> Label:
 # App
 
 
+class StatusStrip(Label):
+    """A line at the bottom for what is wrong outside the game (a button panel unplugged, a bad
+    config file); it takes no room when there is nothing to say and never blocks a touch."""
+
+    tag = StringProperty("status:strip")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.bind(texture_size=self._fit)
+
+    def show(self, problems: list[str]) -> None:
+        self.text = "  ".join(problems)
+        self.opacity = 1 if problems else 0
+        self._fit()
+
+    def _fit(self, *_args: Any) -> None:
+        self.height = self.texture_size[1] + 12 if self.text else 0
+
+
 class CompanionApp(App):
     """The Kivy application: loads the catalogue and shows the score calculator."""
 
     unit = NumericProperty(1.0)  # 1.0 at 800x480; every size in the .kv is a multiple of it
     title = "Phoenix Companion"
 
-    def __init__(self, demo: bool = False, overlay: Path | None = None, **kwargs: Any) -> None:
+    def __init__(self, demo: bool = False, overlay: Path | None = None,
+                 config: Path | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.demo = demo
         self.overlay = overlay if overlay is not None else paths.overlay_path()
+        self.config_path = config
         self.calculator: CalculatorRoot | None = None
+        self.status: StatusStrip | None = None
+        self.bridge: Any = None
+        self.config_problems: list[str] = []
 
-    def build(self) -> CalculatorRoot:
+    def build(self) -> Any:
         """Load the layout and the catalogue; a catalogue that fails to load is shown, not fatal."""
+        from kivy.uix.boxlayout import BoxLayout
+
         LabelBase.register(SYMBOL_FONT, os.path.join(kivy.kivy_data_dir, "fonts",
                                                      "DejaVuSans.ttf"))
         Builder.load_file(str(Path(__file__).with_suffix(".kv")))
@@ -849,12 +875,50 @@ class CompanionApp(App):
         except Exception as exc:
             error = f"The catalogue could not be loaded, so nothing can be scored: {exc}"
         self.calculator = CalculatorRoot(catalogue, error)
-        return self.calculator
+        self.status = StatusStrip(size_hint_y=None, height=0, opacity=0, color=(0.1, 0.1, 0.1, 1),
+                                  halign="center", valign="middle")
+        self.status.bind(width=lambda w, width: setattr(w, "text_size", (width - 16, None)))
+        with self.status.canvas.before:
+            from kivy.graphics import Color, Rectangle
+
+            Color(*ACCENT)
+            backdrop = Rectangle()
+        self.status.bind(pos=lambda w, pos: setattr(backdrop, "pos", pos),
+                         size=lambda w, size: setattr(backdrop, "size", size))
+        root = BoxLayout(orientation="vertical")
+        root.add_widget(self.calculator)
+        root.add_widget(self.status)
+        return root
 
     def on_start(self) -> None:
-        """With --demo, open the rulebook example's score sheet."""
+        """Start the button panel (touch goes on without it); with --demo, open the rulebook
+        example's score sheet."""
+        self._start_panel()
         if self.demo and self.calculator is not None and self.calculator.form is not None:
             self.calculator.load_example()
+
+    def on_stop(self) -> None:
+        if self.bridge is not None:
+            self.bridge.close()
+
+    def _start_panel(self) -> None:
+        from companion.config import load_config
+        from companion.ui.panel_bridge import start_panels
+
+        config = load_config(self.config_path)
+        self.config_problems = list(config.problems)
+        self.bridge = start_panels(config.panel, self.on_panel_event, window=Window)
+        self._show_problems()
+
+    def on_panel_event(self, event: Any) -> None:
+        """A button-panel event, on the main thread: problems go to the status strip."""
+        if event.name in ("panel_problem", "panel_ready"):
+            self._show_problems()
+
+    def _show_problems(self) -> None:
+        problems = self.config_problems + (self.bridge.problems() if self.bridge else [])
+        if self.status is not None:
+            self.status.show(problems)
 
     def _resize(self, _window: Any, size: tuple[int, int]) -> None:
         self.unit = max(0.6, min(size[0] / 800, size[1] / 480))

@@ -195,7 +195,17 @@ def demo(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
     yield from read_sheet(robot)
 
 
+def panel_problem(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
+    """Configured for a serial button panel that is not plugged in: the app says so in the
+    status strip and goes on with touch only."""
+    robot.result["status"] = yield from robot.read("status:strip")
+    yield from shot(robot, shots, "status-panel-missing", size)
+    yield from robot.tap("start:2")
+    robot.result["screen_after_tap"] = robot.app.calculator.current
+
+
 SCENARIOS = {
+    "panel-problem": panel_problem,
     "demo": demo,
     "hub-residents": hub_residents,
     "enter-example": enter_example,

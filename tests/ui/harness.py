@@ -185,6 +185,7 @@ def run(scenarios: dict[str, Callable[..., Steps]], argv: list[str] | None = Non
     parser.add_argument("--shots", type=Path, default=None, help="folder for screenshots")
     parser.add_argument("--timeout", type=float, default=20.0, help="longest wait for a widget")
     parser.add_argument("--demo", action="store_true", help="start as `phoenix-companion --demo`")
+    parser.add_argument("--config", type=Path, default=None, help="the app's config file")
     args = parser.parse_args(argv)
     width, height = (int(n) for n in args.size.lower().split("x"))
 
@@ -193,7 +194,7 @@ def run(scenarios: dict[str, Callable[..., Steps]], argv: list[str] | None = Non
     configure_kivy(size=(width, height))
     from kivy.clock import Clock
 
-    app = build_app(demo=args.demo)
+    app = build_app(demo=args.demo, config=args.config)
     robot = Robot(app, wait_timeout=args.timeout)
     robot.result.update({"scenario": args.scenario, "size": [width, height]})
     steps = scenarios[args.scenario](robot, size=(width, height), shots=args.shots)

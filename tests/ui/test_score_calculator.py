@@ -85,3 +85,15 @@ def test_bad_entries_are_explained_on_screen(run_ui_driver) -> None:
     assert result["banner_after_fix"] == ""
     # After the fix the app scores normally: it kept running.
     assert set(result["totals"]) == {"Player 1", "Player 2"}
+
+
+def test_missing_button_panel_is_reported_on_screen(run_ui_driver, tmp_path) -> None:
+    """"A missing device, a pin already in use or a port that does not exist: a clear message in
+    the log and on screen, and the app goes on with touch only.\""""
+    config = tmp_path / "config.toml"
+    config.write_text('[panel]\nkind = "serial"\n\n[panel.serial]\n'
+                      f'port = "{tmp_path / "no-such-port"}"\n')
+    result = run_ui_driver(SCRIPT, "panel-problem", args=("--config", str(config)), shots=SHOTS)
+    assert "no-such-port" in result["status"]
+    assert "touch only" in result["status"].lower()
+    assert result["screen_after_tap"] == "player"

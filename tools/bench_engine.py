@@ -10,7 +10,6 @@ leaves unknown. Prints the median and best of each timing; asserts nothing.
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import statistics
 import sys
@@ -21,9 +20,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "rules")]
 
-from conftest import Table, table_values  # noqa: E402
+from tables import Table, table_catalogue_at  # noqa: E402
 
-from companion.rules.catalogue import load_catalogue  # noqa: E402
 from companion.rules.game import Game, Missing, Refused  # noqa: E402
 from companion.rules.report import final_score  # noqa: E402
 from companion.rules.state import fold  # noqa: E402
@@ -121,10 +119,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        overlay = Path(folder) / "overlay.json"
-        overlay.write_text(json.dumps({"format": "phoenix-companion-catalogue-overlay",
-                                       "version": 1, "values": table_values(load_catalogue())}))
-        catalogue = load_catalogue(overlay=overlay)
+        catalogue = table_catalogue_at(Path(folder))
     script = play(catalogue, args.commands, args.seed)
     game = Game(catalogue)
     for command in script:

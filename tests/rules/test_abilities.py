@@ -9,7 +9,7 @@ owner's fee 1, Sectors 3/6/9 metal with level+1 quarters, Hubs pay 1 GEM per shi
 from __future__ import annotations
 
 import pytest
-from conftest import Table
+from tables import Table
 
 from companion.rules.move import Refused
 

@@ -8,7 +8,7 @@ the owner's fee is 1, Sectors cost 3/6/9 metal by level and have level+1 living 
 from __future__ import annotations
 
 import pytest
-from conftest import Table
+from tables import Table
 
 from companion.rules.move import Missing, Refused
 

@@ -4,7 +4,7 @@ action pays out to every player who has advanced."""
 from __future__ import annotations
 
 import pytest
-from conftest import Table
+from tables import Table
 
 from companion.rules.diplomacy import allowed_levels, options
 from companion.rules.move import Refused

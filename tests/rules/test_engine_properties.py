@@ -11,9 +11,9 @@ from __future__ import annotations
 import copy
 import json
 
-from conftest import Table
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tables import Table
 
 from companion.rules.move import Missing, Refused
 from companion.rules.position import parse_position

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import Table
+from tables import Table
 
 from companion.rules.move import Refused
 

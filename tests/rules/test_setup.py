@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import ALIENS_DRAWN, Table, display_for
+from tables import ALIENS_DRAWN, Table, display_for
 
 from companion.rules.game import Game
 from companion.rules.move import Refused

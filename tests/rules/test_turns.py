@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 
 import pytest
-from conftest import Table
+from tables import Table
 
 from companion.rules.move import Refused
 from companion.rules.report import final_score

@@ -140,6 +140,11 @@ def apply_effect(move: Move, player: int, source: str, ability: Ability,
     elif kind == "gain_residents":
         species = _species(move, player, source, params["species"], context)
         for _ in range(params["count"]):
+            if species and not places_for(move.state, player, species):
+                # "Residents cannot be acquired if there are no available living quarters"
+                move.emit("note", f"{_label(source)}: no free living quarters for a {species} "
+                          "resident, none gained")
+                break
             if species:
                 place_resident(move, player, species, choice_of_place(move, source), why=why)
     elif kind == "transport_transaction":

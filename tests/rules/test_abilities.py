@@ -629,3 +629,13 @@ def test_a8_human_then_income(table_catalogue):
     delta = change(table, {"cmd": "human_then_income", "player": "Ann"})
     assert delta == {"food": -1, "water": -1, "metal": -1, "gems": 10}
     assert table.player("Ann")["sectors"][0]["residents"] == ["human"]
+
+
+def test_gained_resident_without_quarters_is_not_gained(table_catalogue):
+    """"Residents cannot be acquired if there are no available living quarters for them." - a
+    Hub's free Human (B-12) is simply not gained; the action still happens."""
+    table = scene(table_catalogue, "B-12")
+    humans = table.state["supply"]["human"]
+    table.run(DIPLOMACY)
+    assert table.state["supply"]["human"] == humans
+    assert table.player("Ann")["diplomacy"]["transport"] == 1

@@ -13,14 +13,13 @@ The loader and the overlay functions read and write files; everything else is pl
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from companion.jsonfile import JsonFileError, read_json, write_text_atomically
 from companion.rules import effects
 from companion.rules.effects import (
     ALIEN_COLORS,
@@ -30,6 +29,9 @@ from companion.rules.effects import (
     SHIP_TYPES,
     SPECIES,
     Check,
+    boolean,
+    one_of,
+    whole,
 )
 
 KINDS = ("hubs", "sectors", "ships", "diplomacy", "setup", "die")
@@ -220,31 +222,6 @@ class Catalogue:
 
 # --- field types -------------------------------------------------------------------------------
 
-def _whole(minimum: int = 0, maximum: int | None = None) -> Check:
-    def check(value: Any) -> str | None:
-        if isinstance(value, bool) or not isinstance(value, int):
-            return f"expected a whole number, got {value!r}"
-        if value < minimum or (maximum is not None and value > maximum):
-            top = f" to {maximum}" if maximum is not None else " or more"
-            return f"expected a whole number {minimum}{top}, got {value!r}"
-        return None
-
-    return check
-
-
-def _boolean(value: Any) -> str | None:
-    return None if isinstance(value, bool) else f"expected true or false, got {value!r}"
-
-
-def _one_of(*choices: Any) -> Check:
-    def check(value: Any) -> str | None:
-        if value not in choices:
-            return f"expected one of {', '.join(map(str, choices))}; got {value!r}"
-        return None
-
-    return check
-
-
 def _list_of(item: Check, *, allow_empty: bool = True, length: int | None = None) -> Check:
     def check(value: Any) -> str | None:
         if not isinstance(value, list) or (not value and not allow_empty):
@@ -287,7 +264,7 @@ def _counts(keys: tuple[str, ...], *, minimum: int = 1) -> Check:
         for key, amount in value.items():
             if key not in keys:
                 return f"unknown key {key!r} (expected {', '.join(keys)})"
-            problem = _whole(minimum)(amount)
+            problem = whole(minimum)(amount)
             if problem:
                 return f"{key}: {problem}"
         return None
@@ -303,32 +280,32 @@ def _either(*checks: Check) -> Check:
     return check
 
 
-_species = _one_of(*SPECIES)
-_ship_type = _one_of(*ALL_SHIP_TYPES)
+_species = one_of(*SPECIES)
+_ship_type = one_of(*ALL_SHIP_TYPES)
 _ship_op = _either(
-    _object({"op": _one_of("draw"), "level": _whole(1, 3), "draw": _whole(1), "keep": _whole(0)}),
-    _object({"op": _one_of("discard"), "level": _whole(1, 3),
-             "ship": _one_of(*ALL_SHIP_TYPES, "any"), "count": _whole(1)}),
+    _object({"op": one_of("draw"), "level": whole(1, 3), "draw": whole(1), "keep": whole(0)}),
+    _object({"op": one_of("discard"), "level": whole(1, 3),
+             "ship": one_of(*ALL_SHIP_TYPES, "any"), "count": whole(1)}),
 )
 _bundle0 = _counts(("gems", "points", *RESOURCES))
 _diplomacy_bonus = _either(
     effects.gain_bundle,
-    _object({"choose_different": _whole(1), "from_levels": _list_of(_whole(0, 5))}),
+    _object({"choose_different": whole(1), "from_levels": _list_of(whole(0, 5))}),
 )
 
 HUB_FIELDS: dict[str, Check] = {
-    "game": _one_of("basic", "advanced"),
-    "theme": _one_of(*SHIP_TYPES),
-    "income_gems_per_ship": _whole(0),
-    "income_fixed_gems": _whole(0),
-    "starting_gems": _whole(0),
-    "starting_food": _whole(0),
-    "starting_water": _whole(0),
-    "starting_metal": _whole(0),
-    "starting_diplomacy": _object({"fixed": _counts(DIPLOMACY_TRACKS), "choice": _whole(0)}),
+    "game": one_of("basic", "advanced"),
+    "theme": one_of(*SHIP_TYPES),
+    "income_gems_per_ship": whole(0),
+    "income_fixed_gems": whole(0),
+    "starting_gems": whole(0),
+    "starting_food": whole(0),
+    "starting_water": whole(0),
+    "starting_metal": whole(0),
+    "starting_diplomacy": _object({"fixed": _counts(DIPLOMACY_TRACKS), "choice": whole(0)}),
     "setup_free_sectors": _list_of(
-        _object({"level": _whole(1, 3), "color": _one_of(*SECTOR_COLORS)})),
-    "setup_private_sectors": _whole(0),
+        _object({"level": whole(1, 3), "color": one_of(*SECTOR_COLORS)})),
+    "setup_private_sectors": whole(0),
     "setup_ship_changes": _list_of(_ship_op),
     "setup_residents": _counts(SPECIES),
     "living_quarters": _list_of(_list_of(_species, allow_empty=False)),
@@ -336,86 +313,86 @@ HUB_FIELDS: dict[str, Check] = {
 }
 
 SECTOR_FIELDS: dict[str, Check] = {
-    "level": _whole(1, 3),
-    "color": _one_of(*SECTOR_COLORS),
-    "cost": _whole(0),
-    "quarters": _whole(1),
+    "level": whole(1, 3),
+    "color": one_of(*SECTOR_COLORS),
+    "cost": whole(0),
+    "quarters": whole(1),
     "income_icons": _list_of(_object(
-        {"resource": _one_of("gems", *RESOURCES), "amount": _whole(1),
-         "quarter": _either(_whole(0), _one_of(None))})),
-    "income_icons_complete": _boolean,
-    "first_game": _boolean,
+        {"resource": one_of("gems", *RESOURCES), "amount": whole(1),
+         "quarter": _either(whole(0), one_of(None))})),
+    "income_icons_complete": boolean,
+    "first_game": boolean,
 }
-QUARTER_LINK: Check = _whole(0)
+QUARTER_LINK: Check = whole(0)
 
 _SHIP_COMMON: dict[str, Check] = {
-    "type": _ship_type, "level": _whole(1, 3), "cost": _whole(0), "fee": _whole(0),
-    "metal_value": _whole(0), "count": _whole(0),
+    "type": _ship_type, "level": whole(1, 3), "cost": whole(0), "fee": whole(0),
+    "metal_value": whole(0), "count": whole(0),
 }
 SHIP_TYPE_FIELDS: dict[str, dict[str, Check]] = {
-    "dismantle": {"extra_metal": _whole(0)},
-    "construction": {"metal_discount": _whole(0)},
-    "expedition": {"duration": _whole(1), "capacity": _whole(1)},
-    "transport": {"transactions": _whole(1)},
-    "diplomacy": {"tracks": _whole(1, 4)},
-    "farm": {"food": _whole(1)},
-    "ice_collector": {"water": _whole(1)},
+    "dismantle": {"extra_metal": whole(0)},
+    "construction": {"metal_discount": whole(0)},
+    "expedition": {"duration": whole(1), "capacity": whole(1)},
+    "transport": {"transactions": whole(1)},
+    "diplomacy": {"tracks": whole(1, 4)},
+    "farm": {"food": whole(1)},
+    "ice_collector": {"water": whole(1)},
 }
 SHIP_GROUPS = ("level1", "deck_design", "neutral", "deck")
-DECK_FIELDS: dict[str, Check] = {"level": _whole(1, 3), "size": _whole(0)}
+DECK_FIELDS: dict[str, Check] = {"level": whole(1, 3), "size": whole(0)}
 
-_players = {f"players_{n}": _whole(0) for n in (2, 3, 4)}
-_order = _list_of(_one_of("turn_order", "reverse_turn_order"), length=2)
+_players = {f"players_{n}": whole(0) for n in (2, 3, 4)}
+_order = _list_of(one_of("turn_order", "reverse_turn_order"), length=2)
 _ship_list = _list_of(_ship_type)
 SETUP_FIELDS: dict[str, dict[str, Check]] = {
     "humans_on_terra": _players,
     "aliens_drawn": _players,
     "ships_revealed_per_draft": _players,
-    "turn_order_gems": {f"player_{n}": _whole(0) for n in (1, 2, 3, 4)},
+    "turn_order_gems": {f"player_{n}": whole(0) for n in (1, 2, 3, 4)},
     "components": {
-        "aliens_per_color": _whole(0), "alien_colors": _list_of(_one_of(*ALIEN_COLORS)),
-        "humans": _whole(0), "expedition_dice": _whole(0), "level1_ships": _whole(0),
-        "level2_ships": _whole(0), "level3_ships": _whole(0), "sectors_per_level": _whole(0),
-        "basic_hubs": _whole(0), "advanced_hubs": _whole(0), "neutral_ships": _whole(0),
+        "aliens_per_color": whole(0), "alien_colors": _list_of(one_of(*ALIEN_COLORS)),
+        "humans": whole(0), "expedition_dice": whole(0), "level1_ships": whole(0),
+        "level2_ships": whole(0), "level3_ships": whole(0), "sectors_per_level": whole(0),
+        "basic_hubs": whole(0), "advanced_hubs": whole(0), "neutral_ships": whole(0),
     },
     "sector_display": {
-        "stacks": _whole(1), "sectors_per_stack": _whole(1), "per_player_per_stack": _whole(1),
-        "friendly_variant_extra": _whole(0),
-        "first_game_number_endings": _list_of(_whole(0, 9)),
+        "stacks": whole(1), "sectors_per_stack": whole(1), "per_player_per_stack": whole(1),
+        "friendly_variant_extra": whole(0),
+        "first_game_number_endings": _list_of(whole(0, 9)),
     },
-    "fleet": {"level1_ships": _whole(0), "ships_at_start": _whole(0)},
+    "fleet": {"level1_ships": whole(0), "ships_at_start": whole(0)},
     "draft": {
-        "hubs_dealt": _whole(1), "hubs_kept": _whole(1), "basic_game_hubs": _list_of(
-            _one_of(*(f"B-{i}" for i in range(1, 13)))),
-        "ships_per_level": _whole(1), "level3_order": _order, "level2_order": _order,
+        "hubs_dealt": whole(1), "hubs_kept": whole(1), "basic_game_hubs": _list_of(
+            one_of(*(f"B-{i}" for i in range(1, 13)))),
+        "ships_per_level": whole(1), "level3_order": _order, "level2_order": _order,
     },
-    **{f"first_game_set_{n}": {"hub": _one_of(*(f"B-{i}" for i in range(1, 13))),
+    **{f"first_game_set_{n}": {"hub": one_of(*(f"B-{i}" for i in range(1, 13))),
                                "level3_ships": _ship_list, "level2_ships": _ship_list}
        for n in (1, 2, 3, 4)},
     "first_game_b2": {"level2_ships_instead": _ship_list},
-    "end_conditions": {"points": _whole(1), "sectors": _whole(1),
-                       "aliens_in_supply_at_most": _whole(0)},
+    "end_conditions": {"points": whole(1), "sectors": whole(1),
+                       "aliens_in_supply_at_most": whole(0)},
     "final_scoring": {
-        "level1_sector_points": _whole(0), "level2_sector_points": _whole(0),
-        "level3_sector_points": _whole(0), "resident_points": _whole(0),
-        "plurality_first": _whole(0), "plurality_second": _whole(0),
-        "gems_per_point": _whole(1), "resources_per_point": _whole(1),
+        "level1_sector_points": whole(0), "level2_sector_points": whole(0),
+        "level3_sector_points": whole(0), "resident_points": whole(0),
+        "plurality_first": whole(0), "plurality_second": whole(0),
+        "gems_per_point": whole(1), "resources_per_point": whole(1),
     },
 }
 DIE_FIELDS: dict[str, dict[str, Check]] = {
     "expedition_die": {
-        "faces": _list_of(_one_of(*RESOURCES, "human"), length=6), "dice": _whole(1),
+        "faces": _list_of(one_of(*RESOURCES, "human"), length=6), "dice": whole(1),
     },
 }
 _DIPLOMACY_LEVELS = {
     f"level-{n}": {
         **{f"bonus_{t}": _diplomacy_bonus for t in DIPLOMACY_TRACKS},
-        **({"lobbying_cost": _whole(0)} if n else {}),
+        **({"lobbying_cost": whole(0)} if n else {}),
     }
     for n in range(6)
 }
 DIPLOMACY_FIELDS: dict[str, dict[str, Check]] = {
-    "board": {"tracks": _list_of(_one_of(*DIPLOMACY_TRACKS)), "top_level": _whole(1)},
+    "board": {"tracks": _list_of(one_of(*DIPLOMACY_TRACKS)), "top_level": whole(1)},
     **_DIPLOMACY_LEVELS,
 }
 
@@ -453,18 +430,9 @@ def _show(path: Path) -> str:
 
 def _read_json(path: Path) -> Any:
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise CatalogueError(f"{_show(path)}: no such file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise CatalogueError(f"{_show(path)}: cannot read it ({error})") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise CatalogueError(
-            f"{_show(path)}: line {error.lineno}, column {error.colno}: "
-            f"not valid JSON: {error.msg}"
-        ) from None
+        return read_json(path, show=_show(path))
+    except JsonFileError as error:
+        raise CatalogueError(str(error)) from None
 
 
 def _parse_field(show: str, rid: str, name: str, raw: Any, check: Check,
@@ -701,18 +669,7 @@ def _write_overlay(path: Path, overlay: Overlay) -> None:
                for record, fields in sorted(records.items()) if fields}
         for kind, records in sorted(overlay.items()) if any(records.values())
     }}
-    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp",
-                                         dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    write_text_atomically(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
 def _normal_record(kind: str, record: str | int) -> str:

@@ -76,12 +76,14 @@ RETURNABLE = ("alien", "human", "sector")
 Check = Callable[[Any], str | None]  # a problem description, or None when fine
 
 
-def _whole(minimum: int = 0) -> Check:
+def whole(minimum: int = 0, maximum: int | None = None) -> Check:
+    """A whole number in [minimum, maximum] (booleans are not numbers here)."""
     def check(value: Any) -> str | None:
         if isinstance(value, bool) or not isinstance(value, int):
             return f"expected a whole number, got {value!r}"
-        if value < minimum:
-            return f"expected a whole number of at least {minimum}, got {value!r}"
+        if value < minimum or (maximum is not None and value > maximum):
+            top = f" to {maximum}" if maximum is not None else " or more"
+            return f"expected a whole number {minimum}{top}, got {value!r}"
         return None
 
     return check
@@ -93,14 +95,16 @@ def _integer(value: Any) -> str | None:
     return None
 
 
-def _boolean(value: Any) -> str | None:
+def boolean(value: Any) -> str | None:
+    """true or false."""
     return None if isinstance(value, bool) else f"expected true or false, got {value!r}"
 
 
-def _one_of(*choices: str) -> Check:
+def one_of(*choices: Any) -> Check:
+    """One of `choices`."""
     def check(value: Any) -> str | None:
         if value not in choices:
-            return f"expected one of {', '.join(choices)}; got {value!r}"
+            return f"expected one of {', '.join(map(str, choices))}; got {value!r}"
         return None
 
     return check
@@ -113,7 +117,7 @@ def _bundle(keys: tuple[str, ...]) -> Check:
         for key, amount in value.items():
             if key not in keys:
                 return f"unknown amount {key!r} (expected {', '.join(keys)})"
-            problem = _whole(1)(amount)
+            problem = whole(1)(amount)
             if problem:
                 return f"amount {key!r}: {problem}"
         return None
@@ -153,11 +157,11 @@ def _condition(value: Any) -> str | None:
     (name, amount), = value.items()
     if name not in CONDITIONS:
         return f"unknown condition {name!r} (expected {', '.join(CONDITIONS)})"
-    return _whole(1)(amount)
+    return whole(1)(amount)
 
 
 def _limit(value: Any) -> str | None:
-    return None if value is None else _whole(1)(value)
+    return None if value is None else whole(1)(value)
 
 
 def _returnable(value: Any) -> str | None:
@@ -177,55 +181,55 @@ KINDS: dict[str, dict[str, tuple[Check, bool]]] = {
     # gains
     "gain": {"amounts": (gain_bundle, True)},
     "gain_one_of": {"options": (_bundle_list, True)},
-    "gain_any_resources": {"count": (_whole(1), True)},
+    "gain_any_resources": {"count": (whole(1), True)},
     "gain_per": {
-        "count": (_one_of(*GAIN_COUNTS), True),
-        "every": (_whole(1), False),
+        "count": (one_of(*GAIN_COUNTS), True),
+        "every": (whole(1), False),
         "amounts": (gain_bundle, True),
         "offset": (_integer, False),
     },
     "gain_residents": {
-        "species": (_one_of(*RESIDENT_CHOICES), True),
-        "count": (_whole(1), True),
+        "species": (one_of(*RESIDENT_CHOICES), True),
+        "count": (whole(1), True),
     },
     # changes to an action
-    "ship_cost_discount": {"gems": (_whole(1), True), "minimum": (_whole(0), True)},
-    "build_discount": {"metal": (_whole(1), True)},
-    "human_cost_discount": {"resources": (_whole(1), True)},
-    "extra_transactions": {"count": (_whole(1), True)},
-    "expedition_bonus": {"extra_dice": (_whole(0), True), "extra_capacity": (_whole(0), True)},
-    "reroll": {"times": (_whole(1), True)},
+    "ship_cost_discount": {"gems": (whole(1), True), "minimum": (whole(0), True)},
+    "build_discount": {"metal": (whole(1), True)},
+    "human_cost_discount": {"resources": (whole(1), True)},
+    "extra_transactions": {"count": (whole(1), True)},
+    "expedition_bonus": {"extra_dice": (whole(0), True), "extra_capacity": (whole(0), True)},
+    "reroll": {"times": (whole(1), True)},
     # bonus actions (never ship actions: they trigger no Sector, Hub or Diplomacy bonuses)
-    "transport_transaction": {"count": (_whole(1), True)},
-    "expedition_roll": {"dice": (_whole(1), True), "keep": (_whole(1), True)},
+    "transport_transaction": {"count": (whole(1), True)},
+    "expedition_roll": {"dice": (whole(1), True), "keep": (whole(1), True)},
     "diplomacy_action": {
-        "tracks": (_one_of("choose", "all"), True),
-        "spaces": (_whole(1), True),
-        "lobbying": (_one_of("pay", "free"), True),
+        "tracks": (one_of("choose", "all"), True),
+        "spaces": (whole(1), True),
+        "lobbying": (one_of("pay", "free"), True),
     },
     "extra_turn": {},
-    "free_sector": {"level": (_whole(1), True), "color": (_one_of("any", *SECTOR_COLORS), True)},
+    "free_sector": {"level": (whole(1), True), "color": (one_of("any", *SECTOR_COLORS), True)},
     "gain_human_then_income": {},
     # income obligations
     "return_to_supply": {
         "choices": (_returnable, True),
-        "count": (_whole(1), True),
-        "penalty_points": (_whole(1), True),
+        "count": (whole(1), True),
+        "penalty_points": (whole(1), True),
     },
-    "relocate_hub_resident": {"times": (_whole(1), True)},
+    "relocate_hub_resident": {"times": (whole(1), True)},
     # standing rule changes
     "placement_rule": {
-        "sector_color": (_one_of(*SECTOR_COLORS), True),
-        "allows": (_one_of("any_alien"), True),
+        "sector_color": (one_of(*SECTOR_COLORS), True),
+        "allows": (one_of("any_alien"), True),
     },
     "build_rule": {"any_order": (_true, True)},
     # final scoring
     "points_per": {
-        "count": (_one_of(*POINT_COUNTS), True),
-        "points": (_whole(1), True),
-        "every": (_whole(1), False),
+        "count": (one_of(*POINT_COUNTS), True),
+        "points": (whole(1), True),
+        "every": (whole(1), False),
     },
-    "points_table": {"count": (_one_of("ships_left"), True), "table": (_table, True)},
+    "points_table": {"count": (one_of("ships_left"), True), "table": (_table, True)},
 }
 
 KIND_DESCRIPTIONS: dict[str, str] = {
@@ -259,7 +263,7 @@ KIND_DESCRIPTIONS: dict[str, str] = {
 
 # Parameters any kind may carry.
 COMMON_PARAMS: dict[str, Check] = {
-    "optional": _boolean,  # "you may ..." (default false: mandatory)
+    "optional": boolean,  # "you may ..." (default false: mandatory)
     "limit_per_action": _limit,  # how often per triggering action/turn; null or absent: no limit
     "cost": cost_bundle,  # paid to the supply to use it
     "condition": _condition,  # a condition the triggering action must meet

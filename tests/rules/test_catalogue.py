@@ -535,7 +535,7 @@ def test_malformed_overlay_json_names_file_and_line(tmp_path):
     bad = tmp_path / "overlay.json"
     bad.write_text('{"format": "phoenix-companion-catalogue-overlay",\n  "version": 1,\n  oops}\n',
                    encoding="utf-8")
-    with pytest.raises(CatalogueError, match=r"overlay\.json: line 3"):
+    with pytest.raises(CatalogueError, match=r"overlay\.json: not valid JSON at line 3"):
         load_catalogue(overlay=bad)
     with pytest.raises(CatalogueError, match="overlay"):
         write_json(bad, {"format": "something-else", "version": 1, "values": {}})
@@ -597,7 +597,7 @@ def test_malformed_data_json_names_line(tmp_path):
     lines = path.read_text(encoding="utf-8").splitlines()
     lines[4] = lines[4] + ","  # a trailing comma before the next key's closing structure
     path.write_text("\n".join(lines[:5]) + "\n}}\n", encoding="utf-8")
-    with pytest.raises(CatalogueError, match=r"hubs\.json: line \d+, column \d+"):
+    with pytest.raises(CatalogueError, match=r"hubs\.json: not valid JSON at line \d+, column \d+"):
         load_catalogue(data_dir=data_dir)
 
 

@@ -121,10 +121,7 @@ def sector_display(move: Move) -> None:
 def first_game_sets(move: Move) -> None:
     """`first_game_sets`: {"sets": {player: 1-4}} - the predefined Hub and ship sets."""
     _step(move, "sets")
-    sets = move.command.get("sets") or {}
-    players = move.state["players"]
-    move.check(sorted(sets) == sorted(p["name"] for p in players),
-               "give each player's set: \"sets\": {name: 1-4}")
+    sets = _per_player(move, "sets", "each player's set: \"sets\": {name: 1-4}")
     move.check(len(set(sets.values())) == len(sets) and all(v in (1, 2, 3, 4)
                                                              for v in sets.values()),
                "each player gets a different set, 1 to 4")
@@ -147,10 +144,8 @@ def first_game_sets(move: Move) -> None:
 def deal_hubs(move: Move) -> None:
     """`deal_hubs`: {"hubs": {player: [hub, hub]}} - "Deal each player 2 random Station Hubs"."""
     _step(move, "hubs")
-    dealt = move.command.get("hubs") or {}
-    players = move.state["players"]
-    move.check(sorted(dealt) == sorted(p["name"] for p in players),
-               "give the two Hubs dealt to each player: \"hubs\": {name: [hub, hub]}")
+    dealt = _per_player(move, "hubs", "the two Hubs dealt to each player: "
+                                      "\"hubs\": {name: [hub, hub]}")
     every = [h for pair in dealt.values() for h in pair]
     unknown = [h for h in every if h not in move.catalogue.hubs]
     if unknown:
@@ -356,6 +351,15 @@ def _ship_change(move: Move, player: int, change: dict, hub: str) -> None:
     for sid in chosen:
         move.emit("ship_discarded", f"{name} discards {sid} (Hub {hub})",
                   ["set", ["ships", sid], {"__absent__": True}])
+
+
+def _per_player(move: Move, key: str, what: str) -> dict:
+    """A command field with one entry per player, by name."""
+    given = move.command.get(key)
+    names = sorted(p["name"] for p in move.state["players"])
+    if not isinstance(given, dict) or sorted(given) != names:
+        move.fail(f"give {what}")
+    return given
 
 
 def _list(move: Move, key: str, count: int, what: str) -> list:

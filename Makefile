@@ -27,9 +27,10 @@ lint: install
 test: lint
 	$(PY) -m pytest
 
-# Speed figures (printed, never asserted): the rules engine.
+# Speed figures (printed, never asserted): the rules engine and the game store.
 bench: install
 	$(PY) tools/bench_engine.py
+	$(PY) tools/bench_store.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

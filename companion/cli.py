@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from companion import __version__, paths
 from companion import config as app_config
-from companion.jsonfile import JsonFileError, read_json
+from companion.files import JsonFileError, read_json
 from companion.rules.catalogue import (
     CatalogueError,
     export_overlay,
@@ -29,6 +30,8 @@ from companion.rules.position import PositionError, parse_position
 from companion.rules.report import final_score, format_report, summary
 from companion.rules.scoring import format_sheet, score_game, sheet_as_json
 from companion.rules.script import ScriptError, ScriptLine, replay
+from companion.store.cli import add_commands as add_store_commands
+from companion.store.cli import replay_into_db
 
 USAGE_ERROR = 2
 
@@ -42,6 +45,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (JsonFileError, CatalogueError, PositionError) as error:
         print(f"phoenix-companion: {error}", file=sys.stderr)
         return USAGE_ERROR
+    except BrokenPipeError:  # the reader went away (`... | head`): not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -71,6 +77,8 @@ def _parser() -> argparse.ArgumentParser:
                                  "and print the final state")
     replay.add_argument("file", type=Path, metavar="FILE.jsonl")
     replay.add_argument("--json", action="store_true", help="print the state as JSON")
+    replay.add_argument("--db", type=Path, default=None, metavar="PATH",
+                        help="commit each command durably into this game database")
     replay.set_defaults(run=_run_replay)
 
     panel_test = commands.add_parser(
@@ -91,6 +99,7 @@ def _parser() -> argparse.ArgumentParser:
     action.add_argument("--import", dest="import_", type=Path, metavar="FILE",
                         help="merge values from FILE into your overlay")
     catalogue.set_defaults(run=_run_catalogue)
+    add_store_commands(commands)
     return parser
 
 
@@ -118,6 +127,8 @@ def _run_score(args: argparse.Namespace) -> int:
 
 
 def _run_replay(args: argparse.Namespace) -> int:
+    if args.db is not None:
+        return replay_into_db(args.file, args.db, _overlay(args))
     overlay = _overlay(args)
     catalogue = load_catalogue(overlay=overlay)
     try:

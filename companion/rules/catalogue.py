@@ -19,7 +19,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from companion.jsonfile import JsonFileError, read_json, write_text_atomically
+from companion.files import JsonFileError, read_json, write_text_atomically
 from companion.rules import effects
 from companion.rules.effects import (
     ALIEN_COLORS,

@@ -1,4 +1,4 @@
-"""A user's JSON files: reading with every failure turned into a message naming the file, and
+"""A user's files: reading JSON with every failure turned into a message naming the file, and
 writing so that a crash never leaves half a file."""
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def write_text_atomically(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
             out.write(text)
             out.flush()
             os.fsync(out.fileno())

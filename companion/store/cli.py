@@ -1,0 +1,187 @@
+"""The store's sub-commands of `phoenix-companion`: show, games, export, import, replay --db.
+
+companion/cli.py registers them with `add_commands(subparsers)` and sends `replay --db` to
+`replay_into_db`. Every error a user can cause prints one message and returns exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from companion import paths
+from companion.files import JsonFileError, read_json, write_text_atomically
+from companion.rules.catalogue import CatalogueError
+from companion.rules.game import Missing, Refused
+from companion.rules.report import final_score, format_report, summary
+from companion.rules.scoring import format_sheet
+from companion.rules.script import ScriptError, parse
+from companion.store.db import Store, default_db_path
+from companion.store.errors import StoreError
+from companion.store.export import export_text, import_record
+
+USAGE_ERROR = 2
+USER_ERRORS = (StoreError, ScriptError, JsonFileError, CatalogueError)
+
+
+def _fail(error: Exception) -> int:
+    print(f"phoenix-companion: {error}", file=sys.stderr)
+    return USAGE_ERROR
+
+
+def _guarded(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    def guarded(args: argparse.Namespace) -> int:
+        try:
+            return run(args)
+        except USER_ERRORS as error:
+            return _fail(error)
+    return guarded
+
+
+def _overlay(args: argparse.Namespace) -> Path:
+    return getattr(args, "overlay", None) or paths.overlay_path()
+
+
+def _db_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", type=Path, default=None, metavar="PATH",
+                        help=f"the game database (default: {default_db_path()})")
+
+
+def add_commands(subparsers: argparse._SubParsersAction) -> None:
+    """Register `show`, `games`, `export` and `import` on phoenix-companion's sub-parsers."""
+    show = subparsers.add_parser("show", help="the state of a stored game")
+    _db_argument(show)
+    show.add_argument("--game", type=int, default=None, metavar="ID",
+                      help="which game (default: the last unfinished one, else the last played)")
+    show.add_argument("--json", action="store_true", help="print the state as JSON")
+    show.set_defaults(run=_guarded(run_show))
+
+    games = subparsers.add_parser("games", help="the games in the database")
+    _db_argument(games)
+    games.add_argument("--json", action="store_true", help="print the list as JSON")
+    games.set_defaults(run=_guarded(run_games))
+
+    export = subparsers.add_parser("export", help="a game record, CSV score sheet or BG Stats "
+                                   "play file")
+    _db_argument(export)
+    export.add_argument("--game", type=int, required=True, metavar="ID")
+    export.add_argument("--format", choices=("record", "csv", "bgstats"), default="record")
+    export.add_argument("--output", "-o", type=Path, default=None, metavar="FILE",
+                        help="write to FILE (default: print)")
+    export.set_defaults(run=_guarded(run_export))
+
+    imported = subparsers.add_parser("import", help="add a game from a game record file")
+    imported.add_argument("file", type=Path, metavar="FILE")
+    _db_argument(imported)
+    imported.set_defaults(run=_guarded(run_import))
+
+
+def _reader(args: argparse.Namespace) -> Store:
+    return Store.open(args.db, overlay=_overlay(args), write=False)
+
+
+def run_show(args: argparse.Namespace) -> int:
+    """`show`: the summary of a stored game (as `replay` prints it)."""
+    with _reader(args) as store:
+        game_id = args.game
+        if game_id is None:
+            game_id = store.last_unfinished()
+            if game_id is None:
+                listed = store.games()
+                if not listed:
+                    raise StoreError(f"{store.path}: no games yet")
+                game_id = listed[0].id
+        played = store.open_game(game_id)
+        report = summary(played.state, played.catalogue)
+        if args.json:
+            print(json.dumps(report, indent=2))
+        else:
+            print(f"Game {played.id}: {played.name}")
+            print(format_report(report))
+            if "score" in report:
+                print()
+                print(format_sheet(final_score(played.state, played.catalogue)))
+    return 0
+
+
+def run_games(args: argparse.Namespace) -> int:
+    """`games`: one line per game (id, name, players, date, status, scores)."""
+    with _reader(args) as store:
+        listed = store.games()
+    if args.json:
+        print(json.dumps([g.as_json() for g in listed], indent=2))
+        return 0
+    if not listed:
+        print("no games yet")
+    for info in listed:
+        status = "finished" if info.finished else info.phase
+        scores = ", ".join(f"{n} {s}" for n, s in info.scores.items()) or "no players yet"
+        print(f"{info.id:>4}  {info.updated[:16].replace('T', ' ')}  {status:<8}  {info.name}: "
+              f"{scores}")
+    return 0
+
+
+def run_export(args: argparse.Namespace) -> int:
+    """`export`: print or write a game record, CSV score sheet or BG Stats play."""
+    with _reader(args) as store:
+        text = export_text(store, args.game, args.format)
+    if args.output:
+        try:
+            write_text_atomically(args.output, text)
+        except OSError as error:
+            raise StoreError(f"{args.output}: cannot write it ({error.strerror})") from None
+        print(f"exported game {args.game} ({args.format}) to {args.output}")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def run_import(args: argparse.Namespace) -> int:
+    """`import`: replay a game record into the database as a new game."""
+    record = read_json(args.file)
+    with Store.open(args.db, overlay=_overlay(args)) as store:
+        game_id = import_record(store, record, source=str(args.file))
+        info = store.game_info(game_id)
+    print(f"imported {args.file} as game {game_id} ({info.name}, {info.steps} steps, "
+          f"{info.phase})")
+    return 0
+
+
+def replay_into_db(path_to_script: Path, db_path: Path | None, overlay_path: Path | None) -> int:
+    """`replay FILE.jsonl --db PATH`: apply a game script as a new stored game, committing each
+    command durably and printing a line per committed command; the exit code."""
+    try:
+        try:
+            lines = Path(path_to_script).read_text(encoding="utf-8").splitlines()
+        except OSError as error:
+            raise JsonFileError(f"{path_to_script}: cannot read it ({error.strerror})") from None
+        try:
+            script = list(parse(lines))
+        except ScriptError as error:
+            raise JsonFileError(f"{path_to_script}: {error}") from None
+        with Store.open(db_path, overlay=overlay_path) as store:
+            played = store.new_game(Path(path_to_script).stem)
+            for count, line in enumerate(script, start=1):
+                try:
+                    played.execute(line.command)
+                except Missing as missing:
+                    raise ScriptError(line.number, f"{missing.question} - add \"catalogue\": "
+                                      f"{{\"{missing.key}\": ...}} to this line") from None
+                except Refused as refused:
+                    raise ScriptError(line.number, refused.reason) from None
+                print(f"committed {count}: line {line.number} {line.command['cmd']} "
+                      f"(game {played.id})", flush=True)
+                for warning in played.warnings:
+                    print(f"warning: {warning}", file=sys.stderr)
+                played.warnings.clear()
+            print(f"game {played.id} ({played.name}): {len(script)} commands stored in "
+                  f"{store.path}; phase {played.state['phase']}")
+    except ScriptError as error:
+        return _fail(JsonFileError(f"{path_to_script}: {error} (the commands before it are "
+                                   "stored)"))
+    except USER_ERRORS as error:
+        return _fail(error)
+    return 0

@@ -1,0 +1,699 @@
+"""The game database: many games in one SQLite file, each an append-only log of confirmed steps.
+
+    store = Store.open()                   # the user's data folder, or Store.open(path)
+    played = store.resume() or store.new_game()
+    played.execute({"cmd": "end_turn"})    # returns only after the step is committed
+    played.undo(); played.redo()
+    store.close()
+
+Durability: WAL journal, `synchronous=FULL`, one transaction per confirmed command (its events,
+its inverse ops, the journal line, a snapshot when one is due, the game list's row), so a power
+cut leaves either all of a command or none of it. Only this package touches SQLite.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import sqlite3
+import tempfile
+import urllib.parse
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from companion import paths
+from companion.rules.catalogue import (
+    OVERLAY_FORMAT,
+    Catalogue,
+    CatalogueError,
+    load_catalogue,
+    read_overlay,
+    set_user_value,
+)
+from companion.rules.catalogue import VERSION as OVERLAY_VERSION
+from companion.rules.game import Game, Step
+from companion.rules.report import final_score
+from companion.rules.state import apply_ops, new_state
+from companion.store import schema
+from companion.store.errors import (
+    DamagedDatabase,
+    NewerSchema,
+    NoDatabase,
+    NotADatabase,
+    StoreError,
+    UnknownGame,
+)
+from companion.store.lock import WriteLock
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+DEFAULT_SNAPSHOT_EVERY = 100
+"""A snapshot of the state is written once this many events have been logged since the last."""
+
+Overlay = dict[str, dict[str, dict[str, Any]]]
+_CATALOGUES: dict[str, Catalogue] = {}  # by overlay values; catalogues are read-only
+
+
+def default_db_path() -> Path:
+    """The user's game database: games.sqlite in the data folder."""
+    return paths.data_folder() / "games.sqlite"
+
+
+def timestamp() -> str:
+    """Now, as ISO 8601 UTC with milliseconds (the time stored with each command)."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON, as stored in the database."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def _sidecars(path: Path) -> tuple[Path, Path]:
+    return path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")
+
+
+def inspect_database(path: Path) -> int:
+    """The schema version of an existing database, read without modifying the file; raise
+    NotADatabase, NewerSchema or DamagedDatabase when it is not one this app can use."""
+    try:
+        size = path.stat().st_size
+        with path.open("rb") as handle:
+            header = handle.read(100)
+    except OSError as error:
+        raise StoreError(f"{path}: cannot read it ({error.strerror})") from None
+    if size == 0:
+        raise DamagedDatabase(path, "the file is empty, not a Phoenix Companion database")
+    if not header.startswith(SQLITE_HEADER):
+        if SQLITE_HEADER.startswith(header):
+            raise DamagedDatabase(path, "the database is truncated")
+        raise NotADatabase(path, "this file is not a Phoenix Companion database "
+                                 "(not an SQLite database at all)")
+    if len(header) < 100:
+        raise DamagedDatabase(path, "the database is truncated")
+    page_size = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    if page_size < 512 or page_size & (page_size - 1):
+        raise DamagedDatabase(path, "the database header is damaged")
+    wal = _sidecars(path)[0]
+    wal_has_frames = wal.exists() and wal.stat().st_size > 32
+    pages = int.from_bytes(header[28:32], "big")
+    header_size_valid = header[24:28] == header[92:96]
+    if size % page_size or (header_size_valid and size < pages * page_size
+                            and not wal_has_frames):
+        raise DamagedDatabase(path, f"the database is truncated ({size} bytes of "
+                                    f"{pages * page_size})")
+    uri = "file:" + urllib.parse.quote(str(path.absolute())) + "?mode=ro"
+    try:
+        conn = sqlite3.connect(uri, uri=True, isolation_level=None)
+        try:
+            application = conn.execute("PRAGMA application_id").fetchone()[0]
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if application != schema.APPLICATION_ID:
+                raise NotADatabase(path, "this is an SQLite database of another program, not a "
+                                         "Phoenix Companion one")
+            if version > schema.SCHEMA_VERSION:
+                raise NewerSchema(path, f"it was written by a newer Phoenix Companion (schema "
+                                        f"{version}; this one knows up to "
+                                        f"{schema.SCHEMA_VERSION}): update the app to open it")
+            problems = [row[0] for row in conn.execute("PRAGMA quick_check")]
+            if problems != ["ok"]:
+                raise DamagedDatabase(path, f"the database is damaged ({problems[0]})")
+        finally:
+            conn.close()
+    except sqlite3.OperationalError as error:
+        if "unable to open" in str(error):
+            raise StoreError(f"{path}: cannot open it ({error})") from None
+        raise DamagedDatabase(path, f"the database is damaged ({error})") from None
+    except sqlite3.DatabaseError as error:
+        raise DamagedDatabase(path, f"the database is damaged ({error})") from None
+    return version
+
+
+def _fsync_dir(folder: Path) -> None:
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _create(path: Path) -> None:
+    """Build a fresh database beside `path` and move it into place (all or nothing)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    building = path.with_name(path.name + ".creating")
+    for leftover in (building, *_sidecars(building)):
+        leftover.unlink(missing_ok=True)
+    conn = sqlite3.connect(building, isolation_level=None)
+    try:
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = FULL")
+        schema.migrate(conn)
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        conn.close()
+    with building.open("rb+") as handle:
+        os.fsync(handle.fileno())
+    for sidecar in _sidecars(building):
+        sidecar.unlink(missing_ok=True)
+    os.rename(building, path)
+    _fsync_dir(path.parent)
+
+
+def set_aside(path: Path | str) -> Path:
+    """Rename an unusable database (and its -wal/-shm) with a timestamp so a fresh one can be
+    started in its place; the new name of the old file. Refused while another app has it open."""
+    path = Path(path)
+    lock = WriteLock(path).acquire()
+    try:
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        kept = path.with_name(f"{path.stem}-{stamp}{path.suffix}.old")
+        counter = 1
+        while kept.exists():
+            counter += 1
+            kept = path.with_name(f"{path.stem}-{stamp}-{counter}{path.suffix}.old")
+        os.rename(path, kept)
+        for old, new in zip(_sidecars(path), _sidecars(kept)):
+            if old.exists():
+                os.rename(old, new)
+        _fsync_dir(path.parent)
+        return kept
+    finally:
+        lock.release()
+
+
+class LazyStep(Step):
+    """A stored step whose JSON is decoded on first use (resume decodes only what it folds)."""
+
+    def __init__(self, command: str, events: str, inverse: str) -> None:
+        self._raw: list[Any] = [command, events, inverse]
+        self._done = [False, False, False]
+
+    def _get(self, index: int) -> Any:
+        if not self._done[index]:
+            self._raw[index] = json.loads(self._raw[index])
+            self._done[index] = True
+        return self._raw[index]
+
+    def _set(self, index: int, value: Any) -> None:
+        self._raw[index] = value
+        self._done[index] = True
+
+    command = property(lambda self: self._get(0), lambda self, v: self._set(0, v))
+    events = property(lambda self: self._get(1), lambda self, v: self._set(1, v))
+    inverse = property(lambda self: self._get(2), lambda self, v: self._set(2, v))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Step):
+            return NotImplemented
+        return (self.command, self.events, self.inverse) == (other.command, other.events,
+                                                              other.inverse)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"LazyStep(command={self.command!r})"
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """One line of the game list."""
+
+    id: int
+    name: str
+    created: str
+    updated: str
+    phase: str
+    players: list[str]
+    scores: dict[str, int]
+    steps: int
+
+    @property
+    def finished(self) -> bool:
+        """True once the game is over."""
+        return self.phase == "over"
+
+    def as_json(self) -> dict:
+        """The `games --json` entry."""
+        return {"id": self.id, "name": self.name, "created": self.created,
+                "updated": self.updated, "phase": self.phase, "finished": self.finished,
+                "players": self.players, "scores": self.scores, "steps": self.steps}
+
+
+class StoredGame:
+    """A game open in the store: the engine's Game, kept in step with its log on disk."""
+
+    def __init__(self, store: Store, game_id: int, name: str, game: Game, journal: int,
+                 snapshots: list[int]) -> None:
+        self.store = store
+        self.id = game_id
+        self.name = name
+        self.game = game
+        self.journal = journal  # commands in the journal (undo and redo included)
+        self.snapshots = snapshots  # step numbers with a stored snapshot
+        self.warnings: list[str] = []  # e.g. a learned value the overlay file refused
+
+    @property
+    def state(self) -> dict:
+        """The current state (do not change it: commands do)."""
+        return self.game.state
+
+    @property
+    def catalogue(self) -> Catalogue:
+        """The catalogue this game is played with."""
+        return self.game.catalogue
+
+    def execute(self, command: Mapping[str, Any]) -> Step | None:
+        """Apply a command and commit it; returns only after the commit. Refused or Missing
+        (from the engine) and StoreError (not saved) leave the game as it was."""
+        name = command.get("cmd") if isinstance(command, Mapping) else None
+        if name == "undo":
+            return self.undo()
+        if name == "redo":
+            return self.redo()
+        self.store._require_write()
+        undone = list(self.game.undone)
+        step = self.game.execute(command)
+        assert step is not None
+        try:
+            self.store._commit(self, "new", step)
+        except BaseException:
+            self.game.steps.pop()
+            apply_ops(self.game.state, step.inverse)
+            self.game.undone[:] = undone
+            raise
+        self.store._remember(self, step.learned)
+        return step
+
+    def undo(self) -> Step | None:
+        """Take back the last step, durably (Refused when there is nothing to undo)."""
+        self.store._require_write()
+        step = self.game.undo()
+        assert step is not None
+        try:
+            self.store._commit(self, "undo", step)
+        except BaseException:
+            self.game.redo()
+            raise
+        return step
+
+    def redo(self) -> Step | None:
+        """Apply again the last undone step, durably (Refused when there is none)."""
+        self.store._require_write()
+        step = self.game.redo()
+        assert step is not None
+        try:
+            self.store._commit(self, "redo", step)
+        except BaseException:
+            self.game.undo()
+            raise
+        return step
+
+
+class Store:
+    """An open game database. Open it with `Store.open`; close it (or use `with`)."""
+
+    def __init__(self, path: Path, conn: sqlite3.Connection, lock: WriteLock | None,
+                 overlay: Path | None, snapshot_every: int) -> None:
+        self.path = path
+        self.overlay = overlay
+        self.snapshot_every = snapshot_every
+        self._conn: sqlite3.Connection | None = conn
+        self._lock = lock
+        self._user_cache: tuple[tuple, Overlay] | None = None
+
+    # -- opening and closing -----------------------------------------------------------------
+
+    @classmethod
+    def open(cls, path: Path | str | None = None, *, overlay: Path | str | None = None,
+             write: bool = True, create: bool | None = None,
+             snapshot_every: int = DEFAULT_SNAPSHOT_EVERY) -> Store:
+        """Open (and by default create) a database for writing, or with `write=False` for
+        reading alongside a running app. Raises StoreLocked, NoDatabase, NotADatabase,
+        NewerSchema or DamagedDatabase (the file then untouched). `overlay` is the user's
+        catalogue overlay (default: the user's; learned values are stored there)."""
+        path = Path(path) if path is not None else default_db_path()
+        overlay = Path(overlay) if overlay is not None else paths.overlay_path()
+        create = write if create is None else create
+        if snapshot_every < 1:
+            raise StoreError("snapshot_every must be at least 1")
+        lock = WriteLock(path).acquire() if write else None
+        try:
+            if not path.exists():
+                if not create:
+                    raise NoDatabase(path)
+                if lock is None:
+                    raise StoreError(f"{path}: cannot create a database when reading")
+                _create(path)
+                version = schema.SCHEMA_VERSION
+            else:
+                version = inspect_database(path)
+            if version < schema.SCHEMA_VERSION:
+                upgrading = lock or WriteLock(path).acquire()
+                try:
+                    upgrade = _connect(path, write=True)
+                    try:
+                        schema.migrate(upgrade)
+                    finally:
+                        upgrade.close()
+                finally:
+                    if upgrading is not lock:
+                        upgrading.release()
+            conn = _connect(path, write=write)
+        except BaseException:
+            if lock is not None:
+                lock.release()
+            raise
+        return cls(path, conn, lock, overlay, snapshot_every)
+
+    def close(self) -> None:
+        """Close the database and give up the write lock (safe to call twice)."""
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def writable(self) -> bool:
+        """True when opened for writing (holding the lock)."""
+        return self._lock is not None and self._conn is not None
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        """The SQLite connection (for this package and its tests)."""
+        if self._conn is None:
+            raise StoreError(f"{self.path}: the database is closed")
+        return self._conn
+
+    def _require_write(self) -> None:
+        if not self.writable:
+            raise StoreError(f"{self.path}: opened for reading only")
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction; committed (durably) when the block ends without error."""
+        self._require_write()
+        conn = self.conn
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as error:
+            raise StoreError(f"{self.path}: cannot write ({error})") from None
+        try:
+            yield conn
+            conn.execute("COMMIT")
+        except sqlite3.Error as error:
+            _rollback(conn)
+            raise StoreError(f"{self.path}: could not save ({error}); nothing was "
+                             "changed") from None
+        except BaseException:
+            _rollback(conn)
+            raise
+
+    # -- the game list -----------------------------------------------------------------------
+
+    def games(self) -> list[GameInfo]:
+        """Every game, most recently played first."""
+        rows = self.conn.execute("SELECT id, name, created, updated, phase, players, scores, head "
+                                 "FROM games ORDER BY updated DESC, id DESC").fetchall()
+        return [GameInfo(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), json.loads(r[6]), r[7])
+                for r in rows]
+
+    def game_info(self, game_id: int) -> GameInfo:
+        """The game list's line for one game."""
+        for info in self.games():
+            if info.id == game_id:
+                return info
+        raise UnknownGame(game_id, self.path)
+
+    def last_unfinished(self) -> int | None:
+        """The id of the game played most recently that is not over (None: there is none)."""
+        row = self.conn.execute("SELECT id FROM games WHERE phase != 'over' "
+                                "ORDER BY updated DESC, id DESC LIMIT 1").fetchone()
+        return row[0] if row else None
+
+    def resume(self) -> StoredGame | None:
+        """The last unfinished game, opened where it was (None: there is none)."""
+        game_id = self.last_unfinished()
+        return self.open_game(game_id) if game_id is not None else None
+
+    def new_game(self, name: str | None = None) -> StoredGame:
+        """Create an empty game (its first command is `new_game`), played with the user's
+        catalogue overlay as it is now."""
+        values = self._user_values()
+        at = timestamp()
+        name = _clean_name(name) if name is not None else f"Game of {at[:16].replace('T', ' ')}"
+        phase, players, scores = schema.listing(new_state())
+        with self._transaction() as conn:
+            cursor = conn.execute("INSERT INTO games (name, created, updated, head, overlay, "
+                                  "phase, players, scores) VALUES (?, ?, ?, 0, ?, ?, ?, ?)",
+                                  (name, at, at, dumps(values), phase, players, scores))
+            game_id = cursor.lastrowid
+        assert game_id is not None
+        return StoredGame(self, game_id, name, Game(self._catalogue(values)), 0, [])
+
+    def rename_game(self, game_id: int, name: str) -> None:
+        """Give a game a new name."""
+        name = _clean_name(name)
+        with self._transaction() as conn:
+            if conn.execute("UPDATE games SET name = ? WHERE id = ?",
+                            (name, game_id)).rowcount != 1:
+                raise UnknownGame(game_id, self.path)
+
+    def delete_game(self, game_id: int) -> None:
+        """Delete a game and its whole log (the UI asks for confirmation first)."""
+        with self._transaction() as conn:
+            if conn.execute("DELETE FROM games WHERE id = ?", (game_id,)).rowcount != 1:
+                raise UnknownGame(game_id, self.path)
+
+    # -- opening a game ----------------------------------------------------------------------
+
+    def open_game(self, game_id: int, *, use_snapshots: bool = True) -> StoredGame:
+        """A game as it was last committed: the latest snapshot at or before its head, then the
+        fold of the later steps; undone steps can still be redone."""
+        conn = self.conn
+        row = conn.execute("SELECT name, head, overlay FROM games WHERE id = ?",
+                           (game_id,)).fetchone()
+        if row is None:
+            raise UnknownGame(game_id, self.path)
+        name, head, overlay = row
+        base, state = 0, None
+        if use_snapshots:
+            snapshot = conn.execute("SELECT seq, state FROM snapshots WHERE game_id = ? AND "
+                                    "seq <= ? ORDER BY seq DESC LIMIT 1",
+                                    (game_id, head)).fetchone()
+            if snapshot:
+                base, state = snapshot[0], json.loads(snapshot[1])
+        if state is None:
+            state = new_state()
+        steps: list[Step] = []
+        undone: list[Step] = []
+        loads = json.loads
+        for seq, command, events, inverse in conn.execute(
+                "SELECT seq, command, events, inverse FROM steps WHERE game_id = ? ORDER BY seq",
+                (game_id,)):
+            step = LazyStep(command, events, inverse)
+            if seq <= head:
+                if seq != len(steps) + 1:
+                    raise DamagedDatabase(self.path, f"game {game_id}'s log has a gap at step "
+                                                     f"{len(steps) + 1}")
+                steps.append(step)
+                if seq > base:
+                    for event in step.events:
+                        apply_ops(state, event["ops"])
+            else:
+                undone.append(step)
+        if len(steps) != head:
+            raise DamagedDatabase(self.path, f"game {game_id}'s log ends at step {len(steps)}, "
+                                             f"not {head}")
+        undone.reverse()
+        journal = conn.execute("SELECT COALESCE(MAX(n), 0) FROM journal WHERE game_id = ?",
+                               (game_id,)).fetchone()[0]
+        snapshots = [r[0] for r in conn.execute(
+            "SELECT seq FROM snapshots WHERE game_id = ? ORDER BY seq", (game_id,))]
+        values = self._game_values(loads(overlay))
+        played = StoredGame(self, game_id, name,
+                            Game.restore(self._catalogue(values), state, steps, undone),
+                            journal, snapshots)
+        if self.writable:
+            if values != loads(overlay):
+                with self._transaction() as conn:
+                    conn.execute("UPDATE games SET overlay = ? WHERE id = ?",
+                                 (dumps(values), game_id))
+            self._remember(played, state["learned"], only_missing=True)
+        return played
+
+    def check_snapshots(self, game_id: int) -> int:
+        """Verify every snapshot of a game against the fold of its steps; the number checked
+        (DamagedDatabase on a mismatch)."""
+        conn = self.conn
+        snapshots = dict(conn.execute("SELECT seq, state FROM snapshots WHERE game_id = ?",
+                                      (game_id,)).fetchall())
+        state = new_state()
+        checked = 0
+        for seq, events in conn.execute("SELECT seq, events FROM steps WHERE game_id = ? "
+                                        "ORDER BY seq", (game_id,)):
+            for event in json.loads(events):
+                apply_ops(state, event["ops"])
+            if seq in snapshots:
+                if json.loads(snapshots[seq]) != state:
+                    raise DamagedDatabase(self.path, f"game {game_id}'s snapshot at step {seq} "
+                                                     "differs from its log")
+                checked += 1
+        if checked != len(snapshots):
+            raise DamagedDatabase(self.path, f"game {game_id} has snapshots past its log")
+        return checked
+
+    def integrity_check(self) -> list[str]:
+        """SQLite's full integrity check: ["ok"] for a sound file."""
+        return [row[0] for row in self.conn.execute("PRAGMA integrity_check")]
+
+    # -- writing -----------------------------------------------------------------------------
+
+    def _commit(self, played: StoredGame, kind: str, step: Step, at: str | None = None) -> None:
+        """Store what the in-memory game just did (`new` step, `undo` or `redo`), in one
+        transaction; returns after the commit."""
+        with self._transaction() as conn:
+            self._write(conn, played, kind, step, at or timestamp())
+
+    def _write(self, conn: sqlite3.Connection, played: StoredGame, kind: str, step: Step,
+               at: str) -> None:
+        """The rows of one command, inside an open transaction."""
+        game_id = played.id
+        head = len(played.game.steps)
+        before = head + 1 if kind == "undo" else head - 1
+        if kind == "new":
+            conn.execute("DELETE FROM steps WHERE game_id = ? AND seq >= ?", (game_id, head))
+            conn.execute("DELETE FROM snapshots WHERE game_id = ? AND seq >= ?", (game_id, head))
+            conn.execute("INSERT INTO steps (game_id, seq, at, command, events, inverse) "
+                         "VALUES (?, ?, ?, ?, ?, ?)",
+                         (game_id, head, at, dumps(step.command), dumps(step.events),
+                          dumps(step.inverse)))
+            command: dict = step.command
+            snapshots = [s for s in played.snapshots if s < head]
+        else:
+            command = {"cmd": kind}
+            snapshots = list(played.snapshots)
+        conn.execute("INSERT INTO journal (game_id, n, at, command) VALUES (?, ?, ?, ?)",
+                     (game_id, played.journal + 1, at, dumps(command)))
+        if kind != "undo" and self._snapshot_due(played, snapshots, head):
+            conn.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, state) VALUES (?, ?, ?)",
+                         (game_id, head, dumps(played.game.state)))
+            snapshots.append(head)
+        phase, players, scores = schema.listing(played.game.state,
+                                                _totals(played.game.state, played.catalogue))
+        updated = conn.execute("UPDATE games SET head = ?, updated = ?, phase = ?, players = ?, "
+                               "scores = ? WHERE id = ? AND head = ?",
+                               (head, at, phase, players, scores, game_id, before))
+        if updated.rowcount != 1:
+            raise StoreError(f"{self.path}: game {game_id} was changed or deleted elsewhere")
+        played.journal += 1
+        played.snapshots = sorted(snapshots)
+
+    def _snapshot_due(self, played: StoredGame, snapshots: list[int], head: int) -> bool:
+        base = max((s for s in snapshots if s <= head), default=0)
+        if base == head:
+            return False
+        since = sum(len(step.events) for step in played.game.steps[base:head])
+        return since >= self.snapshot_every
+
+    def _remember(self, played: StoredGame, learned: Mapping[str, Any], *,
+                  only_missing: bool = False) -> None:
+        """Store values a game learned into the user's overlay (for later games)."""
+        if not learned or self.overlay is None:
+            return
+        try:
+            current = self._user_values() if only_missing else {}
+            for key, value in learned.items():
+                kind, record, field = key.split("/", 2)
+                if only_missing and field in current.get(kind, {}).get(record, {}):
+                    continue
+                set_user_value(self.overlay, kind, record, field, value)
+        except (CatalogueError, OSError) as error:
+            played.warnings.append(f"could not remember a catalogue value: {error}")
+
+    # -- catalogues --------------------------------------------------------------------------
+
+    def _user_values(self) -> Overlay:
+        """The user's overlay values (re-read when the file changes)."""
+        if self.overlay is None:
+            return {}
+        try:
+            info = self.overlay.stat()
+            stamp: tuple = (info.st_mtime_ns, info.st_size, info.st_ino)
+        except FileNotFoundError:
+            stamp = ()
+        if self._user_cache is None or self._user_cache[0] != stamp:
+            self._user_cache = (stamp, read_overlay(self.overlay))
+        return copy.deepcopy(self._user_cache[1])
+
+    def _game_values(self, stored: Overlay) -> Overlay:
+        """The values a game is played with: the user's overlay, then the game's own on top
+        (so a game keeps the values it was played with)."""
+        merged = copy.deepcopy(self._user_values())
+        for kind, records in stored.items():
+            for record, fields in records.items():
+                merged.setdefault(kind, {}).setdefault(record, {}).update(fields)
+        return merged
+
+    def catalogue_for(self, values: Overlay) -> Catalogue:
+        """The shipped catalogue with these overlay values (cached)."""
+        return self._catalogue(values)
+
+    def _catalogue(self, values: Overlay) -> Catalogue:
+        key = dumps(values)
+        if key not in _CATALOGUES:
+            with tempfile.TemporaryDirectory(prefix="phoenix-overlay-") as folder:
+                file = Path(folder) / "overlay.json"
+                file.write_text(dumps({"format": OVERLAY_FORMAT, "version": OVERLAY_VERSION,
+                                       "values": values}), encoding="utf-8")
+                _CATALOGUES[key] = load_catalogue(overlay=file)
+        return _CATALOGUES[key]
+
+
+def _connect(path: Path, *, write: bool) -> sqlite3.Connection:
+    if write:
+        conn = sqlite3.connect(path, isolation_level=None, timeout=5.0)
+        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        if mode != "wal":
+            conn.close()
+            raise StoreError(f"{path}: cannot use a write-ahead log here (journal mode {mode})")
+    else:
+        uri = "file:" + urllib.parse.quote(str(path.absolute())) + "?mode=ro"
+        conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=5.0)
+    conn.execute("PRAGMA synchronous = FULL")
+    conn.execute("PRAGMA foreign_keys = ON")
+    return conn
+
+
+def _rollback(conn: sqlite3.Connection) -> None:
+    with suppress(sqlite3.Error):
+        conn.execute("ROLLBACK")
+
+
+def _clean_name(name: str) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise StoreError("a game needs a name (not empty)")
+    return name.strip()
+
+
+def _totals(state: dict, catalogue: Catalogue) -> dict[str, int] | None:
+    """Final totals once the game is over (None before: the list shows in-game points)."""
+    if state["phase"] != "over":
+        return None
+    try:
+        sheet = final_score(state, catalogue)
+    except (ValueError, KeyError, TypeError):
+        return None
+    return {p.name: p.total for p in sheet.players}

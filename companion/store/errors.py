@@ -1,0 +1,65 @@
+"""What can go wrong with a game database, each in words a player can act on.
+
+Every error is a ValueError (the command line prints the message and exits with code 2).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class StoreError(ValueError):
+    """A game database that cannot be used as asked; the message says why and what to do."""
+
+
+class StoreLocked(StoreError):
+    """The database is already open for writing in another Phoenix Companion."""
+
+    def __init__(self, path: Path, pid: int | None) -> None:
+        self.path = path
+        self.pid = pid
+        who = f"another Phoenix Companion (pid {pid})" if pid else "another Phoenix Companion"
+        super().__init__(f"{path}: already open in {who}; close it first, or choose another "
+                         "database with --db")
+
+
+class NoDatabase(StoreError):
+    """There is no database at the path (and it was not to be created)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        super().__init__(f"{path}: no game database here (replay or import a game to create one)")
+
+
+class UnusableDatabase(StoreError):
+    """A file the store will not touch: not ours, too new, or damaged. It is left unmodified."""
+
+    def __init__(self, path: Path, problem: str) -> None:
+        self.path = path
+        self.problem = problem
+        super().__init__(f"{path}: {problem}. The file was not modified; Phoenix Companion can "
+                         "keep it aside (renamed with a timestamp) and start a fresh database")
+
+
+class NotADatabase(UnusableDatabase):
+    """The file is not a Phoenix Companion database (another file, or another app's SQLite)."""
+
+
+class NewerSchema(UnusableDatabase):
+    """The database was written by a newer Phoenix Companion."""
+
+
+class DamagedDatabase(UnusableDatabase):
+    """The database is truncated or corrupt."""
+
+
+class UnknownGame(StoreError):
+    """No game with that id in the database."""
+
+    def __init__(self, game_id: object, path: Path) -> None:
+        self.game_id = game_id
+        super().__init__(f"{path}: no game {game_id} (see `phoenix-companion games`)")
+
+
+class RecordError(StoreError):
+    """A game record (export file) that cannot be imported."""

@@ -19,8 +19,8 @@ from companion.rules.game import Missing, Refused
 from companion.rules.report import final_score, format_report, summary
 from companion.rules.scoring import format_sheet
 from companion.rules.script import ScriptError, parse
-from companion.store.db import Store, default_db_path
-from companion.store.errors import StoreError
+from companion.store.db import Store, default_db_path, set_aside
+from companion.store.errors import StoreError, UnusableDatabase
 from companion.store.export import export_text, import_record
 
 USAGE_ERROR = 2
@@ -28,8 +28,20 @@ USER_ERRORS = (StoreError, ScriptError, JsonFileError, CatalogueError)
 
 
 def _fail(error: Exception) -> int:
-    print(f"phoenix-companion: {error}", file=sys.stderr)
+    hint = (" (`phoenix-companion games --db PATH --start-fresh` does that)"
+            if isinstance(error, UnusableDatabase) else "")
+    print(f"phoenix-companion: {error}{hint}", file=sys.stderr)
     return USAGE_ERROR
+
+
+def start_fresh(path: Path) -> None:
+    """Keep an unusable database aside and create a fresh one; a usable one is left alone."""
+    try:
+        Store.open(path).close()
+    except UnusableDatabase as error:
+        kept = set_aside(path)
+        Store.open(path, create=True).close()
+        print(f"{error.problem}: kept it as {kept} and started a fresh database at {path}")
 
 
 def _guarded(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
@@ -62,6 +74,9 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     games = subparsers.add_parser("games", help="the games in the database")
     _db_argument(games)
     games.add_argument("--json", action="store_true", help="print the list as JSON")
+    games.add_argument("--start-fresh", action="store_true",
+                       help="if the database cannot be used, keep it aside (renamed with a "
+                       "timestamp) and start a fresh one in its place")
     games.set_defaults(run=_guarded(run_games))
 
     export = subparsers.add_parser("export", help="a game record, CSV score sheet or BG Stats "
@@ -109,6 +124,8 @@ def run_show(args: argparse.Namespace) -> int:
 
 def run_games(args: argparse.Namespace) -> int:
     """`games`: one line per game (id, name, players, date, status, scores)."""
+    if args.start_fresh:
+        start_fresh(args.db or default_db_path())
     with _reader(args) as store:
         listed = store.games()
     if args.json:

@@ -122,3 +122,20 @@ def test_the_replay_of_the_long_game_in_a_child_process(tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("committed ") == len(commands())
     assert "phase over" in done.stdout.splitlines()[-1]
+
+
+def test_start_fresh_keeps_an_unusable_file_aside(tmp_path, capsys):
+    """"A file that is not a database ...: a clear message; the file is never modified; the app
+    can start a fresh database beside it (the old one kept, renamed with a timestamp).\""""
+    db = tmp_path / "games.sqlite"
+    db.write_text("a shopping list, not a database")
+    assert _run("games", "--db", str(db)) == 2
+    error = capsys.readouterr().err
+    assert "not modified" in error and "--start-fresh" in error
+    assert db.read_text() == "a shopping list, not a database"
+    assert _run("games", "--db", str(db), "--start-fresh") == 0
+    out = capsys.readouterr().out
+    kept = sorted(tmp_path.glob("games-*.sqlite.old"))
+    assert len(kept) == 1 and kept[0].read_text() == "a shopping list, not a database"
+    assert f"kept it as {kept[0]}" in out and "no games yet" in out
+    assert _run("games", "--db", str(db)) == 0  # the fresh database works

@@ -742,7 +742,7 @@ class CalculatorRoot(ScreenManager):
 
     def open_file(self, path: Path, origin: str) -> None:
         """Load a position file into the form and score it; problems stay on screen."""
-        from companion.jsonfile import JsonFileError, read_json
+        from companion.files import JsonFileError, read_json
 
         target = self.files if origin == "files" else self.start
         try:

@@ -27,10 +27,16 @@ lint: install
 test: lint
 	$(PY) -m pytest
 
-# Speed figures (printed, never asserted): the rules engine and the game store.
+# Speed figures (printed, never asserted): the rules engine, the game store and, where the
+# labelled photos are (DICE_DATASET), the dice reader (accuracy and ms per image).
+DICE_DATASET ?= ../shared/datasets/d6-tray
 bench: install
 	$(PY) tools/bench_engine.py
 	$(PY) tools/bench_store.py
+	@if [ -f "$(DICE_DATASET)/labels.json" ]; then \
+		$(VENV)/bin/phoenix-dice bench "$(DICE_DATASET)"; \
+		$(VENV)/bin/phoenix-dice bench "$(DICE_DATASET)" --held-out; \
+	else echo "dice bench skipped: no labelled photos at $(DICE_DATASET) (set DICE_DATASET)"; fi
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

@@ -1,28 +1,215 @@
-"""`phoenix-dice`: the dice reader's command line.
+"""`phoenix-dice`: the dice reader's command line (read, watch, teach, bench).
 
-Its commands (`read`, `watch`, `teach`, `bench`) arrive with the camera dice reader; until then
-the command says so plainly instead of pretending.
+Exit codes: 0 success, 1 a target or reading problem (e.g. camera lost in `watch`),
+2 bad input (unreadable image, missing folder, bad option, no taught icon model).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import cv2
+import numpy as np
 
 from companion import __version__
+from vision.camera import CameraError, CameraSettings, open_camera
+from vision.dataset import DatasetError, is_held_out, load_dataset
+from vision.faces import FACES, FaceMapError, Reading
+from vision.frames import ImageError, load_image
+from vision.icons import IconModel, IconModelError, IconReader, IconTeacher, default_model_path
+from vision.overlay import draw_overlay
+from vision.pips import ModelError, PipReader
+from vision.settle import Settler
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of `phoenix-dice`."""
+class UsageError(Exception):
+    """Bad input on the command line: printed, exit code 2."""
+
+
+def make_reader(args: argparse.Namespace) -> Callable[[np.ndarray], Reading]:
+    """The pip reader, or the icon reader with the taught model when --icons is given."""
+    if getattr(args, "icons", False):
+        path = Path(args.model) if args.model else default_model_path()
+        return IconReader(IconModel.load(path)).read
+    return PipReader(face_map=args.face_map).read
+
+
+def cmd_read(args: argparse.Namespace) -> int:
+    """Read each image and print its dice (JSON lines with --json)."""
+    if args.overlay and len(args.images) != 1:
+        raise UsageError("--overlay takes exactly one IMAGE")
+    frames = [(path, load_image(path)) for path in args.images]  # all bad files fail first
+    read = make_reader(args)
+    for path, frame in frames:
+        reading = read(frame)
+        if args.json:
+            out: dict[str, object] = {"image": path, "dice": [d.to_json() for d in reading.dice]}
+            if reading.hint:
+                out["hint"] = reading.hint
+            print(json.dumps(out))
+        else:
+            faces = ", ".join(f"{n} {f}" for f, n in reading.faces.items() if n)
+            print(f"{path}: {len(reading.dice)} dice" + (f" ({faces})" if faces else ""))
+            for die in reading.dice:
+                value = "" if die.value is None else f"{die.value} "
+                print(f"  {value}{die.face:6} box {list(die.box)} conf {die.confidence:.2f}")
+            if reading.hint:
+                print(f"  hint: {reading.hint}")
+        if args.overlay:
+            write_image(args.overlay, draw_overlay(frame, reading))
+    return 0
+
+
+def write_image(path: Path, image: np.ndarray) -> None:
+    """Write an image file, or UsageError naming it."""
+    try:
+        ok = cv2.imwrite(str(path), image)
+    except cv2.error:
+        ok = False
+    if not ok:
+        raise UsageError(f"{path}: cannot write the overlay image (folder? extension?)")
+
+
+def _settings(args: argparse.Namespace) -> CameraSettings:
+    """Camera settings from the common options."""
+    return CameraSettings(args.width, args.height, args.exposure)
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    """Print settled readings from a camera as JSON lines until interrupted or out of frames."""
+    read = make_reader(args)
+    settler = Settler(args.settle, args.expect)
+    camera = open_camera(args.camera, _settings(args))
+    frames = 0
+    with camera:
+        while args.frames is None or frames < args.frames:
+            try:
+                frame = camera.read()
+            except CameraError as exc:
+                print(f"phoenix-dice: {exc}", file=sys.stderr)
+                return 1
+            frames += 1
+            now = time.monotonic() if args.fps is None else frames / args.fps
+            settled = settler.update(read(frame), now)
+            if settled:
+                print(json.dumps({
+                    "dice": [d.to_json() for d in settled.reading.dice],
+                    "count_ok": settled.count_ok, "hint": settled.reading.hint,
+                }), flush=True)  # fmt: skip
+    return 0
+
+
+def cmd_teach(args: argparse.Namespace) -> int:
+    """Teach the icon faces from a camera (prompted) or from a folder with one folder per face."""
+    teacher = IconTeacher()
+    if args.from_folder:
+        root = Path(args.from_folder)
+        for face in FACES:
+            folder = root / face
+            if not folder.is_dir():
+                raise UsageError(f"{folder}: missing (expected one folder per face: {FACES})")
+            for path in sorted(folder.iterdir()):
+                if path.is_file():
+                    teacher.add(load_image(path), face)
+    else:
+        camera = open_camera(args.camera, _settings(args))
+        with camera:
+            for face in FACES:
+                for shot in range(1, args.shots + 1):
+                    input(f"Show {face} on top of every die ({shot}/{args.shots}), then Enter: ")
+                    found = teacher.add(camera.read(), face)
+                    print(f"  learned {found} {face} face(s)")
+    path = teacher.model().save(args.model or default_model_path())
+    counts = ", ".join(f"{n} {f}" for f, n in teacher.counts().items())
+    print(f"taught {counts}; saved {path}")
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    """Bench the reader on a labelled folder and print the figures."""
+    items = load_dataset(args.dataset)
+    if args.held_out:
+        items = [it for k, it in enumerate(items) if is_held_out(k, len(items))]
+    if not items:
+        raise UsageError(f"{args.dataset}: no labelled images")
+    from vision.bench import bench  # only the bench needs it
+
+    cv2.setNumThreads(1)
+    result = bench(items, PipReader(face_map=args.face_map).read)
+    print(json.dumps(result.to_json()) if args.json else result.text())
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with its four sub-commands."""
     parser = argparse.ArgumentParser(
         prog="phoenix-dice",
         description="Reads Terran Expedition dice from camera frames or image files.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    parser.parse_args(argv)
-    print("phoenix-dice: no dice commands are available in this version yet", file=sys.stderr)
-    return 2
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def reader_options(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--face-map", help='pip values to faces, e.g. "1-2=food,3-4=water,'
+                       '5=metal,6=human" (the default)')
+        p.add_argument("--icons", action="store_true", help="read icon dice with the taught model")
+        p.add_argument("--model", help="icon model file (default: in the user's data folder)")
+
+    def camera_options(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--camera", default="0",
+                       help="webcam index, /dev path, 'pi', video file or image folder")
+        p.add_argument("--width", type=int)
+        p.add_argument("--height", type=int)
+        p.add_argument("--exposure", type=float)
+
+    p = sub.add_parser("read", help="read dice in image files")
+    p.add_argument("images", nargs="+", metavar="IMAGE")
+    p.add_argument("--json", action="store_true", help="one JSON object per image")
+    p.add_argument("--overlay", type=Path, metavar="OUT.png", help="write the outlined image")
+    reader_options(p)
+    p.set_defaults(func=cmd_read)
+
+    p = sub.add_parser("watch", help="print settled readings from a camera")
+    camera_options(p)
+    reader_options(p)
+    p.add_argument("--settle", type=float, default=0.5, help="seconds stable before reporting")
+    p.add_argument("--expect", type=int, help="number of dice rolled")
+    p.add_argument("--frames", type=int, help="stop after this many frames")
+    p.add_argument("--fps", type=float, help="time frames by this rate (replays) not the clock")
+    p.set_defaults(func=cmd_watch)
+
+    p = sub.add_parser("teach", help="teach the four icon faces")
+    camera_options(p)
+    p.add_argument("--shots", type=int, default=3, help="shots per face")
+    p.add_argument("--from-folder", help="folder with food/ water/ metal/ human/ image folders")
+    p.add_argument("--model", help="where to save (default: in the user's data folder)")
+    p.set_defaults(func=cmd_teach)
+
+    p = sub.add_parser("bench", help="accuracy and speed on a labelled folder")
+    p.add_argument("dataset", metavar="DATASET_DIR")
+    p.add_argument("--held-out", action="store_true", help="only the held-out split")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--face-map")
+    p.set_defaults(func=cmd_bench)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of `phoenix-dice`."""
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except (UsageError, ImageError, DatasetError, IconModelError, FaceMapError, ModelError,
+            CameraError) as exc:
+        print(f"phoenix-dice: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
 
 
 if __name__ == "__main__":

@@ -1,0 +1,87 @@
+"""Icon dice: teach on SYNTHETIC renders, then read unseen SYNTHETIC renders."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from synth_dice import render_tray
+
+from vision.faces import FACES
+from vision.icons import IconModel, IconModelError, IconReader, IconTeacher, find_faces
+
+
+def taught(seed: int = 0, shots: int = 2) -> IconTeacher:
+    """A teacher shown each face `shots` times, three dice at a time (as a player would)."""
+    teacher = IconTeacher()
+    for face in FACES:
+        for shot in range(shots):
+            frame, _ = render_tray([face] * 3, seed=seed + 10 * shot + FACES.index(face))
+            assert teacher.add(frame, face) == 3
+    return teacher
+
+
+@pytest.fixture(scope="module")
+def reader() -> IconReader:
+    return IconReader(taught().model())
+
+
+def test_finds_every_synthetic_die() -> None:
+    frame, placed = render_tray(["food", "water", "metal", "human", "water"], seed=5)
+    found = find_faces(frame)
+    assert len(found) == len(placed)
+    for _, (x0, y0, x1, y1) in found:
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        assert any(p.box[0] <= cx <= p.box[2] and p.box[1] <= cy <= p.box[3] for p in placed)
+
+
+@pytest.mark.parametrize("seed", [201, 202, 203, 204])
+def test_reads_unseen_synthetic_renders(reader: IconReader, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    faces = [str(f) for f in rng.choice(FACES, 6)]
+    frame, placed = render_tray(faces, seed=seed, die_px=float(rng.uniform(40, 60)),
+                                noise=float(rng.uniform(2, 8)))
+    reading = reader.read(frame)
+    assert len(reading.dice) == len(placed)
+    for die in reading.dice:
+        cx, cy = die.centre
+        truth = [p for p in placed if p.box[0] <= cx <= p.box[2] and p.box[1] <= cy <= p.box[3]]
+        assert [p.face for p in truth] == [die.face]
+        assert die.value is None and 0 < die.confidence <= 1
+
+
+def test_model_round_trip_in_data_folder(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("PHOENIX_COMPANION_HOME", str(tmp_path / "home"))
+    from vision.icons import default_model_path
+
+    path = taught(shots=1).model().save(default_model_path())
+    assert path == tmp_path / "home" / "icon-dice.npz"
+    model = IconModel.load(path)
+    assert sorted(set(model.labels)) == sorted(FACES) and model.crops.dtype == np.uint8
+    frame, _ = render_tray(["metal", "human"], seed=77)
+    assert sorted(d.face for d in IconReader(model).read(frame).dice) == ["human", "metal"]
+
+
+def test_incomplete_or_missing_models_are_refused(tmp_path: Path) -> None:
+    teacher = IconTeacher()
+    teacher.add(render_tray(["food"], seed=1)[0], "food")
+    with pytest.raises(IconModelError, match="water, metal, human"):
+        teacher.model()
+    with pytest.raises(IconModelError, match="teach"):
+        IconModel.load(tmp_path / "nothing.npz")
+    (tmp_path / "junk.npz").write_bytes(b"not a zip")
+    with pytest.raises(IconModelError, match=r"junk\.npz"):
+        IconModel.load(tmp_path / "junk.npz")
+
+
+def test_teaching_needs_a_die_and_a_known_face() -> None:
+    teacher = IconTeacher()
+    empty = np.full((480, 640, 3), (120, 135, 150), np.uint8)
+    with pytest.raises(IconModelError, match="no die found"):
+        teacher.add(empty, "food")
+    with pytest.raises(ValueError, match="unknown face"):
+        teacher.add(empty, "gold")
+
+
+def test_black_frame_reads_no_dice_with_a_hint(reader: IconReader) -> None:
+    reading = reader.read(np.zeros((480, 640, 3), np.uint8))
+    assert reading.dice == () and "too dark" in reading.hint

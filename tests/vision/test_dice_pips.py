@@ -1,0 +1,96 @@
+"""Pip reader on REAL fixture photos (from d6-tray, BSD-3, Nell Byler) and on bad input."""
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.bench import match
+from vision.faces import Die
+from vision.frames import ImageError, load_image
+from vision.pips import ModelError, PipReader
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+IMAGES = sorted(p.name for p in FIXTURES.glob("*.jpg"))
+
+
+def labelled(fixture_labels: dict, name: str) -> list[tuple[int, tuple[float, ...]]]:
+    entry = fixture_labels[name]
+    w, h = entry["width"], entry["height"]
+    return [(d["value"], (d["box"][0] * w, d["box"][1] * h, d["box"][2] * w, d["box"][3] * h))
+            for d in entry["dice"]]
+
+
+@pytest.mark.parametrize("name", IMAGES)
+def test_reads_real_photos_exactly(pip_reader: PipReader, fixture_labels: dict, name: str) -> None:
+    """Every labelled die found once, with its value, and nothing else."""
+    truth = labelled(fixture_labels, name)
+    reading = pip_reader.read(load_image(FIXTURES / name))
+    assert match(truth, reading.dice) == (len(truth), len(truth))
+    assert len(reading.dice) == len(truth)
+    assert sorted(d.value for d in reading.dice) == sorted(v for v, _ in truth)
+    for die in reading.dice:
+        assert die.face == {1: "food", 2: "food", 3: "water", 4: "water", 5: "metal",
+                            6: "human"}[die.value]
+
+
+def test_scaled_camera_frame_reads_the_same(pip_reader: PipReader, fixture_labels) -> None:
+    """A bigger frame (as from a 1280-px camera) gives the same dice, boxes in its pixels."""
+    name = IMAGES[0]
+    frame = load_image(FIXTURES / name)
+    small = pip_reader.read(frame)
+    big = pip_reader.read(cv2.resize(frame, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC))
+    assert sorted(d.value for d in big.dice) == sorted(d.value for d in small.dice)
+    for a, b in zip(sorted(small.dice, key=lambda d: d.box), sorted(big.dice, key=lambda d: d.box)):
+        assert abs(2 * a.centre[0] - b.centre[0]) < 8 and abs(2 * a.centre[1] - b.centre[1]) < 8
+
+
+def test_empty_tray_reads_no_dice(pip_reader: PipReader, fixture_labels) -> None:
+    """The tray without dice, tray bar holes and all (cut from a fixture photo), has no dice."""
+    name = IMAGES[0]
+    frame = load_image(FIXTURES / name)
+    boxes = [b for _, b in labelled(fixture_labels, name)]
+    lowest = max(b[3] for b in boxes)
+    empty = frame[int(lowest) + 4:, :]
+    assert empty.shape[0] > 120, "fixture 0 must leave a dice-free strip"
+    assert pip_reader.read(empty).dice == ()
+    plain = np.full((480, 640, 3), (200, 200, 195), np.uint8)
+    assert pip_reader.read(plain).dice == ()
+
+
+def test_black_frame_has_no_dice_and_a_too_dark_hint(pip_reader: PipReader) -> None:
+    reading = pip_reader.read(np.zeros((480, 640, 3), np.uint8))
+    assert reading.dice == () and "too dark" in reading.hint
+    assert pip_reader.read(load_image(FIXTURES / IMAGES[0])).hint is None
+
+
+BAD_FRAMES = [None, np.zeros((0, 0, 3), np.uint8), np.zeros((10, 10, 3), np.float32),
+              np.zeros((4, 4, 2), np.uint8)]
+
+
+@pytest.mark.parametrize("frame", BAD_FRAMES)
+def test_bad_frames_are_refused(pip_reader: PipReader, frame) -> None:
+    with pytest.raises(ImageError):
+        pip_reader.read(frame)
+
+
+def test_grey_frames_are_accepted(pip_reader: PipReader) -> None:
+    grey = cv2.cvtColor(load_image(FIXTURES / IMAGES[0]), cv2.COLOR_BGR2GRAY)
+    assert len(pip_reader.read(grey).dice) > 0
+
+
+def test_missing_model_is_a_clear_error(tmp_path) -> None:
+    with pytest.raises(ModelError, match=r"dice_detector\.onnx"):
+        PipReader(model_dir=tmp_path)
+
+
+def test_match_counts_found_and_correct() -> None:
+    truth = [(3, (0.0, 0.0, 40.0, 40.0)), (5, (50.0, 0.0, 90.0, 40.0))]
+    inside = Die(3, "water", (5, 5, 35, 35), 0.9)
+    wrong = Die(2, "food", (55, 5, 85, 35), 0.9)
+    outside = Die(1, "food", (200, 200, 240, 240), 0.9)
+    twice = Die(3, "water", (2, 2, 38, 38), 0.5)
+    assert match(truth, [inside, wrong, outside, twice]) == (2, 1)
+    assert match(truth, []) == (0, 0)

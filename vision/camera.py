@@ -1,0 +1,221 @@
+"""Cameras behind one interface: OpenCV VideoCapture, Picamera2, or a list of still images.
+
+Every camera has `open()`, `read() -> BGR frame`, `close()` and works as a context manager.
+A camera that stops delivering frames raises `CameraError` with a message the app can show;
+calling `open()` again reopens it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+import cv2
+import numpy as np
+
+from vision.frames import ImageError, load_image
+
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
+
+
+class CameraError(RuntimeError):
+    """A camera that cannot be opened or stopped delivering frames."""
+
+
+@dataclass(frozen=True)
+class CameraSettings:
+    """Capture settings; None leaves the camera's own default."""
+
+    width: int | None = None
+    height: int | None = None
+    exposure: float | None = None  # OpenCV: driver units; Picamera2: microseconds
+    fps: float | None = None
+
+
+class Camera(Protocol):
+    """What the reader needs from a camera."""
+
+    name: str
+
+    def open(self) -> None:
+        """Open (or reopen) the device."""
+
+    def read(self) -> np.ndarray:
+        """The next BGR frame, or CameraError."""
+
+    def close(self) -> None:
+        """Release the device."""
+
+
+class _ContextMixin:
+    """Open on enter, close on exit."""
+
+    def __enter__(self):
+        self.open()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class OpenCVCamera(_ContextMixin):
+    """A USB webcam (index or device path) or a video file through cv2.VideoCapture."""
+
+    def __init__(self, source: int | str, settings: CameraSettings | None = None,
+                 retries: int = 3) -> None:
+        """Remember the source; nothing is opened until `open()`."""
+        self.source = source
+        self.settings = settings or CameraSettings()
+        self.retries = retries
+        self.name = f"camera {source}"
+        self._cap: cv2.VideoCapture | None = None
+
+    def open(self) -> None:
+        """Open the source and apply the settings; CameraError if it does not open."""
+        self.close()
+        cap = cv2.VideoCapture(self.source)
+        if not cap.isOpened():
+            raise CameraError(f"{self.name}: cannot open (is it plugged in and free?)")
+        s = self.settings
+        for prop, value in ((cv2.CAP_PROP_FRAME_WIDTH, s.width),
+                            (cv2.CAP_PROP_FRAME_HEIGHT, s.height), (cv2.CAP_PROP_FPS, s.fps)):
+            if value is not None:
+                cap.set(prop, value)
+        if s.exposure is not None:
+            cap.set(cv2.CAP_PROP_AUTO_EXPOSURE, 1)  # manual on V4L2
+            cap.set(cv2.CAP_PROP_EXPOSURE, s.exposure)
+        self._cap = cap
+
+    def read(self) -> np.ndarray:
+        """The next frame; CameraError when the device is gone or the video has ended."""
+        if self._cap is None:
+            raise CameraError(f"{self.name}: not open")
+        for _ in range(self.retries):
+            ok, frame = self._cap.read()
+            if ok and frame is not None:
+                return frame
+            time.sleep(0.01)
+        raise CameraError(f"{self.name}: stopped delivering frames (unplugged or ended?)")
+
+    def close(self) -> None:
+        """Release the capture if open."""
+        if self._cap is not None:
+            self._cap.release()
+            self._cap = None
+
+
+class PiCamera(_ContextMixin):
+    """The Raspberry Pi camera module through Picamera2 (Bookworm), when it is importable."""
+
+    def __init__(self, settings: CameraSettings | None = None) -> None:
+        """Remember the settings; nothing is opened until `open()`."""
+        self.settings = settings or CameraSettings()
+        self.name = "Pi camera"
+        self._cam = None
+
+    def open(self) -> None:
+        """Start Picamera2 with a BGR preview stream; CameraError if unavailable."""
+        self.close()
+        try:
+            from picamera2 import Picamera2  # optional: only on a Pi
+        except ImportError as exc:
+            raise CameraError(f"{self.name}: picamera2 is not installed") from exc
+        s = self.settings
+        try:
+            cam = Picamera2()
+            size = (s.width or 1280, s.height or 960)
+            cam.configure(cam.create_preview_configuration(main={"size": size,
+                                                                 "format": "BGR888"}))
+            controls: dict[str, object] = {}
+            if s.exposure is not None:
+                controls.update(ExposureTime=int(s.exposure), AeEnable=False)
+            if s.fps is not None:
+                controls["FrameRate"] = s.fps
+            if controls:
+                cam.set_controls(controls)
+            cam.start()
+        except Exception as exc:  # picamera2 raises assorted errors for a missing module
+            raise CameraError(f"{self.name}: cannot open ({exc})") from exc
+        self._cam = cam
+
+    def read(self) -> np.ndarray:
+        """The next frame (Picamera2's BGR888 is B,G,R in memory, as OpenCV wants)."""
+        if self._cam is None:
+            raise CameraError(f"{self.name}: not open")
+        try:
+            return np.ascontiguousarray(self._cam.capture_array("main")[..., :3])
+        except Exception as exc:
+            raise CameraError(f"{self.name}: stopped delivering frames ({exc})") from exc
+
+    def close(self) -> None:
+        """Stop and release the camera if open."""
+        if self._cam is not None:
+            try:
+                self._cam.close()
+            finally:
+                self._cam = None
+
+
+class ImageCamera(_ContextMixin):
+    """Still images played as a camera: a folder (sorted) or a list of files; for tests/replays."""
+
+    def __init__(self, images: str | Path | Iterable[str | Path], loop: bool = False) -> None:
+        """A folder of images or an explicit list; `loop` restarts at the end."""
+        if isinstance(images, str | Path):
+            folder = Path(images)
+            if not folder.is_dir():
+                raise CameraError(f"{folder}: not a folder of images")
+            self.paths = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+            self.name = f"images in {folder}"
+        else:
+            self.paths = [Path(p) for p in images]
+            self.name = "image list"
+        if not self.paths:
+            raise CameraError(f"{self.name}: no images")
+        self.loop = loop
+        self._next: int | None = None
+
+    def open(self) -> None:
+        """Start again at the first image."""
+        self._next = 0
+
+    def read(self) -> np.ndarray:
+        """The next image; CameraError at the end (unless looping) or for an unreadable file."""
+        if self._next is None:
+            raise CameraError(f"{self.name}: not open")
+        if self._next >= len(self.paths):
+            if not self.loop:
+                raise CameraError(f"{self.name}: no more images")
+            self._next = 0
+        path = self.paths[self._next]
+        self._next += 1
+        try:
+            return load_image(path)
+        except ImageError as exc:
+            raise CameraError(str(exc)) from exc
+
+    def close(self) -> None:
+        """Forget the position."""
+        self._next = None
+
+
+def open_camera(source: str | int | Path | None = None,
+                settings: CameraSettings | None = None) -> Camera:
+    """A camera for a source: index or /dev path -> OpenCV, "pi" -> Picamera2 when importable,
+    folder -> still images, image file -> that image, other file -> video; None -> "0"."""
+    source = "0" if source is None else source
+    if isinstance(source, int) or (isinstance(source, str) and source.isdigit()):
+        return OpenCVCamera(int(source), settings)
+    if source == "pi":
+        return PiCamera(settings)
+    path = Path(source)
+    if path.is_dir():
+        return ImageCamera(path)
+    if path.suffix.lower() in IMAGE_SUFFIXES:
+        return ImageCamera([path])
+    if str(source).startswith("/dev/") or path.is_file():
+        return OpenCVCamera(str(path), settings)
+    raise CameraError(f"{source}: no such camera, folder or file")

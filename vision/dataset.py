@@ -1,0 +1,75 @@
+"""Labelled dice folders (`labels.json` beside the photos), shared by the bench and training."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class LabelledDie:
+    """One labelled die: its face value and its box in pixels."""
+
+    value: int
+    box: tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class LabelledImage:
+    """One photo of a labelled folder with its dice."""
+
+    path: Path
+    width: int
+    height: int
+    dice: tuple[LabelledDie, ...]
+
+
+class DatasetError(ValueError):
+    """A dataset folder that cannot be read as `labels.json` plus images."""
+
+
+def load_dataset(folder: str | Path) -> list[LabelledImage]:
+    """Read `folder/labels.json` (boxes normalised 0..1) into pixel boxes, sorted by file name."""
+    folder = Path(folder)
+    labels_path = folder / "labels.json"
+    if not labels_path.is_file():
+        raise DatasetError(f"{folder}: no labels.json in this folder")
+    try:
+        raw = json.loads(labels_path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise DatasetError(f"{labels_path}: not readable JSON ({exc})") from exc
+    if not isinstance(raw, dict):
+        raise DatasetError(f"{labels_path}: expected an object of file name -> labels")
+    images = []
+    for name in sorted(raw):
+        entry = raw[name]
+        try:
+            width, height = int(entry["width"]), int(entry["height"])
+            dice = tuple(
+                LabelledDie(
+                    value=int(d["value"]),
+                    box=(
+                        d["box"][0] * width,
+                        d["box"][1] * height,
+                        d["box"][2] * width,
+                        d["box"][3] * height,
+                    ),
+                )
+                for d in entry["dice"]
+            )
+        except (KeyError, TypeError, IndexError, ValueError) as exc:
+            raise DatasetError(f"{labels_path}: bad entry for {name!r} ({exc})") from exc
+        images.append(LabelledImage(folder / name, width, height, dice))
+    return images
+
+
+def is_held_out(index: int, count: int) -> bool:
+    """Whether the image at `index` (of `count`, sorted by name) belongs to the held-out split.
+
+    The held-out split is two contiguous blocks (the last tenth of each half of the folder; in
+    d6-tray the end of each shooting day), so near-duplicate consecutive shots do not leak.
+    """
+    half = count // 2
+    block = max(1, count // 10)
+    return (half - block) <= index < half or (count - block) <= index < count

@@ -1,0 +1,49 @@
+"""Loading and checking frames: one place that turns bad input into a clear error."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+TOO_DARK_LEVEL = 30.0  # mean grey level (0..255) below which a frame is too dark to read
+TOO_DARK_HINT = "too dark: add light over the tray or raise the camera exposure"
+
+
+class ImageError(ValueError):
+    """An image file or frame that cannot be read as a picture."""
+
+
+def load_image(path: str | Path) -> np.ndarray:
+    """Read an image file as a BGR frame, or raise ImageError naming the file."""
+    path = Path(path)
+    if not path.is_file():
+        raise ImageError(f"{path}: no such file")
+    data = np.fromfile(str(path), dtype=np.uint8)
+    frame = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if frame is None:
+        raise ImageError(f"{path}: not a readable image")
+    return frame
+
+
+def as_bgr(frame: object) -> np.ndarray:
+    """A uint8 BGR copy-free view of a grey, BGR or BGRA frame; ImageError for anything else."""
+    if not isinstance(frame, np.ndarray) or frame.size == 0:
+        raise ImageError("frame is not a non-empty image array")
+    if frame.dtype != np.uint8:
+        raise ImageError(f"frame must be 8-bit, got {frame.dtype}")
+    if frame.ndim == 2:
+        return cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    if frame.ndim == 3 and frame.shape[2] == 3:
+        return frame
+    if frame.ndim == 3 and frame.shape[2] == 4:
+        return cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
+    raise ImageError(f"frame must be grey, BGR or BGRA, got shape {frame.shape}")
+
+
+def darkness_hint(frame: np.ndarray) -> str | None:
+    """The 'too dark' hint when the frame's mean brightness is below TOO_DARK_LEVEL, else None."""
+    small = cv2.resize(frame, (64, 64), interpolation=cv2.INTER_AREA)
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    return TOO_DARK_HINT if float(grey.mean()) < TOO_DARK_LEVEL else None

@@ -1,0 +1,285 @@
+"""Train the pip reader's two small networks and export them to ONNX for `cv2.dnn`.
+
+Run with a training venv that has torch and onnx (not needed at run time):
+
+    python -m vision.training.train_pips DATASET_DIR --out vision/models [--all]
+
+- `dice_detector.onnx`: a tiny fully convolutional net on the half-size frame that outputs a
+  die-centre heat map, sub-cell offsets and die size at stride 8 (CenterNet-style).
+- `dice_pips.onnx`: a tiny classifier of 32x32 colour crops around a die: not-a-die or 1..6.
+
+By default the held-out split (`vision.dataset.is_held_out`) is left out of training so the
+bench can report held-out figures; `--all` trains on every image.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from vision.dataset import is_held_out, load_dataset
+
+STRIDE = 8  # detector output cell, in full-size (640 px) pixels
+DET_CROP = 512  # full-size training crop side for the detector
+CLS_SIZE = 40  # classifier input side
+CLS_CONTEXT = 1.25  # classifier crop side / die size
+SIZE_REF = 40.0  # die size whose log-size target is 0
+
+
+def cbr(cin: int, cout: int, stride: int = 1, k: int = 3) -> nn.Sequential:
+    """Convolution, batch norm, ReLU."""
+    return nn.Sequential(
+        nn.Conv2d(cin, cout, k, stride, k // 2, bias=False), nn.BatchNorm2d(cout), nn.ReLU(True)
+    )
+
+
+class Detector(nn.Module):
+    """Centre heat map (1), offset (2) and log size (1) at stride 4 of the half-size input."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.c1, self.c2, self.c3 = cbr(3, 16, 2), cbr(16, 24, 2), cbr(24, 24)
+        self.c4, self.c5 = cbr(24, 48, 2), cbr(48, 48)
+        self.c6, self.c7 = cbr(48, 64, 2), cbr(64, 64)
+        self.u1a, self.u1b = cbr(112, 48, 1, 1), cbr(48, 48)
+        self.u2a, self.u2b = cbr(72, 32, 1, 1), cbr(32, 32)
+        self.head = nn.Conv2d(32, 4, 1)
+        self.up = nn.Upsample(scale_factor=2, mode="nearest")
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        f3 = self.c3(self.c2(self.c1(x)))
+        f5 = self.c5(self.c4(f3))
+        f7 = self.c7(self.c6(f5))
+        g = self.u1b(self.u1a(torch.cat([self.up(f7), f5], 1)))
+        g = self.u2b(self.u2a(torch.cat([self.up(g), f3], 1)))
+        return self.head(g)
+
+
+class PipClassifier(nn.Module):
+    """40x40 crop -> 7 logits: not a die, 1, 2, 3, 4, 5, 6."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.f = nn.Sequential(
+            cbr(3, 16), nn.MaxPool2d(2), cbr(16, 32), nn.MaxPool2d(2),
+            cbr(32, 64), nn.MaxPool2d(2), cbr(64, 64), nn.MaxPool2d(5),
+            nn.Flatten(), nn.Dropout(0.2), nn.Linear(64, 7),
+        )  # fmt: skip
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.f(x)
+
+
+def to_tensor(images: list[np.ndarray]) -> torch.Tensor:
+    """BGR uint8 images -> NCHW float in [-1, 1], as cv2.dnn.blobFromImages does at run time."""
+    arr = np.stack(images).astype(np.float32)
+    return torch.from_numpy((arr - 127.5) / 127.5).permute(0, 3, 1, 2).contiguous()
+
+
+def jitter_colour(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Random hue shift, channel order, contrast, brightness, blur and noise."""
+    if rng.random() < 0.7:
+        hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
+        hsv[..., 0] = ((hsv[..., 0].astype(np.int32) + rng.integers(0, 180)) % 180).astype(
+            np.uint8
+        )
+        img = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
+    if rng.random() < 0.5:
+        img = img[..., rng.permutation(3)]
+    gain, bias = rng.uniform(0.6, 1.4), rng.uniform(-40, 40)
+    out = img.astype(np.float32) * gain + bias
+    if rng.random() < 0.3:
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.5, 1.2))
+    if rng.random() < 0.3:
+        out += rng.normal(0, rng.uniform(2, 8), out.shape).astype(np.float32)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def det_sample(item, img, rng):
+    """One augmented detector sample: half-size crop and its targets."""
+    scale = rng.uniform(0.75, 1.35)
+    angle = rng.choice([0, 90, 180, 270]) + (rng.uniform(-15, 15) if rng.random() < 0.5 else 0)
+    cx, cy = rng.uniform(0.2, 0.8) * item.width, rng.uniform(0.2, 0.8) * item.height
+    m = cv2.getRotationMatrix2D((cx, cy), angle, scale)
+    m[:, 2] += (DET_CROP / 2 - cx, DET_CROP / 2 - cy)
+    if rng.random() < 0.5:
+        m[0] = -m[0]
+        m[0, 2] += DET_CROP
+    full = cv2.warpAffine(img, m, (DET_CROP, DET_CROP), borderMode=cv2.BORDER_REFLECT)
+    half = cv2.resize(jitter_colour(full, rng), (DET_CROP // 2, DET_CROP // 2),
+                      interpolation=cv2.INTER_AREA)
+    g = DET_CROP // STRIDE
+    heat = np.zeros((g, g), np.float32)
+    reg = np.zeros((3, g, g), np.float32)
+    mask = np.zeros((g, g), np.float32)
+    yy, xx = np.mgrid[0:g, 0:g].astype(np.float32)
+    for die in item.dice:
+        x0, y0, x1, y1 = die.box
+        c = m @ np.array([(x0 + x1) / 2, (y0 + y1) / 2, 1.0])
+        size = math.sqrt((x1 - x0) * (y1 - y0)) * scale
+        gx, gy = c[0] / STRIDE, c[1] / STRIDE
+        if not (0 <= gx < g and 0 <= gy < g):
+            continue
+        ix, iy = int(gx), int(gy)
+        sigma = max(0.7, size / STRIDE / 5)
+        heat = np.maximum(heat, np.exp(-((xx - ix) ** 2 + (yy - iy) ** 2) / (2 * sigma**2)))
+        heat[iy, ix] = 1.0
+        reg[:, iy, ix] = (gx - ix, gy - iy, math.log(size / SIZE_REF))
+        mask[iy, ix] = 1.0
+    return half, heat, reg, mask
+
+
+def focal_loss(logits: torch.Tensor, heat: torch.Tensor) -> torch.Tensor:
+    """CenterNet's penalty-reduced focal loss on a sigmoid heat map."""
+    p = torch.sigmoid(logits).clamp(1e-4, 1 - 1e-4)
+    pos = heat.eq(1).float()
+    pos_loss = -(torch.log(p) * (1 - p) ** 2 * pos).sum()
+    neg_loss = -(torch.log(1 - p) * p**2 * (1 - heat) ** 4 * (1 - pos)).sum()
+    return (pos_loss + neg_loss) / pos.sum().clamp(min=1)
+
+
+def train_detector(items, images, iters: int, out: Path, seed: int = 0) -> None:
+    """Train the centre detector on random augmented crops and export it."""
+    rng = np.random.default_rng(seed)
+    torch.manual_seed(seed)
+    net = Detector()
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=iters)
+    t0 = time.time()
+    for it in range(iters):
+        batch = [det_sample(items[k], images[k], rng) for k in rng.integers(0, len(items), 12)]
+        x = to_tensor([b[0] for b in batch])
+        heat = torch.from_numpy(np.stack([b[1] for b in batch]))
+        reg = torch.from_numpy(np.stack([b[2] for b in batch]))
+        mask = torch.from_numpy(np.stack([b[3] for b in batch]))
+        y = net(x)
+        loss_h = focal_loss(y[:, 0], heat)
+        l1 = F.l1_loss(y[:, 1:], reg, reduction="none").sum(1)
+        loss_r = (l1 * mask).sum() / mask.sum().clamp(min=1)
+        loss = loss_h + loss_r
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if it % 50 == 0:
+            print(f"det {it}/{iters} heat {loss_h.item():.3f} reg {loss_r.item():.3f} "
+                  f"{time.time() - t0:.0f}s", flush=True)
+    export(net, (1, 3, 320, 320), out / "dice_detector.onnx")
+
+
+def crop(img: np.ndarray, cx: float, cy: float, size: float, angle: float, flip: bool):
+    """Square crop of side CLS_CONTEXT*size around (cx, cy), rotated, resized to CLS_SIZE."""
+    side = CLS_CONTEXT * size
+    s = CLS_SIZE / side
+    m = cv2.getRotationMatrix2D((cx, cy), angle, s)
+    m[:, 2] += (CLS_SIZE / 2 - cx, CLS_SIZE / 2 - cy)
+    if flip:
+        m[0] = -m[0]
+        m[0, 2] += CLS_SIZE
+    return cv2.warpAffine(img, m, (CLS_SIZE, CLS_SIZE), flags=cv2.INTER_AREA,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def cls_sample(item, img, edges, rng, positive: bool):
+    """One classifier sample: a jittered die crop (label = value) or a background crop (0)."""
+    angle, flip = rng.uniform(0, 360), bool(rng.random() < 0.5)
+    if positive:
+        die = item.dice[rng.integers(0, len(item.dice))]
+        x0, y0, x1, y1 = die.box
+        size = math.sqrt((x1 - x0) * (y1 - y0))
+        cx = (x0 + x1) / 2 + rng.uniform(-0.12, 0.12) * size
+        cy = (y0 + y1) / 2 + rng.uniform(-0.12, 0.12) * size
+        size *= rng.uniform(0.85, 1.2)
+        return jitter_colour(crop(img, cx, cy, size, angle, flip), rng), die.value
+    for _ in range(50):
+        size = rng.uniform(20, 70)
+        if rng.random() < 0.6 and len(edges[0]):
+            k = rng.integers(0, len(edges[0]))
+            cy, cx = float(edges[0][k]), float(edges[1][k])
+        else:
+            cx, cy = rng.uniform(0, item.width), rng.uniform(0, item.height)
+        inside = any(
+            d.box[0] - 2 <= cx <= d.box[2] + 2 and d.box[1] - 2 <= cy <= d.box[3] + 2
+            for d in item.dice
+        )
+        if not inside:
+            break
+    return jitter_colour(crop(img, cx, cy, size, angle, flip), rng), 0
+
+
+def train_classifier(items, images, iters: int, out: Path, seed: int = 1) -> None:
+    """Train the crop classifier (not-a-die, 1..6) and export it."""
+    rng = np.random.default_rng(seed)
+    torch.manual_seed(seed)
+    edges = [np.nonzero(cv2.Canny(cv2.cvtColor(im, cv2.COLOR_BGR2GRAY), 60, 150)) for im in images]
+    usable = [k for k, it in enumerate(items) if it.dice]
+    net = PipClassifier()
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=iters)
+    t0 = time.time()
+    for it in range(iters):
+        batch = []
+        for j in range(128):
+            k = usable[rng.integers(0, len(usable))] if j < 96 else rng.integers(0, len(items))
+            batch.append(cls_sample(items[k], images[k], edges[k], rng, positive=j < 96))
+        x = to_tensor([b[0] for b in batch])
+        y = torch.tensor([b[1] for b in batch])
+        logits = net(x)
+        loss = F.cross_entropy(logits, y, label_smoothing=0.02)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if it % 100 == 0:
+            acc = (logits.argmax(1) == y).float().mean().item()
+            print(f"cls {it}/{iters} loss {loss.item():.3f} acc {acc:.3f} {time.time() - t0:.0f}s",
+                  flush=True)
+    export(net, (1, 3, CLS_SIZE, CLS_SIZE), out / "dice_pips.onnx")
+
+
+def export(net: nn.Module, shape: tuple[int, ...], path: Path) -> None:
+    """Export an eval-mode network to ONNX with dynamic batch and spatial size."""
+    net.eval()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(
+        net, torch.zeros(*shape), str(path), dynamo=False, opset_version=13,
+        input_names=["x"], output_names=["y"],
+        dynamic_axes={"x": {0: "n", 2: "h", 3: "w"}, "y": {0: "n"}},
+    )  # fmt: skip
+    print(f"wrote {path} ({path.stat().st_size} bytes)", flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line: train one or both networks from a labelled folder."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("dataset", type=Path)
+    parser.add_argument("--out", type=Path, default=Path(__file__).parents[1] / "models")
+    parser.add_argument("--which", choices=["det", "cls", "both"], default="both")
+    parser.add_argument("--det-iters", type=int, default=1500)
+    parser.add_argument("--cls-iters", type=int, default=4000)
+    parser.add_argument("--all", action="store_true", help="train on the held-out split too")
+    parser.add_argument("--threads", type=int, default=2)
+    args = parser.parse_args(argv)
+    torch.set_num_threads(args.threads)
+    cv2.setNumThreads(1)
+    data = load_dataset(args.dataset)
+    items = [it for k, it in enumerate(data) if args.all or not is_held_out(k, len(data))]
+    images = [cv2.imread(str(it.path)) for it in items]
+    print(f"training on {len(items)} of {len(data)} images", flush=True)
+    if args.which in ("det", "both"):
+        train_detector(items, images, args.det_iters, args.out)
+    if args.which in ("cls", "both"):
+        train_classifier(items, images, args.cls_iters, args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

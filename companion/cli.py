@@ -103,20 +103,17 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _overlay(args: argparse.Namespace) -> Path:
-    return args.overlay or paths.overlay_path()
-
-
 def _run_app(args: argparse.Namespace) -> int:
     from companion.ui.app import run_app  # Kivy is imported only when the app starts.
 
-    run_app(fullscreen=args.fullscreen, demo=args.demo, overlay=_overlay(args),
+    run_app(fullscreen=args.fullscreen, demo=args.demo,
+            overlay=paths.overlay_path(args.overlay),
             config=args.config)
     return 0
 
 
 def _run_score(args: argparse.Namespace) -> int:
-    catalogue = load_catalogue(overlay=_overlay(args))
+    catalogue = load_catalogue(overlay=paths.overlay_path(args.overlay))
     players = parse_position(read_json(args.file), catalogue)
     sheet = score_game(players, catalogue)
     if args.json:
@@ -127,9 +124,9 @@ def _run_score(args: argparse.Namespace) -> int:
 
 
 def _run_replay(args: argparse.Namespace) -> int:
+    overlay = paths.overlay_path(args.overlay)
     if args.db is not None:
-        return replay_into_db(args.file, args.db, _overlay(args))
-    overlay = _overlay(args)
+        return replay_into_db(args.file, args.db, overlay)
     catalogue = load_catalogue(overlay=overlay)
     try:
         lines = args.file.read_text(encoding="utf-8").splitlines()
@@ -161,7 +158,7 @@ def _run_panel_test(args: argparse.Namespace) -> int:
 
 
 def _run_catalogue(args: argparse.Namespace) -> int:
-    overlay = _overlay(args)
+    overlay = paths.overlay_path(args.overlay)
     if args.summary:
         print(format_summary(catalogue_summary(load_catalogue(overlay=overlay))))
     elif args.export:

@@ -18,7 +18,10 @@ def data_folder() -> Path:
     return Path(base) / APP_FOLDER
 
 
-def overlay_path() -> Path:
-    """The user's catalogue overlay: $PHOENIX_OVERLAY, else in the data folder."""
+def overlay_path(chosen: Path | str | None = None) -> Path:
+    """The catalogue overlay to use: `chosen` (e.g. --overlay), else $PHOENIX_OVERLAY, else the
+    one in the user's data folder."""
+    if chosen is not None:
+        return Path(chosen)
     explicit = os.environ.get("PHOENIX_OVERLAY")
     return Path(explicit) if explicit else data_folder() / "catalogue-overlay.json"

@@ -19,11 +19,9 @@ from typing import Any
 
 from companion.rules import ledger
 from companion.rules.catalogue import Ability
+from companion.rules.effects import ALIEN_COLORS
 from companion.rules.move import Move
 from companion.rules.station import active_abilities, count_species, place_resident, places_for
-
-ALIENS = ("teal", "pink", "brown", "gold")
-
 
 # -- reading modifiers --------------------------------------------------------------------------
 
@@ -228,7 +226,7 @@ def _species(move: Move, player: int, source: str, species: str,
              context: Mapping[str, Any]) -> str | None:
     if species == "any_alien":
         # Only colours that can be gained and placed: "to the greatest extent possible".
-        possible = [c for c in ALIENS if move.state["supply"][c] > 0
+        possible = [c for c in ALIEN_COLORS if move.state["supply"][c] > 0
                     and places_for(move.state, player, c)]
         if not possible:
             move.emit("note", f"{_label(source)}: no Alien can be placed, none is gained")

@@ -96,7 +96,7 @@ def dismantle(move: Move, player: int, ship_id: str, design: str, own: bool) -> 
     metal = ship_value(move, ships[target]["design"], "metal_value", "metal value")
     extra = ship_value(move, design, "extra_metal", "extra metal when dismantling")
     move.emit("ship_dismantled", f"{move.name(player)} dismantles {target}",
-              ["set", ["ships", target], {"__absent__": True}])
+              ["delete", ["ships", target], None])
     ledger.gain(move, player, {"metal": metal + extra}, f"dismantling {target}")
     return {}
 

@@ -31,11 +31,6 @@ def gain(move: Move, player: int, amounts: Mapping[str, int], why: str) -> None:
         move.emit("gain", f"{move.name(player)} gains {describe(amounts)}: {why}", *ops)
 
 
-def can_pay(state: dict, player: int, amounts: Mapping[str, int]) -> bool:
-    """Whether the player has at least `amounts`."""
-    return all(state["players"][player][k] >= n for k, n in amounts.items())
-
-
 def pay(move: Move, player: int, amounts: Mapping[str, int], why: str) -> None:
     """The player returns `amounts` to the supply; refused if they do not have them."""
     amounts = {k: n for k, n in amounts.items() if n}

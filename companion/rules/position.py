@@ -13,17 +13,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.rules.catalogue import Catalogue
+from companion.rules.effects import ALIEN_COLORS, SECTOR_COLORS, SPECIES
+from companion.rules.station import INTERMINGLING
 
-SPECIES = ("teal", "pink", "brown", "gold", "human")
-ALIENS = ("teal", "pink", "brown", "gold")
-AEROBIC = ("teal", "pink", "brown")
-COLORS = AEROBIC
+ALIENS = ALIEN_COLORS
+AEROBIC = COLORS = SECTOR_COLORS
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 
-# Sector 108: "Once the living quarters here are occupied, your teal Sectors can hold Aliens of
-# any color (they can intermingle). If this Sector is later unoccupied, previously placed
-# residents may stay in place" - so at the end any Alien may be found in a teal Sector of its owner.
-INTERMINGLING_SECTOR = 108
 # Hub A-9: "You can build Sectors in any order."
 ANY_ORDER_HUB = "A-9"
 _MISSING = object()
@@ -136,7 +132,7 @@ def _player(raw: Any, index: int, catalogue: Catalogue) -> PlayerPosition:
     if not isinstance(raw_sectors, list):
         raise PositionError(name, "sectors", "expected a list of Sectors")
     owns_108 = any(
-        isinstance(s, Mapping) and s.get("number") == INTERMINGLING_SECTOR for s in raw_sectors
+        isinstance(s, Mapping) and s.get("number") == INTERMINGLING for s in raw_sectors
     )
     sectors = tuple(
         _sector(name, f"sectors[{i}]", s, catalogue, owns_108) for i, s in enumerate(raw_sectors)

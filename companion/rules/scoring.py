@@ -11,15 +11,33 @@ from dataclasses import dataclass
 from companion.rules.catalogue import Ability, Catalogue
 from companion.rules.position import SPECIES, PlayerPosition
 
-# "Each Level-1 Sector scores 4 points. Each Level-2 Sector scores 6 points.
-#  Each Level-3 Sector scores 10 points."
-SECTOR_POINTS = {1: 4, 2: 6, 3: 10}
-# "Each resident (Alien or Human) on the space station scores 2 points."
-RESIDENT_POINTS = 2
-# "a player scores 10 points if they have a plurality (more than anyone else); 5 points for second"
-FIRST_PLACE, SECOND_PLACE = 10, 5
-# "1 point for every 20 GEMs ... 1 point for every 5 resources (food, water, and metal)"
-GEMS_PER_POINT, RESOURCES_PER_POINT = 20, 5
+
+@dataclass(frozen=True)
+class ScoringValues:
+    """The numbers of "Game End Scoring", from the catalogue (setup record `final_scoring`):
+    4/6/10 per Sector, 2 per resident, 10 and 5 for pluralities, 1 per 20 GEMs and per 5
+    resources."""
+
+    sector_points: Mapping[int, int]
+    resident_points: int
+    first: int
+    second: int
+    gems_per_point: int
+    resources_per_point: int
+
+    @classmethod
+    def of(cls, catalogue: Catalogue) -> ScoringValues:
+        def value(name: str) -> int:
+            return catalogue.field("setup", "final_scoring", name).value
+
+        return cls(
+            sector_points={level: value(f"level{level}_sector_points") for level in (1, 2, 3)},
+            resident_points=value("resident_points"),
+            first=value("plurality_first"),
+            second=value("plurality_second"),
+            gems_per_point=value("gems_per_point"),
+            resources_per_point=value("resources_per_point"),
+        )
 
 SPECIES_NAMES = {
     "human": "Humans",
@@ -88,18 +106,19 @@ class ScoreSheet:
 
 def score_game(players: Sequence[PlayerPosition], catalogue: Catalogue) -> ScoreSheet:
     """Score every category for every player, then rank them."""
-    pluralities = {s: plurality_points([p.count(s) for p in players]) for s in SPECIES}
+    values = ScoringValues.of(catalogue)
+    pluralities = {s: plurality_points([p.count(s) for p in players], values) for s in SPECIES}
     scores = []
     for index, player in enumerate(players):
         lines = station_bonus_lines(player, catalogue)
         plurality = {s: pluralities[s][index] for s in SPECIES}
         parts = (
             player.points,
-            sector_points(player),
-            RESIDENT_POINTS * len(player.residents()),
+            sector_points(player, values),
+            values.resident_points * len(player.residents()),
             sum(plurality.values()),
             sum(line.points for line in lines),
-            leftover_points(player),
+            leftover_points(player, values),
         )
         scores.append(PlayerScore(
             name=player.name,
@@ -117,12 +136,12 @@ def score_game(players: Sequence[PlayerPosition], catalogue: Catalogue) -> Score
     return rank(scores)
 
 
-def sector_points(player: PlayerPosition) -> int:
+def sector_points(player: PlayerPosition, values: ScoringValues) -> int:
     """Sectors built: 4 / 6 / 10 by level, occupied or not."""
-    return sum(SECTOR_POINTS[s.level] for s in player.sectors)
+    return sum(values.sector_points[s.level] for s in player.sectors)
 
 
-def plurality_points(counts: Sequence[int]) -> list[int]:
+def plurality_points(counts: Sequence[int], values: ScoringValues) -> list[int]:
     """Points for first and second place in one species, per player, by the rulebook's rules.
 
     "If there is a tie for first, the tied players add the rewards for first and second and
@@ -137,21 +156,22 @@ def plurality_points(counts: Sequence[int]) -> list[int]:
     first = [i for i, c in enumerate(counts) if c == top]
     if len(first) > 1:
         for i in first:
-            points[i] = (FIRST_PLACE + SECOND_PLACE) // len(first)
+            points[i] = (values.first + values.second) // len(first)
         return points
-    points[first[0]] = FIRST_PLACE
+    points[first[0]] = values.first
     runner_up = max((c for c in counts if c < top), default=0)
     if runner_up == 0:
         return points
     second = [i for i, c in enumerate(counts) if c == runner_up]
     for i in second:
-        points[i] = SECOND_PLACE // len(second)
+        points[i] = values.second // len(second)
     return points
 
 
-def leftover_points(player: PlayerPosition) -> int:
+def leftover_points(player: PlayerPosition, values: ScoringValues) -> int:
     """1 point per 20 GEMs plus 1 point per 5 resources of any kind, each rounded down."""
-    return player.gems // GEMS_PER_POINT + player.resources // RESOURCES_PER_POINT
+    return (player.gems // values.gems_per_point
+            + player.resources // values.resources_per_point)
 
 
 def station_bonus_lines(player: PlayerPosition, catalogue: Catalogue) -> tuple[BonusLine, ...]:

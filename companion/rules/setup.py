@@ -350,7 +350,7 @@ def _ship_change(move: Move, player: int, change: dict, hub: str) -> None:
                    f"{name} can discard {', '.join(candidates)}")
     for sid in chosen:
         move.emit("ship_discarded", f"{name} discards {sid} (Hub {hub})",
-                  ["set", ["ships", sid], {"__absent__": True}])
+                  ["delete", ["ships", sid], None])
 
 
 def _per_player(move: Move, key: str, what: str) -> dict:

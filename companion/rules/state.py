@@ -4,8 +4,8 @@ An event is `{"type": ..., "text": ..., "ops": [[op, path, value], ...]}`. Its o
 mutation the state ever sees, so the state is exactly the fold of the events, and every op has an
 inverse (recorded as it is applied) that undoes it exactly.
 
-Ops: `add` a number, `set` a value, `append` to a list, `pop` the last item of a list,
-`remove_at` an index of a list, `insert_at` an index of a list. A path is a list of keys and
+Ops: `add` a number, `set` a value, `delete` a key, `append` to a list, `pop` the last item of
+a list, `remove_at` an index of a list, `insert_at` an index of a list. A path is a list of keys and
 indexes from the root, e.g. `["players", 0, "gems"]`.
 """
 
@@ -14,9 +14,6 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable, Sequence
 from typing import Any
-
-Op = list  # [name, path, value]
-_ABSENT = {"__absent__": True}
 
 
 def new_state() -> dict:
@@ -57,12 +54,12 @@ def apply_op(state: dict, op: Sequence[Any]) -> list:
         node[key] += value
         return ["add", path, -value]
     if name == "set":
-        old = node[key] if (isinstance(node, list) or key in node) else _ABSENT
-        if value == _ABSENT:
-            del node[key]
-        else:
-            node[key] = _own(value)
-        return ["set", path, old]
+        new_key = isinstance(node, dict) and key not in node
+        old = None if new_key else node[key]
+        node[key] = _own(value)
+        return ["delete", path, None] if new_key else ["set", path, old]
+    if name == "delete":
+        return ["set", path, node.pop(key)]
     target = node[key]
     if name == "append":
         target.append(_own(value))
@@ -93,6 +90,3 @@ def fold(events: Iterable[dict], state: dict | None = None) -> dict:
     for event in events:
         apply_ops(result, event["ops"])
     return result
-
-
-ABSENT = _ABSENT

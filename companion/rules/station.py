@@ -11,11 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 from companion.rules.catalogue import Ability, Catalogue
+from companion.rules.effects import SECTOR_COLORS
 from companion.rules.move import Missing, Move
 
-AEROBIC = ("teal", "pink", "brown")
-SPECIES = ("teal", "pink", "brown", "gold", "human")
-INTERMINGLING = 108  # "your teal Sectors can hold Aliens of any color"
+AEROBIC = SECTOR_COLORS
+# Sector 108: "Once the living quarters here are occupied, your teal Sectors can hold Aliens of any
+# color (they can intermingle). If this Sector is later unoccupied, previously placed residents
+# may stay in place" - so at the end any Alien may be found in a teal Sector of its owner.
+INTERMINGLING = 108
 
 
 # -- reading ------------------------------------------------------------------------------------

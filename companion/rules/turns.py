@@ -7,9 +7,8 @@ the end of the game, then everyone else gets one more turn (but that player does
 
 from __future__ import annotations
 
+from companion.rules.effects import ALIEN_COLORS
 from companion.rules.move import Move
-
-ALIENS = ("teal", "pink", "brown", "gold")
 
 
 def start_turn(move: Move, player: int, *, extra: bool = False) -> None:
@@ -42,7 +41,7 @@ def end_conditions(state: dict, player: int, catalogue_conditions: dict) -> list
         met.append(f"{me['name']} has {me['points']} points (40 or more)")
     if len(me["sectors"]) >= catalogue_conditions["sectors"]:
         met.append(f"{me['name']} has built all nine Sectors")
-    aliens = sum(state["supply"][c] for c in ALIENS)
+    aliens = sum(state["supply"][c] for c in ALIEN_COLORS)
     if aliens <= catalogue_conditions["aliens_in_supply_at_most"]:
         met.append(f"only {aliens} Aliens are left in the supply (4 or fewer)")
     return met

@@ -53,10 +53,6 @@ def _guarded(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Nam
     return guarded
 
 
-def _overlay(args: argparse.Namespace) -> Path:
-    return getattr(args, "overlay", None) or paths.overlay_path()
-
-
 def _db_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", type=Path, default=None, metavar="PATH",
                         help=f"the game database (default: {default_db_path()})")
@@ -95,7 +91,8 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _reader(args: argparse.Namespace) -> Store:
-    return Store.open(args.db, overlay=_overlay(args), write=False)
+    overlay = paths.overlay_path(getattr(args, "overlay", None))
+    return Store.open(args.db, overlay=overlay, write=False)
 
 
 def run_show(args: argparse.Namespace) -> int:
@@ -159,7 +156,7 @@ def run_export(args: argparse.Namespace) -> int:
 def run_import(args: argparse.Namespace) -> int:
     """`import`: replay a game record into the database as a new game."""
     record = read_json(args.file)
-    with Store.open(args.db, overlay=_overlay(args)) as store:
+    with Store.open(args.db, overlay=paths.overlay_path(getattr(args, "overlay", None))) as store:
         game_id = import_record(store, record, source=str(args.file))
         info = store.game_info(game_id)
     print(f"imported {args.file} as game {game_id} ({info.name}, {info.steps} steps, "

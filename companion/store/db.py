@@ -337,7 +337,7 @@ class Store:
         NewerSchema or DamagedDatabase (the file then untouched). `overlay` is the user's
         catalogue overlay (default: the user's; learned values are stored there)."""
         path = Path(path) if path is not None else default_db_path()
-        overlay = Path(overlay) if overlay is not None else paths.overlay_path()
+        overlay = paths.overlay_path(overlay)
         create = write if create is None else create
         if snapshot_every < 1:
             raise StoreError("snapshot_every must be at least 1")

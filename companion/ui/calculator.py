@@ -850,7 +850,7 @@ class CompanionApp(App):
                  config: Path | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.demo = demo
-        self.overlay = overlay if overlay is not None else paths.overlay_path()
+        self.overlay = paths.overlay_path(overlay)
         self.config_path = config
         self.calculator: CalculatorRoot | None = None
         self.status: StatusStrip | None = None

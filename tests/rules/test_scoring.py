@@ -12,10 +12,17 @@ from hypothesis import strategies as st
 
 from companion.rules.catalogue import load_catalogue
 from companion.rules.position import PositionError, parse_position
-from companion.rules.scoring import plurality_points, score_game, sheet_as_json
+from companion.rules.scoring import ScoringValues, score_game, sheet_as_json
+from companion.rules.scoring import plurality_points as plurality_with
 
 EXAMPLE = Path(__file__).parents[2] / "companion" / "data" / "examples" / "rulebook-3p.json"
 CATALOGUE = load_catalogue()
+VALUES = ScoringValues.of(CATALOGUE)
+
+
+def plurality_points(counts: list[int]) -> list[int]:
+    """Plurality points with the catalogue's numbers (10 first, 5 second)."""
+    return plurality_with(counts, VALUES)
 
 
 def sector(number: int, residents: list[str], quarters: int | None = None, **extra) -> dict:

@@ -811,10 +811,17 @@ def format_summary(counts: Mapping[str, Mapping[str, int]]) -> str:
     return "\n".join(out)
 
 
-def check_value(kind: str, record: str | int, field: str, value: Any,
-                data_dir: Path | None = None) -> None:
-    """CatalogueError unless `value` is a valid entry for `field` of `record` (as in an overlay).
+def check_entry(key: Any, value: Any, data_dir: Path | None = None) -> str:
+    """The key "kind/record/field" as the engine asks for it, if `value` is a valid entry for it
+    (as in an overlay); else CatalogueError naming the key and what is expected.
 
     For values a player gives during play (a Sector's cost, a ship's fee) before they are kept.
     """
-    _check_user_value(_shipped(data_dir), "value", kind, _record_key(kind, record), field, value)
+    show = f'"catalogue" key "{key}"'
+    parts = key.split("/") if isinstance(key, str) else []
+    if len(parts) != 3:
+        raise CatalogueError(f'{show}: expected "kind/record/field" (e.g. "sectors/214/cost")')
+    kind, record, field = parts
+    record = _normal_record(kind, record)
+    _check_user_value(_shipped(data_dir), show, kind, record, field, value)
+    return f"{kind}/{record}/{field}"

@@ -147,6 +147,7 @@ class Game:
         command = copy.deepcopy(dict(command))
         move = Move(self.state, self.catalogue, command)
         try:
+            move.learn()  # values given on the line, before the rules that may ask for them
             handler(move)
             if move.overridden:
                 move.emit("overridden", "Applied in spite of: " + "; ".join(move.overridden)

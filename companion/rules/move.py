@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.rules.catalogue import Catalogue, CatalogueError, Field, check_value
+from companion.rules.catalogue import Catalogue, CatalogueError, check_entry
 from companion.rules.state import apply_ops
 
 
@@ -83,35 +83,39 @@ class Move:
 
     # -- catalogue values -------------------------------------------------------------------
 
-    def value(self, kind: str, record: str | int, field: str, question: str) -> Any:
-        """A catalogue value: learned in this game, given by the command, or shipped.
+    def learn(self) -> None:
+        """Learn the values the command gives as `"catalogue": {"kind/record/field": value}`.
 
-        A value given by the command is recorded as learned (the shell stores it in the user's
-        overlay); an unknown one raises Missing with `question`.
+        Each is checked against the catalogue's fields and kept for the rest of the game (a
+        `learned` event, which the shell also stores in the user's overlay), asked for or not.
         """
+        given = self.command.get("catalogue")
+        if given is None:
+            return
+        if not isinstance(given, Mapping):
+            self.fail('"catalogue" takes an object of "kind/record/field": value '
+                      '(e.g. {"sectors/214/cost": 8})')
+        learned = self.state["learned"]
+        for key, value in given.items():
+            try:
+                key = check_entry(key, value)
+            except CatalogueError as error:
+                self.fail(str(error))
+            if key not in learned or learned[key] != value:
+                self.emit("learned", f"Learned from the components: {key} = {value}",
+                          ["set", ["learned", key], value])
+
+    def value(self, kind: str, record: str | int, field: str, question: str) -> Any:
+        """A catalogue value: learned in this game (given on this line or an earlier one), or
+        shipped; an unknown one raises Missing with `question`."""
         key = f"{kind}/{record}/{field}"
         learned = self.state["learned"]
         if key in learned:
             return learned[key]
-        given = (self.command.get("catalogue") or {})
-        if key in given:
-            value = given[key]
-            try:
-                check_value(kind, record, field, value)
-            except CatalogueError as error:
-                self.fail(f"{question} {error}")
-            self.emit("learned", f"{question} {value}", ["set", ["learned", key], value])
-            return value
-        known = self._shipped(kind, record, field)
+        known = self.catalogue.field(kind, record, field)
         if known.known:
             return known.value
         raise Missing(key, question)
-
-    def _shipped(self, kind: str, record: str | int, field: str) -> Field:
-        if ".quarter" in field:  # abilities.N.quarter
-            index = int(field.split(".")[1])
-            return self.catalogue.records(kind)[record].abilities[index].quarter
-        return self.catalogue.field(kind, record, field)
 
     # -- players ----------------------------------------------------------------------------
 

@@ -25,7 +25,7 @@ from companion.rules.catalogue import (
     set_user_value,
 )
 from companion.rules.catalogue import summary as catalogue_summary
-from companion.rules.game import Step
+from companion.rules.game import Game, Step
 from companion.rules.position import PositionError, parse_position
 from companion.rules.report import final_score, format_report, summary
 from companion.rules.scoring import format_sheet, score_game, sheet_as_json
@@ -138,9 +138,12 @@ def _run_replay(args: argparse.Namespace) -> int:
             kind, record, field = key.split("/", 2)
             set_user_value(overlay, kind, record, field, value)
 
+    game = Game(catalogue)
     try:
-        game = replay(lines, catalogue, on_step=remember)
+        replay(lines, catalogue, game, on_step=remember)
     except ScriptError as error:
+        if args.json:  # where the script stands: the state just before the refused line
+            print(json.dumps(summary(game.state, catalogue), indent=2))
         raise JsonFileError(f"{args.file}: {error}") from None
     report = summary(game.state, catalogue)
     print(json.dumps(report, indent=2) if args.json else format_report(report))

@@ -122,8 +122,8 @@ def income_icons(move: Move, number: int) -> list[list]:
     key = f"sectors/{number}/income_icons"
     question = (f"Which income icons does Sector {number} show, and above which living quarter "
                 "(0 = leftmost)? (an empty list if none)")
-    learned = move.state["learned"]
-    if key not in learned and key not in (move.command.get("catalogue") or {}):
+    entered = move.catalogue.sectors[number]["income_icons"].source == "user"  # the whole list
+    if key not in move.state["learned"] and not entered:
         shipped = move.catalogue.sectors[number]
         icons, complete = shipped["income_icons"], shipped["income_icons_complete"]
         if icons.known and complete.value is True and all(

@@ -21,7 +21,12 @@ from companion.rules import ledger
 from companion.rules.catalogue import Ability
 from companion.rules.effects import ALIEN_COLORS
 from companion.rules.move import Move
-from companion.rules.station import active_abilities, count_species, place_resident, places_for
+from companion.rules.station import (
+    active_abilities,
+    count_species,
+    place_resident,
+    why_not_gained,
+)
 
 # -- reading modifiers --------------------------------------------------------------------------
 
@@ -51,6 +56,32 @@ def human_discount(move: Move, player: int) -> int:
     """Resources fewer to pay when gaining a Human (Sector 215, Hub A-10)."""
     return sum(a.params["resources"] for _, a in active_abilities(
         move.state, move.catalogue, player, "gain_human") if a.kind == "human_cost_discount")
+
+
+def human_price(move: Move, player: int, cost: Mapping[str, int]) -> dict[str, int]:
+    """215: "pay 1 fewer resource (if there is a resource cost—GEMs are not a resource) ... This
+    does apply when gaining a Human using Sector 307"; A-10 the same: every way with a cost.
+    `human_cost_skip` says which resource is saved first (default metal, water, food)."""
+    price = dict(cost)
+    fewer = human_discount(move, player)
+    for resource in ("any_resource", *(move.command.get("human_cost_skip") or []),
+                     "metal", "water", "food"):
+        while fewer and price.get(resource):
+            price[resource] -= 1
+            fewer -= 1
+    return price
+
+
+def buy_resident(move: Move, player: int, species: str, cost: Mapping[str, int], *,
+                 where: Any, source: str, why: str) -> bool:
+    """Pay `cost` for a resident and place it. "Residents cannot be acquired if there are no
+    available living quarters for them": refused before anything is paid when none is left in
+    the supply or no quarter is free (an override pays and places what it can)."""
+    obstacle = why_not_gained(move.state, player, species)
+    move.check(obstacle is None, f"{why}: {obstacle}")
+    price = human_price(move, player, cost) if species == "human" else cost
+    ledger.pay(move, player, _cost(move, player, source, price), why)
+    return place_resident(move, player, species, where, why=why)
 
 
 # -- decisions that come with the command -------------------------------------------------------
@@ -119,6 +150,9 @@ def apply_effect(move: Move, player: int, source: str, ability: Ability,
             return
         context = {**context, "condition_color": color}
     why = f"{_label(source)}: {ability.text}"
+    if kind == "gain_residents":
+        _gain_residents(move, player, source, params, context, why)
+        return
     if "cost" in params:
         ledger.pay(move, player, _cost(move, player, source, params["cost"]), why)
     if kind == "gain":
@@ -135,16 +169,6 @@ def apply_effect(move: Move, player: int, source: str, ability: Ability,
         amount = _count(move, player, params["count"]) // params.get("every", 1)
         times = max(0, amount + params.get("offset", 0))
         ledger.gain(move, player, {k: n * times for k, n in params["amounts"].items()}, why)
-    elif kind == "gain_residents":
-        species = _species(move, player, source, params["species"], context)
-        for _ in range(params["count"]):
-            if species and not places_for(move.state, player, species):
-                # "Residents cannot be acquired if there are no available living quarters"
-                move.emit("note", f"{_label(source)}: no free living quarters for a {species} "
-                          "resident, none gained")
-                break
-            if species:
-                place_resident(move, player, species, choice_of_place(move, source), why=why)
     elif kind == "transport_transaction":
         from companion.rules.actions import transactions
 
@@ -157,10 +181,14 @@ def apply_effect(move: Move, player: int, source: str, ability: Ability,
         expedition_result(move, player, detail, dice=params["dice"], keep=params["keep"],
                           why=why)
     elif kind == "diplomacy_action":
-        from companion.rules.diplomacy import advance
+        from companion.rules.diplomacy import TOP, TRACKS, advance
 
-        tracks = (list(("dismantle", "construction", "transport", "expedition"))
-                  if params["tracks"] == "all" else bonus_detail(move, source, "track(s)"))
+        tracks = bonus_detail(move, source, "track(s)") if params["tracks"] == "choose" else [
+            t for t in TRACKS if move.state["players"][player]["diplomacy"][t] < TOP]
+        if params["tracks"] == "all" and len(tracks) < len(TRACKS):
+            # 328, "to the greatest extent possible": a token at the top stays there.
+            move.emit("note", f"{_label(source)}: {len(TRACKS) - len(tracks)} Diplomacy "
+                      "token(s) already at the top space stay there")
         for track in tracks:
             advance(move, player, track, pay=params["lobbying"] == "pay", why=why)
     elif kind == "extra_turn":
@@ -176,6 +204,27 @@ def apply_effect(move: Move, player: int, source: str, ability: Ability,
         income_obligation(move, player, source, ability)
     else:  # gain_human_then_income is a turn option of its own
         raise AssertionError(f"ability kind {kind} has no handler")
+
+
+def _gain_residents(move: Move, player: int, source: str, params: Mapping[str, Any],
+                    context: Mapping[str, Any], why: str) -> None:
+    """Residents with a cost are bought (222, 307, 322: refused when they cannot be had); free
+    ones (B-1, 311, ...) are gained "to the greatest extent possible" - the rest is skipped with
+    a note ("If there are no brown Aliens left, do not gain any")."""
+    species = _species(move, player, source, params["species"], context)
+    if species is None:
+        return
+    for gained in range(params["count"]):
+        if "cost" in params:
+            buy_resident(move, player, species, params["cost"],
+                         where=choice_of_place(move, source), source=source, why=why)
+            continue
+        obstacle = why_not_gained(move.state, player, species)
+        if obstacle:
+            move.emit("note", f"{_label(source)}: {obstacle}, so {params['count'] - gained} of "
+                      f"{params['count']} not gained")
+            return
+        place_resident(move, player, species, choice_of_place(move, source), why=why)
 
 
 def after_gaining_resident(move: Move, player: int, species: str) -> None:
@@ -226,8 +275,7 @@ def _species(move: Move, player: int, source: str, species: str,
              context: Mapping[str, Any]) -> str | None:
     if species == "any_alien":
         # Only colours that can be gained and placed: "to the greatest extent possible".
-        possible = [c for c in ALIEN_COLORS if move.state["supply"][c] > 0
-                    and places_for(move.state, player, c)]
+        possible = [c for c in ALIEN_COLORS if why_not_gained(move.state, player, c) is None]
         if not possible:
             move.emit("note", f"{_label(source)}: no Alien can be placed, none is gained")
             return None

@@ -14,6 +14,7 @@ from companion.rules.catalogue import Ability
 from companion.rules.move import Missing, Move
 from companion.rules.station import (
     place_resident,
+    places_for,
     quarter_active,
     remove_resident,
     sector_of,
@@ -76,10 +77,11 @@ def usable_ships(move: Move, player: int) -> list[str]:
     return found
 
 
-def take_income(move: Move, player: int) -> None:
-    """The three steps of the Income action, then the end-of-income obligations."""
+def take_income(move: Move, player: int, *, new_human_counts: bool = False) -> None:
+    """The three steps of the Income action, then the end-of-income obligations.
+    `new_human_counts`: A-8's "then take income (so the new Human affects income)"."""
     reset_ships(move, player)
-    base_income(move, player)
+    base_income(move, player, placed_now_pay=new_human_counts)
     abilities.run(move, player, "income")
     relocate(move, player)
     abilities.run(move, player, "income_end")
@@ -105,8 +107,9 @@ def reset_ships(move: Move, player: int) -> None:
                   "(and their Neutral Ship token) to the supply", *ops)
 
 
-def base_income(move: Move, player: int) -> None:
-    """Hub income per ship (or A-1's fixed 10) and the income icons of active quarters."""
+def base_income(move: Move, player: int, *, placed_now_pay: bool = False) -> None:
+    """Hub income per ship (or A-1's fixed 10) and the income icons of active quarters (with
+    `placed_now_pay`, of every occupied quarter, the ones filled this turn too)."""
     me = move.state["players"][player]
     hub = me["hub"]
     ships = sum(1 for s in move.state["ships"].values() if s["owner"] == player)
@@ -120,7 +123,8 @@ def base_income(move: Move, player: int) -> None:
                 f"Hub {hub} income ({ships} ships)")
     for sector in me["sectors"]:
         for quarter, amounts in sector["income"]:
-            if quarter_active(move.state, sector, quarter):
+            placed_now = placed_now_pay and quarter < len(sector["residents"])
+            if placed_now or quarter_active(move.state, sector, quarter):
                 ledger.gain(move, player, amounts, f"income of Sector {sector['number']}")
     if any(me["hub_slots"]):
         slot_income = move.value("hubs", hub, "quarter_income",
@@ -150,9 +154,17 @@ def income_obligation(move: Move, player: int, source: str, ability: Ability) ->
             return
         detail: Any = abilities.bonus_detail(move, source, "Hub resident moved: "
                                              "{\"slot\": n, \"to\": Sector or null}")
+        target = detail.get("to")
+        movable = sorted({species for species in me["hub_slots"] if species is not None
+                          and set(places_for(move.state, player, species)) - {"hub"}})
+        move.check(target is not None or not movable,
+                   f"Hub {source}: a {' or '.join(movable)} resident can move onto a legal "
+                   "Sector, so none is returned (\"If there is no legal place to move one of "
+                   "them, then one must be returned to the supply\")")
+        move.check(target != "hub", f"Hub {source}: the resident moves \"from your Hub onto a "
+                                    "legal Sector\", not back to the Hub")
         species = remove_resident(move, player, "hub", detail.get("slot", 0), to="hand",
                                   why=f"Hub {source}")
-        target = detail.get("to")
         if target is None:
             move.emit("resident_returned", f"No legal place: the {species} goes back to the "
                       "supply", ["add", ["supply", species], 1])
@@ -188,13 +200,16 @@ def income_obligation(move: Move, player: int, source: str, ability: Ability) ->
 def human_then_income(move: Move) -> None:
     """Hub A-8: "In lieu of a normal turn, you may pay 1 food, 1 water, and 1 metal to gain a
     Human, place it in living quarters on your station, and then take income"."""
-    from companion.rules.actions import HUMAN_COST, gain_human
-
     player = move.player()
     require_main_action(move, player)
     hub = move.state["players"][player]["hub"]
-    allowed = any(a.kind == "gain_human_then_income" for a in move.catalogue.hubs[hub].abilities)
-    move.check(allowed, f"only Hub A-8 may gain a Human and then take income (not {hub})")
-    gain_human(move, player, HUMAN_COST, why=f"Hub {hub}")
-    take_income(move, player)
+    power = next((a for a in move.catalogue.hubs[hub].abilities
+                  if a.kind == "gain_human_then_income"), None)
+    if power is None:
+        move.fail(f"only Hub A-8 may gain a Human and then take income (not {hub})")
+        return
+    abilities.buy_resident(move, player, "human", power.params["cost"],
+                           where=abilities.choice_of_place(move, "human"), source=hub,
+                           why=f"Hub {hub}")
+    take_income(move, player, new_human_counts=True)
 

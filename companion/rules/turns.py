@@ -48,7 +48,8 @@ def end_conditions(state: dict, player: int, catalogue_conditions: dict) -> list
 
 
 def end_turn(move: Move) -> None:
-    """`end_turn`: the active player's turn is over (a button press or a tap)."""
+    """`end_turn`: the active player's turn is over (a button press or a tap). The end of the
+    game is checked at the end of every turn, an additional turn's too."""
     state = move.state
     if state["phase"] != "play":
         move.fail("the game is not in play")
@@ -60,11 +61,6 @@ def end_turn(move: Move) -> None:
     if state["pending"]:
         move.emit("pending_dropped", "Unchosen Diplomacy bonuses are dropped (override)",
                   ["set", ["pending"], []])
-    if turn["extra_turns"] > 0:
-        move.emit("extra_turn_taken", f"{move.name(active)} takes an additional turn",
-                  ["add", ["turn", "extra_turns"], -1])
-        start_turn(move, active, extra=True)
-        return
     end = state["end"]
     if end["triggered_by"] is None:
         conditions = {
@@ -79,6 +75,11 @@ def end_turn(move: Move) -> None:
                       "Everyone else gets one more turn.",
                       ["set", ["end", "triggered_by"], active],
                       ["set", ["end", "final_turns"], others])
+    if turn["extra_turns"] > 0:  # "an additional turn before the next player's turn"
+        move.emit("extra_turn_taken", f"{move.name(active)} takes an additional turn",
+                  ["add", ["turn", "extra_turns"], -1])
+        start_turn(move, active, extra=True)
+        return
     if end["triggered_by"] is not None:
         if not end["final_turns"]:
             move.emit("game_over", "The game is over: final scoring",

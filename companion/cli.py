@@ -98,6 +98,11 @@ def _parser() -> argparse.ArgumentParser:
                         help="write your entered values to FILE (to share with another table)")
     action.add_argument("--import", dest="import_", type=Path, metavar="FILE",
                         help="merge values from FILE into your overlay")
+    action.add_argument("--set", metavar="KIND/RECORD/FIELD=VALUE",
+                        help="enter one value read off your copy, e.g. sectors/214/color=pink "
+                        "or sectors/214/cost=8 (VALUE is JSON or a plain word)")
+    action.add_argument("--unset", metavar="KIND/RECORD/FIELD",
+                        help="remove an entered value again (the shipped one applies)")
     catalogue.set_defaults(run=_run_catalogue)
     add_store_commands(commands)
     return parser
@@ -164,6 +169,12 @@ def _run_catalogue(args: argparse.Namespace) -> int:
     overlay = paths.overlay_path(args.overlay)
     if args.summary:
         print(format_summary(catalogue_summary(load_catalogue(overlay=overlay))))
+    elif args.set is not None or args.unset is not None:
+        key, value = _catalogue_entry(args.set) if args.set is not None else (args.unset, None)
+        kind, record, field = _catalogue_key(key)
+        set_user_value(overlay, kind, record, field, value)
+        print(f"{key} = {json.dumps(value)} entered in {overlay}" if value is not None
+              else f"{key} removed from {overlay}")
     elif args.export:
         count = export_overlay(overlay, args.export)
         print(f"exported {count} entered value(s) to {args.export}")
@@ -171,6 +182,29 @@ def _run_catalogue(args: argparse.Namespace) -> int:
         count = import_overlay(overlay, args.import_)
         print(f"imported {count} value(s) from {args.import_} into {overlay}")
     return 0
+
+
+def _catalogue_entry(text: str) -> tuple[str, object]:
+    """"sectors/214/color=pink" -> ("sectors/214/color", "pink"); VALUE as JSON when it is."""
+    key, equals, raw = text.partition("=")
+    if not equals or not raw.strip():
+        raise CatalogueError(f"--set {text!r}: expected KIND/RECORD/FIELD=VALUE "
+                             "(e.g. sectors/214/color=pink)")
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        value = raw.strip()
+    if value is None:
+        raise CatalogueError(f"--set {text!r}: give a value (--unset {key} removes an entry)")
+    return key.strip(), value
+
+
+def _catalogue_key(key: str) -> tuple[str, str, str]:
+    parts = key.split("/")
+    if len(parts) != 3 or not all(p.strip() for p in parts):
+        raise CatalogueError(f"{key!r}: expected KIND/RECORD/FIELD (e.g. sectors/214/color)")
+    kind, record, field = (p.strip() for p in parts)
+    return kind, record, field
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ from typing import Any
 from companion.rules import ledger
 from companion.rules.diplomacy import TRACKS, advance
 from companion.rules.move import Move
-from companion.rules.station import add_sector, place_resident
+from companion.rules.station import add_sector, place_resident, sector_color, sector_label
 
 COLORS = ("red", "blue", "yellow", "green")
 LEVEL1 = ("dismantle", "construction", "expedition", "transport", "diplomacy")
@@ -103,7 +103,7 @@ def sector_display(move: Move) -> None:
     move.check(len(set(numbers)) == len(numbers), "a Sector is listed twice")
     options = move.state["options"]
     per_stack = len(move.state["players"]) + (1 if options["friendly"] else 0)
-    stacks = Counter(move.catalogue.sectors[n].stack for n in numbers)
+    stacks = Counter((move.catalogue.sectors[n].level, sector_color(move, n)) for n in numbers)
     for stack, count in sorted(stacks.items()):
         move.check(count == per_stack, f"{count} Level-{stack[0]} {stack[1]} Sectors on display; "
                                        f"the display has {per_stack} of each")
@@ -114,7 +114,8 @@ def sector_display(move: Move) -> None:
         odd = [n for n in numbers if n % 10 not in endings]
         move.check(not odd, f"first game: use only Sectors ending in 1-4, not {odd}")
     next_step = "sets" if options["first_game"] else "hubs"
-    move.emit("display_set", f"Sector display: {sorted(numbers)}",
+    labels = ", ".join(sector_label(move, n) for n in sorted(numbers))
+    move.emit("display_set", f"Sector display: {labels}",
               ["set", ["display"], sorted(numbers)], ["set", ["setup", "step"], next_step])
 
 
@@ -279,7 +280,7 @@ def starting_bonus(move: Move) -> None:
                             _list(move, "sectors", len(info.value("setup_free_sectors", [])),
                                   "the free Sector(s) taken")):
         sector = move.catalogue.sectors.get(number)
-        move.check(sector is not None and (sector.level, sector.color) ==
+        move.check(sector is not None and (sector.level, sector_color(move, number)) ==
                    (spec["level"], spec["color"]),
                    f"Hub {hub} gives a free Level-{spec['level']} {spec['color']} Sector, "
                    f"not {number}")

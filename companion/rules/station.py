@@ -90,24 +90,6 @@ def places_for(state: dict, player: int, species: str) -> list[Any]:
     return places
 
 
-def resident_label(species: str) -> str:
-    """'Human' or 'pink Alien'."""
-    return "Human" if species == "human" else f"{species} Alien"
-
-
-def why_not_gained(state: dict, player: int, species: str) -> str | None:
-    """Why a resident of `species` cannot be had now, or None: none left in the supply (Humans:
-    on Terra), or "Residents cannot be acquired if there are no available living quarters"."""
-    label = resident_label(species)
-    if state["supply"][species] <= 0:
-        return f"no {label} is left {'on Terra' if species == 'human' else 'in the supply'}"
-    if not places_for(state, player, species):
-        return (f"{state['players'][player]['name']} has no living quarters free for a {label} "
-                "(\"Residents cannot be acquired if there are no available living quarters for "
-                "them.\")")
-    return None
-
-
 def count_species(state: dict, player: int, species: str) -> int:
     """Residents of `species` on the player's entire station (Hub included)."""
     me = state["players"][player]
@@ -116,6 +98,22 @@ def count_species(state: dict, player: int, species: str) -> int:
 
 
 # -- the layout of a Sector (asked once when unknown) --------------------------------------------
+
+
+def sector_color(move: Move, number: int) -> str:
+    """Sector `number`'s colour: as given from the tile (`"catalogue": {"sectors/N/color": ...}`
+    on a line, or the overlay), else the catalogue's (all but 218 inferred from the number)."""
+    return move.value("sectors", number, "color", f"What colour is Sector {number}?")
+
+
+def sector_label(move: Move, number: int) -> str:
+    """"Sector 214 (pink)", or "Sector 214 (assumed pink, from its number)" while the colour the
+    placement rules use is only inferred, so the table can see it and correct it."""
+    color = sector_color(move, number)
+    if (f"sectors/{number}/color" not in move.state["learned"]
+            and move.catalogue.sectors[number]["color"].source == "inferred"):
+        return f"Sector {number} (assumed {color}, from its number)"
+    return f"Sector {number} ({color})"
 
 
 def sector_layout(move: Move, number: int) -> dict:
@@ -162,15 +160,16 @@ def add_sector(move: Move, player: int, number: int, why: str) -> dict:
     """Attach Sector `number` to the player's station (taking it from the display if there)."""
     info = move.catalogue.sectors[number]
     layout = sector_layout(move, number)
-    sector = {"number": number, "level": info.level, "color": info.color, "residents": [],
-              "placed_turn": [], **layout}
+    sector = {"number": number, "level": info.level, "color": sector_color(move, number),
+              "residents": [], "placed_turn": [], **layout}
     ops: list[list] = [["append", ["players", player, "sectors"], sector]]
     if number in move.state["display"]:
         ops.append(["remove_at", ["display"], move.state["display"].index(number)])
     private = move.state["players"][player]["private_sectors"]
     if number in private:
         ops.append(["remove_at", ["players", player, "private_sectors"], private.index(number)])
-    move.emit("sector_built", f"{move.name(player)} adds Sector {number} to their station: {why}",
+    move.emit("sector_built",
+              f"{move.name(player)} adds {sector_label(move, number)} to their station: {why}",
               *ops)
     return sector
 
@@ -187,7 +186,7 @@ def place_resident(move: Move, player: int, species: str, where: Any = None, *,
         move.emit("note", f"No {species} left in the supply: {move.name(player)} gains none")
         return False
     places = places_for(move.state, player, species)
-    label = resident_label(species)
+    label = "Human" if species == "human" else f"{species} Alien"
     if where is None:
         move.check(bool(places), f"{move.name(player)} has no living quarters free for a {label}")
         if not places:

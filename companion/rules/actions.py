@@ -14,7 +14,7 @@ from typing import Any
 from companion.rules import abilities, ledger
 from companion.rules.diplomacy import TRACKS, advance, pay_out
 from companion.rules.move import Move
-from companion.rules.station import add_sector, place_resident, sector_color
+from companion.rules.station import add_sector, sector_color
 from companion.rules.turns import require_main_action
 
 DIE_FACES = ("food", "water", "metal", "human")
@@ -148,9 +148,16 @@ def built_abilities(move: Move, player: int, number: int) -> None:
 
 def take_free_sector(move: Move, player: int, source: str, level: int, *, why: str) -> None:
     """Sector 326: "immediately gain a free Level-1 Sector of any color. If the station already
-    has one of each color, ignore this immediate effect.\""""
+    has one of each color, ignore this immediate effect." "to the greatest extent possible": with
+    no Level-1 Sector of a missing colour on display, none is taken (noted)."""
     have = {s["color"] for s in move.state["players"][player]["sectors"] if s["level"] == level}
     if len(have) == 3:
+        return
+    offered = [n for n in move.state["display"] if move.catalogue.sectors[n].level == level
+               and move.catalogue.sectors[n].color not in have]
+    if not offered:
+        move.emit("note", f"Sector {source}: no Level-{level} Sector of a colour "
+                  f"{move.name(player)}'s station lacks is on display, so none is taken")
         return
     number = abilities.bonus_detail(move, source, "free Sector's number")
     sector = move.catalogue.sectors.get(number)
@@ -199,29 +206,21 @@ def expedition_result(move: Move, player: int, detail: Mapping[str, Any], *, dic
     ledger.gain(move, player, dict(resources), why)
     humans = kept.count("human")
     plans = detail.get("humans") or []
-    if humans and len(plans) != humans:
-        move.fail(f"for each Human kept, say \"observe\" (1 point) or \"recruit\" (pay 1 metal, "
-                  f"1 food, 1 water): \"humans\": [{humans} choice(s)]")
+    # "For each die depicting a Human selected, there are two options": one choice per Human
+    # die kept, and none for a Human die not kept.
+    move.check(len(plans) == humans,
+               f"{humans} Human dice kept, so {humans} choice(s) of \"observe\" (1 point) or "
+               f"\"recruit\" (pay 1 metal, 1 food, 1 water), not {len(plans)}: "
+               f"\"humans\": [{humans} choice(s)]")
     for plan in plans:
         if plan == "observe":
             ledger.gain(move, player, {"points": 1}, "observing humanity")
         elif plan == "recruit":
-            gain_human(move, player, HUMAN_COST, why="a Human ally")
+            abilities.buy_resident(move, player, "human", HUMAN_COST,
+                                   where=abilities.choice_of_place(move, "human"),
+                                   source="human", why="a Human ally")
         else:
             move.fail(f"{plan!r}: a Human is observed or recruited")
-
-
-def gain_human(move: Move, player: int, cost: Mapping[str, int], *, why: str) -> None:
-    """Pay for a Human (less the station's discounts, resources only) and place them."""
-    price = dict(cost)
-    paid_less = abilities.human_discount(move, player)
-    skip = [*(move.command.get("human_cost_skip") or []), "metal", "water", "food"]
-    for resource in skip:
-        if paid_less and price.get(resource):
-            price[resource] -= 1
-            paid_less -= 1
-    ledger.pay(move, player, price, why)
-    place_resident(move, player, "human", abilities.choice_of_place(move, "human"), why=why)
 
 
 # -- Transport ----------------------------------------------------------------------------------
@@ -251,12 +250,14 @@ def transactions(move: Move, player: int, items: Any, *, limit: int, why: str) -
             color = item.get("color")
             if color not in ("teal", "pink", "brown"):
                 move.fail("an aerobic Alien is teal, pink or brown")
-            ledger.pay(move, player, {"food": 1, "water": 1}, f"a {color} Alien")
-            if place_resident(move, player, color, item.get("where"), why=why):
+            if abilities.buy_resident(move, player, color, {"food": 1, "water": 1},
+                                      where=item.get("where"), source="alien",
+                                      why=f"a {color} Alien"):
                 gained[color] += 1
         elif kind == "gold":
-            ledger.pay(move, player, {"food": 1, "water": 1, "metal": 1}, "a gold Alien")
-            if place_resident(move, player, "gold", item.get("where"), why=why):
+            if abilities.buy_resident(move, player, "gold", {"food": 1, "water": 1, "metal": 1},
+                                      where=item.get("where"), source="gold",
+                                      why="a gold Alien"):
                 gained["gold"] += 1
         elif kind == "trade":
             paid, got = item.get("pay"), item.get("gain")

@@ -90,6 +90,24 @@ def places_for(state: dict, player: int, species: str) -> list[Any]:
     return places
 
 
+def resident_label(species: str) -> str:
+    """'Human' or 'pink Alien'."""
+    return "Human" if species == "human" else f"{species} Alien"
+
+
+def why_not_gained(state: dict, player: int, species: str) -> str | None:
+    """Why a resident of `species` cannot be had now, or None: none left in the supply (Humans:
+    on Terra), or "Residents cannot be acquired if there are no available living quarters"."""
+    label = resident_label(species)
+    if state["supply"][species] <= 0:
+        return f"no {label} is left {'on Terra' if species == 'human' else 'in the supply'}"
+    if not places_for(state, player, species):
+        return (f"{state['players'][player]['name']} has no living quarters free for a {label} "
+                "(\"Residents cannot be acquired if there are no available living quarters for "
+                "them.\")")
+    return None
+
+
 def count_species(state: dict, player: int, species: str) -> int:
     """Residents of `species` on the player's entire station (Hub included)."""
     me = state["players"][player]
@@ -186,7 +204,7 @@ def place_resident(move: Move, player: int, species: str, where: Any = None, *,
         move.emit("note", f"No {species} left in the supply: {move.name(player)} gains none")
         return False
     places = places_for(move.state, player, species)
-    label = "Human" if species == "human" else f"{species} Alien"
+    label = resident_label(species)
     if where is None:
         move.check(bool(places), f"{move.name(player)} has no living quarters free for a {label}")
         if not places:

@@ -1,6 +1,7 @@
 """The component catalogue: shipped data, provenance, abilities, overlay, export/import, summary.
 
-Self-contained: reads only the shipped companion/data and files it writes under tmp_path.
+Self-contained: reads only the shipped companion/data, docs/catalogue.md and files it writes under
+tmp_path.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tables import Table, display_for, table_catalogue_at
 
+from companion import cli
 from companion.rules import effects
 from companion.rules.catalogue import (
     DEFAULT_DATA_DIR,
@@ -30,6 +33,9 @@ from companion.rules.catalogue import (
     summary,
 )
 from companion.rules.effects import validate_ability
+from companion.rules.game import Game
+from companion.rules.move import Refused
+from companion.rules.position import parse_position
 
 HUB_IDS = [f"B-{i}" for i in range(1, 13)] + [f"A-{i}" for i in range(1, 13)]
 SECTOR_NUMBERS = [lvl * 100 + tens * 10 + unit
@@ -167,7 +173,7 @@ def test_five_neutral_ships(cat):
     just like any player's ship.\""""
     neutral = [s for s in cat.ships.values() if s.group == "neutral"]
     assert sorted(s.type for s in neutral) == sorted(effects.SHIP_TYPES)
-    assert all(s["type"].source == "inferred" and not s["cost"].known for s in neutral)
+    assert all(s["type"].known and not s["cost"].known for s in neutral)
     assert cat.setup["components"].value("neutral_ships") == 5
 
 
@@ -712,3 +718,201 @@ def test_docs_example_runs(capsys):
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "2 brown (2, 'brown')"
     assert "Field(value=3, source='user', note=None)" in out
+
+
+# --- section 6: where the data leans on guesses ------------------------------------------------
+
+def test_level2_expedition_ship_of_the_anatomy_example(cat):
+    """"Anatomy of a Ship": "(e.g., 8 metal)", "(e.g., 4 GEMs)", "an additional 2 GEMs to the
+    owner", "this is a Level-2 ship", "For example, a Terran Expedition ship." The duration,
+    capacity and how many such cards the deck holds are not given."""
+    ship = cat.ships["L2-expedition"]
+    assert (ship.group, ship.type, ship.level) == ("deck_design", "expedition", 2)
+    assert {n: ship.value(n) for n in ("cost", "fee", "metal_value")} == \
+        {"cost": 4, "fee": 2, "metal_value": 8}
+    quotes = {n: ship[n].note for n in ("type", "level", "cost", "fee", "metal_value")}
+    assert all(ship[n].source == "rulebook" for n in quotes)
+    assert quotes == {
+        "type": "Ship Type: This is indicated by the icon and the background color. For "
+                "example, a Terran Expedition ship.",
+        "level": "Ship Level: The two windows/dots indicate that this is a Level-2 ship.",
+        "cost": "Cost to Use: If any player wants to use this ship, they must place the shown "
+                "GEMs on the ship (e.g., 4 GEMs).",
+        "fee": "Also, if that player is not the ship's owner, they must pay an additional 2 GEMs "
+               "to the owner of this ship.",
+        "metal_value": "Metal Value: If the owner dismantles this ship, they will gain the shown "
+                       "number of metal (e.g., 8 metal).",
+    }
+    assert not any(ship[n].known for n in ("count", "duration", "capacity"))
+
+
+def test_level2_expedition_can_be_drafted(table_catalogue):
+    """A Level-2 design like any other: revealed and drafted, its values asked for in play."""
+    table = Table(table_catalogue, ships={3: ["L3-dismantle", "L3-expedition"],
+                                          2: ["L2-expedition", "L2-farm"]})
+    assert "Ann:L2-expedition" in table.state["ships"]
+
+
+def test_no_provenance_cites_the_german_summary(cat):
+    """The German summary is not the rulebook (it prices the gold Alien with a GEM); no value
+    rests on it."""
+    notes = [f.note for *_, f in cat.iter_fields() if f.note]
+    texts = [a.text for c in [*cat.hubs.values(), *cat.sectors.values()] for a in c.abilities]
+    for text in notes + texts:
+        assert "German" not in text and "fünf" not in text and "Alternativ" not in text, text
+
+
+def test_guessed_ship_types_say_they_are_to_be_confirmed(cat):
+    """Types the rulebook does not state are inferred, with the reason it is believed and a call
+    to confirm it from the components; the neutral Diplomacy ship is the rulebook's (A-7)."""
+    guessed = ["L1-dismantle", "L1-construction", *(f"neutral-{k}" for k in
+                                                    ("dismantle", "construction", "expedition",
+                                                     "transport"))]
+    for design in guessed:
+        field = cat.ships[design]["type"]
+        assert field.source == "inferred" and field.note.startswith("To be confirmed from the")
+    diplomacy = cat.ships["neutral-diplomacy"]["type"]
+    assert diplomacy.source == "rulebook" and "or the neutral one" in diplomacy.note
+
+
+def _new_game(catalogue, values=None):
+    game = Game(catalogue)
+    game.execute({"cmd": "new_game", "players": [{"name": "Ann", "color": "red"},
+                                                 {"name": "Bob", "color": "blue"}],
+                  "aliens": {"teal": 13, "pink": 12, "brown": 13, "gold": 12}})
+    given = {"catalogue": values} if values else {}
+    step = game.execute({"cmd": "sector_display", "sectors": display_for(2), **given})
+    return game, " ".join(e["text"] for e in step.events)
+
+
+def test_display_shows_the_colours_it_assumes(table_catalogue):
+    """Placement depends on a Sector's colour, inferred from its number (218's is the
+    rulebook's): the display says which colour it assumes."""
+    _, text = _new_game(table_catalogue)
+    assert "Sector 214 (assumed pink, from its number)" not in text  # 214 is not on display
+    assert "Sector 101 (assumed teal, from its number)" in text
+    assert "Sector 112 (assumed brown, from its number)" in text
+    assert "Sector 322 (assumed pink, from its number)" in text
+
+
+def test_construction_shows_the_assumed_colour(table):
+    table.set("Ann", metal=20)
+    step = table.run({"cmd": "use_ship", "player": "Ann", "ship": "Ann:L1-construction",
+                      "sector": 101})
+    assert any("adds Sector 101 (assumed teal, from its number) to their station" in e["text"]
+               for e in step.events)
+
+
+SWAP = {"sectors/101/color": "pink", "sectors/121/color": "teal"}
+
+
+def _build_with_swapped_colours(game):
+    """Ann builds 101 (pink on this table) and then a pink Level-2 Sector on it."""
+    run = game.execute
+    hubs = {"Ann": ["B-3", "B-8"], "Bob": ["B-5", "B-4"]}
+    run({"cmd": "deal_hubs", "hubs": hubs})
+    for ships in (["L3-dismantle"] * 5, ["L2-farm"] * 5):
+        run({"cmd": "reveal_ships", "ships": ships})
+        for _ in range(4):
+            player = game.state["setup"]["draft_order"][0]
+            run({"cmd": "draft_ship", "player": ["Ann", "Bob"][player], "ship": ships[0]})
+    run({"cmd": "choose_hub", "player": "Ann", "hub": "B-3"})
+    run({"cmd": "choose_hub", "player": "Bob", "hub": "B-5"})
+    for name in ("Ann", "Bob"):
+        run({"cmd": "starting_bonus", "player": name})
+    run({"cmd": "adjust", "who": "Ann", "counter": "metal", "value": 30, "note": "test scene"})
+    step = run({"cmd": "use_ship", "player": "Ann", "ship": "Ann:L1-construction",
+                "sector": 101})
+    ann = game.state["players"][0]
+    assert ann["sectors"][0]["color"] == "pink"
+    run({"cmd": "end_turn"})
+    run({"cmd": "use_ship", "player": "Bob", "ship": "Bob:L2-farm"})
+    run({"cmd": "end_turn"})
+    with pytest.raises(Refused, match="needs its Level-1 Sector"):
+        run({"cmd": "use_ship", "player": "Ann", "ship": "Bob:L1-construction", "sector": 201})
+    run({"cmd": "use_ship", "player": "Ann", "ship": "Bob:L1-construction", "sector": 221})
+    assert [(s["number"], s["color"]) for s in ann["sectors"]] == [(101, "pink"), (221, "pink")]
+    return " ".join(e["text"] for e in step.events)
+
+
+def test_sector_colour_corrected_on_a_script_line(table_catalogue):
+    """"catalogue": {"sectors/N/color": ...} on a line: the display takes it (its stacks), the
+    event shows the colour plainly, and placement follows it."""
+    game, text = _new_game(table_catalogue, SWAP)
+    assert "Sector 101 (pink)" in text and "Sector 121 (teal)" in text
+    assert "Sector 102 (assumed teal, from its number)" in text
+    assert "adds Sector 101 (pink) to their station" in _build_with_swapped_colours(game)
+
+
+def test_sector_colour_corrected_with_the_cli(tmp_path, capsys):
+    """`phoenix-companion catalogue --set sectors/N/color=...` writes the overlay in one step; a
+    game on that catalogue places by it."""
+    table_catalogue_at(tmp_path)
+    overlay = tmp_path / "table-overlay.json"
+    for key, color in SWAP.items():
+        assert cli.main(["--overlay", str(overlay), "catalogue", "--set", f"{key}={color}"]) == 0
+    assert "sectors/121/color = \"teal\" entered in" in capsys.readouterr().out
+    catalogue = load_catalogue(overlay=overlay)
+    assert catalogue.sectors[101]["color"] == Field("pink", "user", None)
+    game, text = _new_game(catalogue)
+    assert "Sector 101 (pink)" in text
+    assert "adds Sector 101 (pink) to their station" in _build_with_swapped_colours(game)
+    assert cli.main(["--overlay", str(overlay), "catalogue", "--unset",
+                     "sectors/101/color"]) == 0
+    assert load_catalogue(overlay=overlay).sectors[101]["color"].source == "inferred"
+
+
+@pytest.mark.parametrize(("argument", "words"), [
+    ("sectors/214/color=red", ["record 214", "'color'", "'red'"]),
+    ("sectors/214/colour=pink", ["record 214", "'colour'", "no such field"]),
+    ("sectors/214=pink", ["KIND/RECORD/FIELD"]),
+    ("sectors/214/color=", ["KIND/RECORD/FIELD=VALUE"]),
+    ("sectors/214/color=null", ["--unset"]),
+    ("sectors/999/color=pink", ["record 999"]),
+    ("ships/L1-transport/type=farm", ["cannot be changed"]),
+])
+def test_cli_set_refuses_bad_entries(tmp_path, capsys, argument, words):
+    overlay = tmp_path / "overlay.json"
+    assert cli.main(["--overlay", str(overlay), "catalogue", "--set", argument]) == 2
+    error = capsys.readouterr().err
+    assert all(word in error for word in words), error
+    assert not overlay.exists()
+
+
+EXAMPLE = DEFAULT_DATA_DIR / "examples" / "rulebook-3p.json"
+
+
+def test_rulebook_example_says_what_the_rulebook_does_not_give(cat):
+    """Its totals are the rulebook's; the note names the values the rulebook leaves open, and
+    the position reader ignores it."""
+    data = json.loads(EXAMPLE.read_text(encoding="utf-8"))
+    note = data["note"]
+    for words in ("142", "141", "159", "living quarters", "Beth's Hub", "ships left",
+                  "food, water and metal", "not the rulebook's"):
+        assert words in note
+    assert [p.name for p in parse_position(data, cat)] == ["Anna", "Beth", "Connor"]
+
+
+def _readings() -> list[tuple[list[str], str, str]]:
+    docs = Path(__file__).resolve().parents[2] / "docs" / "catalogue.md"
+    section = docs.read_text(encoding="utf-8").split("## Readings", 1)[1]
+    rows = []
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 3 and cells[1].startswith('"'):
+            rows.append(([c.strip() for c in cells[0].split(",")], cells[1][1:-1], cells[2]))
+    return rows
+
+
+def test_readings_are_listed_with_their_sentences(cat):
+    """docs/catalogue.md lists the readings taken where the text leaves a question open, each
+    with the sentence it reads, found verbatim in that component's text."""
+    rows = _readings()
+    listed = {component for components, *_ in rows for component in components}
+    assert {"B-12", "318", "B-3", "A-11", "A-1", "A-7"} <= listed
+    for components, sentence, reading in rows:
+        first = components[0]
+        item = cat.hubs[first] if "-" in first else cat.sectors[int(first)]
+        texts = [a.text for a in item.abilities] + [f.note or "" for f in item.fields.values()]
+        assert any(sentence in text for text in texts), (first, sentence)
+        assert reading

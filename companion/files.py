@@ -1,42 +1,181 @@
-"""A user's files: reading JSON with every failure turned into a message naming the file, and
-writing so that a crash never leaves half a file."""
+"""A user's files: reading text and JSON with every failure turned into a message naming the
+file, and writing so that a crash never leaves half a file and nothing is written through a link
+or onto a device.
+
+Every JSON reader of the app uses `parse_json` (or `read_json`): it refuses nesting deeper than
+MAX_DEPTH, numbers longer than MAX_NUMBER_DIGITS digits, NaN/Infinity and lone surrogates (which
+cannot be stored or printed), each with a message instead of a crash.
+"""
 
 from __future__ import annotations
 
 import json
+import math
 import os
+import stat
 import tempfile
 from pathlib import Path
 from typing import Any
+
+MAX_DEPTH = 64
+"""The deepest nesting of arrays and objects accepted in a JSON file."""
+MAX_NUMBER_DIGITS = 30
+"""The longest number (in characters) accepted in a JSON file."""
+MAX_FILE_BYTES = 64 * 1024 * 1024
+"""The largest text file read."""
 
 
 class JsonFileError(ValueError):
     """A JSON file that cannot be used; the message names the file and what is wrong."""
 
 
-def read_json(path: Path, *, show: str | None = None) -> Any:
-    """The parsed content of `path`, or JsonFileError (missing, unreadable, not JSON); messages
-    name the file as `show` (default: the path)."""
+class _BadValue(ValueError):
+    """A JSON value the app does not accept (raised inside the parser's hooks)."""
+
+
+def _integer(text: str) -> int:
+    if len(text) > MAX_NUMBER_DIGITS:
+        raise _BadValue(f"a number of {len(text)} digits (at most {MAX_NUMBER_DIGITS})")
+    return int(text)
+
+
+def _real(text: str) -> float:
+    value = float(text) if len(text) <= MAX_NUMBER_DIGITS else math.inf
+    if not math.isfinite(value):
+        raise _BadValue(f"the number {text[:20]}{'...' if len(text) > 20 else ''} is too long "
+                        "or too large")
+    return value
+
+
+def _constant(text: str) -> Any:
+    raise _BadValue(f"{text} is not a number JSON allows")
+
+
+def _check_tree(value: Any) -> None:
+    """Refuse nesting deeper than MAX_DEPTH and strings with lone surrogates (iteratively)."""
+    pending: list[tuple[Any, int]] = [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, str):
+            _check_string(item)
+            continue
+        if not isinstance(item, dict | list):
+            continue
+        if depth > MAX_DEPTH:
+            raise _BadValue(f"nested more than {MAX_DEPTH} levels deep")
+        if isinstance(item, dict):
+            for key, child in item.items():
+                _check_string(key)
+                pending.append((child, depth + 1))
+        else:
+            pending.extend((child, depth + 1) for child in item)
+
+
+def _check_string(text: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise _BadValue(f"the text {printable_repr(text)} holds a lone surrogate (\\ud800-"
+                        "\\udfff), which is not a character") from None
+
+
+def printable_repr(text: str, limit: int = 40) -> str:
+    """A short quoted form of `text` that is safe to print (escapes, surrogates escaped)."""
+    shown = text if len(text) <= limit else text[:limit] + "..."
+    return ascii(shown)
+
+
+def parse_json(text: str, show: str) -> Any:
+    """The value of a JSON text, or JsonFileError naming `show` (where the text came from) and
+    what is wrong: invalid JSON (line and column), too deep, a huge number, a lone surrogate."""
+    try:
+        value = json.loads(text, parse_int=_integer, parse_float=_real,
+                           parse_constant=_constant)
+        _check_tree(value)
+    except json.JSONDecodeError as error:
+        raise JsonFileError(f"{show}: not valid JSON at line {error.lineno}, column "
+                            f"{error.colno}: {error.msg}") from None
+    except RecursionError:
+        raise JsonFileError(f"{show}: not usable JSON: nested more than {MAX_DEPTH} levels "
+                            "deep") from None
+    except _BadValue as error:
+        raise JsonFileError(f"{show}: not usable JSON: {error}") from None
+    return value
+
+
+def read_text(path: Path | str, *, show: str | None = None) -> str:
+    """The UTF-8 text of a regular file, or JsonFileError naming it (missing, a folder, a device
+    or FIFO, too large, unreadable, not UTF-8). Never blocks on a FIFO."""
     show = show or str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
         raise JsonFileError(f"{show}: no such file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise JsonFileError(f"{show}: cannot read it ({error})") from None
+    except OSError as error:
+        raise JsonFileError(f"{show}: cannot read it ({error.strerror})") from None
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise JsonFileError(
-            f"{show}: not valid JSON at line {error.lineno}, column {error.colno}: {error.msg}"
-        ) from None
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise JsonFileError(f"{show}: not a regular file ({file_kind(info.st_mode)}); give the "
+                                "path of a file")
+        if info.st_size > MAX_FILE_BYTES:
+            raise JsonFileError(f"{show}: too large ({info.st_size} bytes; at most "
+                                f"{MAX_FILE_BYTES})")
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as error:
+        raise JsonFileError(f"{show}: cannot read it ({error.strerror})") from None
+    finally:
+        os.close(fd)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise JsonFileError(f"{show}: not UTF-8 text (line {line}, byte {error.start}); save it "
+                            "as UTF-8") from None
 
 
-def write_text_atomically(path: Path, text: str) -> None:
+def read_json(path: Path | str, *, show: str | None = None) -> Any:
+    """The parsed content of a JSON file, or JsonFileError (see read_text and parse_json);
+    messages name the file as `show` (default: the path)."""
+    show = show or str(path)
+    return parse_json(read_text(path, show=show), show)
+
+
+def file_kind(mode: int) -> str:
+    """What a file of this st_mode is, in words (a folder, a FIFO, a device, ...)."""
+    kinds = [(stat.S_ISDIR, "a folder"), (stat.S_ISLNK, "a symbolic link"),
+             (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"),
+             (stat.S_ISSOCK, "a socket")]
+    return next((name for test, name in kinds if test(mode)), "not a regular file")
+
+
+def check_target(path: Path | str) -> None:
+    """Refuse (JsonFileError) to replace anything at `path` that is not a regular file: a link,
+    a folder, a device such as /dev/null, a FIFO."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise JsonFileError(f"{path}: cannot write it ({error.strerror})") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise JsonFileError(f"{path}: is {file_kind(info.st_mode)}, not a regular file; "
+                            "nothing was written (choose a file name)")
+
+
+def make_private_folder(folder: Path) -> None:
+    """Create a folder (and its parents) if missing; the folder itself is made 0700."""
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+
+
+def write_text_atomically(path: Path | str, text: str) -> None:
     """Write a file so that a crash leaves either the old or the new content, never a mix:
-    a temporary file beside it, flushed to disk, then renamed over it."""
+    a temporary file beside it (0600), flushed to disk, then renamed over it. Anything at `path`
+    that is not a regular file is refused (check_target)."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    check_target(path)
+    make_private_folder(path.parent)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:

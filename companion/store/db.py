@@ -17,6 +17,7 @@ import copy
 import json
 import os
 import sqlite3
+import stat
 import tempfile
 import urllib.parse
 from collections.abc import Iterator, Mapping
@@ -27,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import paths
+from companion.files import file_kind, make_private_folder
 from companion.rules.catalogue import (
     OVERLAY_FORMAT,
     Catalogue,
@@ -47,8 +49,10 @@ from companion.store.errors import (
     NotADatabase,
     StoreError,
     UnknownGame,
+    read_only_problem,
 )
 from companion.store.lock import WriteLock
+from companion.text import name_problem
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 DEFAULT_SNAPSHOT_EVERY = 100
@@ -77,13 +81,62 @@ def _sidecars(path: Path) -> tuple[Path, Path]:
     return path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")
 
 
-def inspect_database(path: Path) -> int:
-    """The schema version of an existing database, read without modifying the file; raise
-    NotADatabase, NewerSchema or DamagedDatabase when it is not one this app can use."""
+def sidecar_warning(path: Path) -> str | None:
+    """A warning when the database's -shm file is there without its -wal: the -wal was
+    probably deleted by hand, and the steps committed since the last checkpoint with it."""
+    wal, shm = _sidecars(Path(path))
+    if shm.exists() and not wal.exists():
+        return (f"{shm} exists without {wal.name}: if {wal.name} was deleted by hand, the steps "
+                "committed since the last checkpoint are lost (see docs/store.md, backups)")
+    return None
+
+
+def database_path(path: Path | str) -> Path:
+    """The file a database path names, symbolic links followed; StoreError when it is a folder,
+    a link to nothing, a FIFO or a device. A path where nothing is yet is returned as it is."""
+    path = Path(path)
     try:
-        size = path.stat().st_size
-        with path.open("rb") as handle:
-            header = handle.read(100)
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return path
+    except OSError as error:
+        raise StoreError(f"{path}: cannot use it ({error.strerror})") from None
+    if stat.S_ISLNK(info.st_mode):
+        real = Path(os.path.realpath(path))
+        if not real.exists():
+            raise StoreError(f"{path}: a symbolic link to {real}, which does not exist; remove "
+                             "the link or give the database's own path with --db")
+        path, info = real, os.stat(real)
+    if stat.S_ISDIR(info.st_mode):
+        raise StoreError(f"{path}: a folder, not a game database; give a file path with --db, "
+                         f"e.g. {path / 'games.sqlite'}")
+    if not stat.S_ISREG(info.st_mode):
+        raise StoreError(f"{path}: {file_kind(info.st_mode)}, not a game database file; give "
+                         "the path of a database file with --db")
+    return path
+
+
+def _reading(path: Path) -> sqlite3.Connection:
+    """A connection that reads without creating a -wal or -shm file beside the database:
+    immutable when there is no -wal (then no writer has it open), else read-only."""
+    mode = "mode=ro" if os.path.lexists(_sidecars(path)[0]) else "immutable=1"
+    uri = "file:" + urllib.parse.quote(str(path.absolute())) + "?" + mode
+    conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=5.0)
+    conn.execute("PRAGMA foreign_keys = ON")
+    return conn
+
+
+def inspect_database(path: Path) -> int:
+    """The schema version of an existing database, read without modifying the file or creating
+    any beside it; raise NotADatabase, NewerSchema or DamagedDatabase when it is not one this
+    app can use (its header, tables, pages and every row are checked)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        try:
+            size = os.fstat(fd).st_size
+            header = os.pread(fd, 100, 0)
+        finally:
+            os.close(fd)
     except OSError as error:
         raise StoreError(f"{path}: cannot read it ({error.strerror})") from None
     if size == 0:
@@ -107,9 +160,8 @@ def inspect_database(path: Path) -> int:
                             and not wal_has_frames):
         raise DamagedDatabase(path, f"the database is truncated ({size} bytes of "
                                     f"{pages * page_size})")
-    uri = "file:" + urllib.parse.quote(str(path.absolute())) + "?mode=ro"
     try:
-        conn = sqlite3.connect(uri, uri=True, isolation_level=None)
+        conn = _reading(path)
         try:
             application = conn.execute("PRAGMA application_id").fetchone()[0]
             version = conn.execute("PRAGMA user_version").fetchone()[0]
@@ -120,18 +172,75 @@ def inspect_database(path: Path) -> int:
                 raise NewerSchema(path, f"it was written by a newer Phoenix Companion (schema "
                                         f"{version}; this one knows up to "
                                         f"{schema.SCHEMA_VERSION}): update the app to open it")
+            if version < 1 or schema.tables_of(conn) != schema.expected_tables(version):
+                raise DamagedDatabase(path, "its tables are not the ones Phoenix Companion "
+                                            f"writes (schema {version})")
             problems = [row[0] for row in conn.execute("PRAGMA quick_check")]
             if problems != ["ok"]:
                 raise DamagedDatabase(path, f"the database is damaged ({problems[0]})")
+            if version == schema.SCHEMA_VERSION:
+                _check_rows(conn, path)
         finally:
             conn.close()
     except sqlite3.OperationalError as error:
         if "unable to open" in str(error):
+            if not os.access(path.parent if str(path.parent) else ".", os.W_OK):
+                raise StoreError(read_only_problem(path, str(error))) from None
             raise StoreError(f"{path}: cannot open it ({error})") from None
         raise DamagedDatabase(path, f"the database is damaged ({error})") from None
     except sqlite3.DatabaseError as error:
         raise DamagedDatabase(path, f"the database is damaged ({error})") from None
     return version
+
+
+def _check_rows(conn: sqlite3.Connection, path: Path) -> None:
+    """Every row checked: the game list's entries, and each step, journal line and snapshot
+    against its check value; journal times and commands decoded."""
+    for row in conn.execute(f"SELECT {GAME_COLUMNS} FROM games"):
+        _game_info(row, path)
+    for table, columns in schema.CHECKED.items():
+        for row in conn.execute(f"SELECT {', '.join(columns)}, crc FROM {table}"):
+            try:
+                sound = schema.row_crc(row[:-1]) == row[-1]
+            except TypeError:  # a value of the wrong type (a blob where text belongs)
+                sound = False
+            if sound and table == "journal":
+                sound = is_time(row[2]) and isinstance(_decode(row[3]), dict)
+            if not sound:
+                raise DamagedDatabase(path, f"game {row[0]}'s {table} row {row[1]} is damaged "
+                                            "(it does not match its check value)")
+
+
+def _decode(text: object) -> Any:
+    """A stored JSON value, or None when it does not decode."""
+    try:
+        return json.loads(text)  # type: ignore[arg-type]
+    except (ValueError, TypeError, RecursionError):
+        return None
+
+
+def is_time(value: object) -> bool:
+    """True for an ISO 8601 time with a time zone (as `timestamp()` writes)."""
+    try:
+        return isinstance(value, str) and datetime.fromisoformat(value).tzinfo is not None
+    except ValueError:
+        return False
+
+
+GAME_COLUMNS = "id, name, created, updated, phase, players, scores, head"
+
+
+def _game_info(row: tuple, path: Path) -> GameInfo:
+    """A game list row, checked (DamagedDatabase when a column does not make sense)."""
+    game_id, name, created, updated, phase, players, scores, head = row
+    players, scores = _decode(players), _decode(scores)
+    if not (isinstance(game_id, int) and isinstance(name, str) and is_time(created)
+            and is_time(updated) and isinstance(phase, str) and type(head) is int and head >= 0
+            and isinstance(players, list) and all(isinstance(p, str) for p in players)
+            and isinstance(scores, dict)
+            and all(type(v) is int for v in scores.values())):
+        raise DamagedDatabase(path, f"game {game_id!r}'s entry in the game list is damaged")
+    return GameInfo(game_id, name, created, updated, phase, players, scores, head)
 
 
 def _fsync_dir(folder: Path) -> None:
@@ -143,11 +252,12 @@ def _fsync_dir(folder: Path) -> None:
 
 
 def _create(path: Path) -> None:
-    """Build a fresh database beside `path` and move it into place (all or nothing)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """Build a fresh database (0600) beside `path` and move it into place (all or nothing)."""
+    make_private_folder(path.parent)
     building = path.with_name(path.name + ".creating")
     for leftover in (building, *_sidecars(building)):
         leftover.unlink(missing_ok=True)
+    os.close(os.open(building, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600))
     conn = sqlite3.connect(building, isolation_level=None)
     try:
         conn.execute("PRAGMA journal_mode = WAL")
@@ -164,23 +274,62 @@ def _create(path: Path) -> None:
     _fsync_dir(path.parent)
 
 
+def _migrate(conn: sqlite3.Connection, path: Path) -> None:
+    """Upgrade to the current schema (DamagedDatabase when the old rows do not decode)."""
+    try:
+        schema.migrate(conn)
+    except (ValueError, KeyError, TypeError, IndexError, RecursionError) as error:
+        raise DamagedDatabase(path, f"it cannot be upgraded: its rows are damaged "
+                                    f"({type(error).__name__})") from None
+
+
+def _kept_name(path: Path, label: str) -> Path:
+    """A free name beside `path` for a copy kept aside: games-<label>YYYYmmdd-HHMMSS.sqlite.old."""
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    kept = path.with_name(f"{path.stem}-{label}{stamp}{path.suffix}.old")
+    counter = 1
+    while os.path.lexists(kept):
+        counter += 1
+        kept = path.with_name(f"{path.stem}-{label}{stamp}-{counter}{path.suffix}.old")
+    return kept
+
+
+def _upgrade(path: Path, version: int) -> Path:
+    """Copy an old database aside (0600), then migrate it in place (the caller holds the lock);
+    the copy's name."""
+    backup = _kept_name(path, f"schema{version}-")
+    os.close(os.open(backup, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600))
+    source, target = _reading(path), sqlite3.connect(backup)
+    try:
+        source.backup(target)
+    finally:
+        source.close()
+        target.close()
+    conn = _connect(path, write=True)
+    try:
+        _migrate(conn, path)
+    finally:
+        conn.close()
+    return backup
+
+
 def set_aside(path: Path | str) -> Path:
     """Rename an unusable database (and its -wal/-shm) with a timestamp so a fresh one can be
-    started in its place; the new name of the old file. Refused while another app has it open."""
-    path = Path(path)
+    started in its place; the new name of the old file. Refused while another app has it open,
+    and with a message when the folder does not allow renaming."""
+    path = database_path(path)
     lock = WriteLock(path).acquire()
     try:
-        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-        kept = path.with_name(f"{path.stem}-{stamp}{path.suffix}.old")
-        counter = 1
-        while kept.exists():
-            counter += 1
-            kept = path.with_name(f"{path.stem}-{stamp}-{counter}{path.suffix}.old")
-        os.rename(path, kept)
-        for old, new in zip(_sidecars(path), _sidecars(kept)):
-            if old.exists():
-                os.rename(old, new)
-        _fsync_dir(path.parent)
+        kept = _kept_name(path, "")
+        try:
+            os.rename(path, kept)
+            for old, new in zip(_sidecars(path), _sidecars(kept)):
+                if old.exists():
+                    os.rename(old, new)
+            _fsync_dir(path.parent)
+        except OSError as error:
+            raise StoreError(f"{path}: cannot keep it aside as {kept.name} ({error.strerror}); "
+                             "make its folder writable, or move the file away yourself") from None
         return kept
     finally:
         lock.release()
@@ -189,13 +338,18 @@ def set_aside(path: Path | str) -> Path:
 class LazyStep(Step):
     """A stored step whose JSON is decoded on first use (resume decodes only what it folds)."""
 
-    def __init__(self, command: str, events: str, inverse: str) -> None:
+    def __init__(self, command: str, events: str, inverse: str, where: tuple[Path, str]) -> None:
         self._raw: list[Any] = [command, events, inverse]
         self._done = [False, False, False]
+        self._where = where  # the database and "game G's step S", for a damaged row
 
     def _get(self, index: int) -> Any:
         if not self._done[index]:
-            self._raw[index] = json.loads(self._raw[index])
+            value = _decode(self._raw[index])
+            if not isinstance(value, dict if index == 0 else list):
+                path, what = self._where
+                raise DamagedDatabase(path, f"{what} does not decode")
+            self._raw[index] = value
             self._done[index] = True
         return self._raw[index]
 
@@ -336,7 +490,7 @@ class Store:
         reading alongside a running app. Raises StoreLocked, NoDatabase, NotADatabase,
         NewerSchema or DamagedDatabase (the file then untouched). `overlay` is the user's
         catalogue overlay (default: the user's; learned values are stored there)."""
-        path = Path(path) if path is not None else default_db_path()
+        path = database_path(path if path is not None else default_db_path())
         overlay = paths.overlay_path(overlay)
         create = write if create is None else create
         if snapshot_every < 1:
@@ -349,21 +503,17 @@ class Store:
                 if lock is None:
                     raise StoreError(f"{path}: cannot create a database when reading")
                 _create(path)
+                lock.lock_file()
                 version = schema.SCHEMA_VERSION
             else:
                 version = inspect_database(path)
-            if version < schema.SCHEMA_VERSION:
-                upgrading = lock or WriteLock(path).acquire()
-                try:
-                    upgrade = _connect(path, write=True)
-                    try:
-                        schema.migrate(upgrade)
-                    finally:
-                        upgrade.close()
-                finally:
-                    if upgrading is not lock:
-                        upgrading.release()
-            conn = _connect(path, write=write)
+            if lock is None:
+                conn = _reader(path, version)
+            else:
+                _check_writable(path)
+                if version < schema.SCHEMA_VERSION:
+                    _upgrade(path, version)
+                conn = _connect(path, write=True)
         except BaseException:
             if lock is not None:
                 lock.release()
@@ -425,10 +575,9 @@ class Store:
 
     def games(self) -> list[GameInfo]:
         """Every game, most recently played first."""
-        rows = self.conn.execute("SELECT id, name, created, updated, phase, players, scores, head "
-                                 "FROM games ORDER BY updated DESC, id DESC").fetchall()
-        return [GameInfo(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), json.loads(r[6]), r[7])
-                for r in rows]
+        rows = self.conn.execute(f"SELECT {GAME_COLUMNS} FROM games "
+                                 "ORDER BY updated DESC, id DESC").fetchall()
+        return [_game_info(row, self.path) for row in rows]
 
     def game_info(self, game_id: int) -> GameInfo:
         """The game list's line for one game."""
@@ -488,30 +637,32 @@ class Store:
         if row is None:
             raise UnknownGame(game_id, self.path)
         name, head, overlay = row
-        base, state = 0, None
+        stored = _decode(overlay)
+        if not _is_overlay(stored):
+            raise DamagedDatabase(self.path, f"game {game_id}'s catalogue values are damaged")
+        base, state = 0, new_state()
         if use_snapshots:
             snapshot = conn.execute("SELECT seq, state FROM snapshots WHERE game_id = ? AND "
                                     "seq <= ? ORDER BY seq DESC LIMIT 1",
                                     (game_id, head)).fetchone()
             if snapshot:
-                base, state = snapshot[0], json.loads(snapshot[1])
-        if state is None:
-            state = new_state()
+                base, state = snapshot[0], _decode(snapshot[1])
+                if not isinstance(state, dict) or state.keys() != new_state().keys():
+                    raise DamagedDatabase(self.path, f"game {game_id}'s snapshot at step "
+                                                     f"{base} is damaged")
         steps: list[Step] = []
         undone: list[Step] = []
-        loads = json.loads
         for seq, command, events, inverse in conn.execute(
                 "SELECT seq, command, events, inverse FROM steps WHERE game_id = ? ORDER BY seq",
                 (game_id,)):
-            step = LazyStep(command, events, inverse)
+            step = LazyStep(command, events, inverse, (self.path, f"game {game_id}'s step {seq}"))
             if seq <= head:
                 if seq != len(steps) + 1:
                     raise DamagedDatabase(self.path, f"game {game_id}'s log has a gap at step "
                                                      f"{len(steps) + 1}")
                 steps.append(step)
                 if seq > base:
-                    for event in step.events:
-                        apply_ops(state, event["ops"])
+                    _apply(state, step, self.path, f"game {game_id}'s step {seq}")
             else:
                 undone.append(step)
         if len(steps) != head:
@@ -522,12 +673,16 @@ class Store:
                                (game_id,)).fetchone()[0]
         snapshots = [r[0] for r in conn.execute(
             "SELECT seq FROM snapshots WHERE game_id = ? ORDER BY seq", (game_id,))]
-        values = self._game_values(loads(overlay))
-        played = StoredGame(self, game_id, name,
-                            Game.restore(self._catalogue(values), state, steps, undone),
+        values = self._game_values(stored)
+        try:
+            catalogue = self._catalogue(values)
+        except CatalogueError as error:
+            raise DamagedDatabase(self.path, f"game {game_id}'s catalogue values cannot be "
+                                             f"used ({error})") from None
+        played = StoredGame(self, game_id, name, Game.restore(catalogue, state, steps, undone),
                             journal, snapshots)
         if self.writable:
-            if values != loads(overlay):
+            if values != stored:
                 with self._transaction() as conn:
                     conn.execute("UPDATE games SET overlay = ? WHERE id = ?",
                                  (dumps(values), game_id))
@@ -542,12 +697,13 @@ class Store:
                                       (game_id,)).fetchall())
         state = new_state()
         checked = 0
-        for seq, events in conn.execute("SELECT seq, events FROM steps WHERE game_id = ? "
-                                        "ORDER BY seq", (game_id,)):
-            for event in json.loads(events):
-                apply_ops(state, event["ops"])
+        for seq, command, events, inverse in conn.execute(
+                "SELECT seq, command, events, inverse FROM steps WHERE game_id = ? ORDER BY seq",
+                (game_id,)):
+            what = f"game {game_id}'s step {seq}"
+            _apply(state, LazyStep(command, events, inverse, (self.path, what)), self.path, what)
             if seq in snapshots:
-                if json.loads(snapshots[seq]) != state:
+                if _decode(snapshots[seq]) != state:
                     raise DamagedDatabase(self.path, f"game {game_id}'s snapshot at step {seq} "
                                                      "differs from its log")
                 checked += 1
@@ -576,20 +732,16 @@ class Store:
         if kind == "new":
             conn.execute("DELETE FROM steps WHERE game_id = ? AND seq >= ?", (game_id, head))
             conn.execute("DELETE FROM snapshots WHERE game_id = ? AND seq >= ?", (game_id, head))
-            conn.execute("INSERT INTO steps (game_id, seq, at, command, events, inverse) "
-                         "VALUES (?, ?, ?, ?, ?, ?)",
-                         (game_id, head, at, dumps(step.command), dumps(step.events),
-                          dumps(step.inverse)))
+            _insert(conn, "steps", (game_id, head, at, dumps(step.command), dumps(step.events),
+                                    dumps(step.inverse)))
             command: dict = step.command
             snapshots = [s for s in played.snapshots if s < head]
         else:
             command = {"cmd": kind}
             snapshots = list(played.snapshots)
-        conn.execute("INSERT INTO journal (game_id, n, at, command) VALUES (?, ?, ?, ?)",
-                     (game_id, played.journal + 1, at, dumps(command)))
+        _insert(conn, "journal", (game_id, played.journal + 1, at, dumps(command)))
         if kind != "undo" and self._snapshot_due(played, snapshots, head):
-            conn.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, state) VALUES (?, ?, ?)",
-                         (game_id, head, dumps(played.game.state)))
+            _insert(conn, "snapshots", (game_id, head, dumps(played.game.state)))
             snapshots.append(head)
         phase, players, scores = schema.listing(played.game.state,
                                                 _totals(played.game.state, played.catalogue))
@@ -663,18 +815,70 @@ class Store:
 
 
 def _connect(path: Path, *, write: bool) -> sqlite3.Connection:
-    if write:
-        conn = sqlite3.connect(path, isolation_level=None, timeout=5.0)
+    """A connection for writing (WAL, synchronous=FULL), or `_reading`'s for reading."""
+    if not write:
+        return _reading(path)
+    conn = sqlite3.connect(path, isolation_level=None, timeout=5.0)
+    try:
         mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-        if mode != "wal":
-            conn.close()
-            raise StoreError(f"{path}: cannot use a write-ahead log here (journal mode {mode})")
-    else:
-        uri = "file:" + urllib.parse.quote(str(path.absolute())) + "?mode=ro"
-        conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=5.0)
+    except sqlite3.OperationalError as error:
+        conn.close()
+        raise StoreError(read_only_problem(path, str(error))) from None
+    if mode != "wal":
+        conn.close()
+        raise StoreError(f"{path}: cannot use a write-ahead log here (journal mode {mode})")
     conn.execute("PRAGMA synchronous = FULL")
     conn.execute("PRAGMA foreign_keys = ON")
     return conn
+
+
+def _reader(path: Path, version: int) -> sqlite3.Connection:
+    """The connection a reader uses: the file itself, or for an older schema an upgraded copy
+    in memory (readers never change the file; the next writer upgrades it)."""
+    conn = _reading(path)
+    if version == schema.SCHEMA_VERSION:
+        return conn
+    memory = sqlite3.connect(":memory:", isolation_level=None)
+    try:
+        conn.backup(memory)
+    finally:
+        conn.close()
+    _migrate(memory, path)
+    return memory
+
+
+def _check_writable(path: Path) -> None:
+    """StoreError saying so when the database or its folder is read-only (SQLite needs to
+    create its -wal and -shm files beside the database)."""
+    folder = path.parent if str(path.parent) else Path(".")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise StoreError(read_only_problem(path, "the folder is read-only"))
+    if not os.access(path, os.W_OK):
+        raise StoreError(read_only_problem(path, "the file is read-only"))
+
+
+def _insert(conn: sqlite3.Connection, table: str, values: tuple) -> None:
+    """Insert (or replace) a checked row, with its check value."""
+    columns = schema.CHECKED[table]
+    conn.execute(f"INSERT OR REPLACE INTO {table} ({', '.join(columns)}, crc) "
+                 f"VALUES ({', '.join('?' * (len(columns) + 1))})",
+                 (*values, schema.row_crc(values)))
+
+
+def _apply(state: dict, step: Step, path: Path, what: str) -> None:
+    """Fold a stored step's events into `state` (DamagedDatabase when they do not apply)."""
+    try:
+        for event in step.events:
+            apply_ops(state, event["ops"])
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+        raise DamagedDatabase(path, f"{what} does not apply to the game") from None
+
+
+def _is_overlay(value: object) -> bool:
+    """True for stored catalogue values: {kind: {record: {field: value}}}."""
+    return isinstance(value, dict) and all(
+        isinstance(records, dict) and all(isinstance(fields, dict) for fields in records.values())
+        for records in value.values())
 
 
 def _rollback(conn: sqlite3.Connection) -> None:
@@ -683,8 +887,9 @@ def _rollback(conn: sqlite3.Connection) -> None:
 
 
 def _clean_name(name: str) -> str:
-    if not isinstance(name, str) or not name.strip():
-        raise StoreError("a game needs a name (not empty)")
+    problem = name_problem(name, "a game's name")
+    if problem:
+        raise StoreError(problem)
     return name.strip()
 
 

@@ -53,6 +53,15 @@ class DamagedDatabase(UnusableDatabase):
     """The database is truncated or corrupt."""
 
 
+def read_only_problem(path: Path, reason: str | None) -> str:
+    """The message for a database (or its folder) that cannot be written: what to do."""
+    folder = path.parent if str(path.parent) else Path(".")
+    return (f"{path}: cannot write here ({reason or 'read-only'}): the folder {folder} or the "
+            "file is read-only. The games in it are not damaged and can still be listed, shown "
+            "and exported; to play on, make the folder and file writable (chmod u+w) or copy "
+            "the database to a writable folder and use --db")
+
+
 class UnknownGame(StoreError):
     """No game with that id in the database."""
 

@@ -2,14 +2,17 @@
 
 The game record is the game itself: every command as confirmed (undo and redo included) with
 its time, and the catalogue overlay it was played with; importing it replays the commands into
-an identical game. The score sheet is carried along and checked on import. See docs/store.md.
+an identical game. The score sheet is carried along and checked on import, and a digest over
+the whole record shows whether it was changed after export. See docs/store.md.
 """
 
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
+import re
 import uuid
 from collections.abc import Mapping
 from datetime import datetime
@@ -23,8 +26,9 @@ from companion.rules.report import final_score
 from companion.rules.scoring import ScoreSheet, sheet_as_json
 from companion.rules.state import new_state
 from companion.store import schema
-from companion.store.db import Store, StoredGame, dumps, timestamp
+from companion.store.db import Store, StoredGame, dumps, is_time, timestamp
 from companion.store.errors import RecordError, StoreError
+from companion.text import name_problem
 
 RECORD_FORMAT = "phoenix-companion-game-record"
 RECORD_VERSION = 1
@@ -49,13 +53,21 @@ def _sheet(played: StoredGame) -> ScoreSheet | None:
         return None
 
 
+def record_digest(record: Mapping[str, Any]) -> str:
+    """The record's digest: SHA-256 of its content without "digest" (canonical JSON)."""
+    content = {key: value for key, value in record.items() if key != "digest"}
+    canonical = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(canonical.encode("ascii")).hexdigest()
+
+
 def game_record(store: Store, game_id: int) -> dict:
-    """The game record: commands with their times, the overlay used, the score sheet."""
+    """The game record: commands with their times, the overlay used, the score sheet, and the
+    digest over all of it."""
     info = store.game_info(game_id)
     played = store.open_game(game_id)
     stored = store.conn.execute("SELECT overlay FROM games WHERE id = ?", (game_id,)).fetchone()
     sheet = _sheet(played)
-    return {
+    record = {
         "format": RECORD_FORMAT,
         "version": RECORD_VERSION,
         "app": f"phoenix-companion {__version__}",
@@ -68,36 +80,92 @@ def game_record(store: Store, game_id: int) -> dict:
                      for at, command in _journal(store, game_id)],
         "score_sheet": sheet_as_json(sheet) if sheet else None,
     }
+    record["digest"] = record_digest(record)
+    return record
 
 
 def _invalid(source: str, problem: str) -> RecordError:
     return RecordError(f"{source}: not a game record Phoenix Companion can import ({problem})")
 
 
-def import_record(store: Store, record: Any, *, source: str = "record",
-                  name: str | None = None) -> int:
-    """Replay a game record into a new game (one transaction: all of it or nothing); its id."""
+def check_record(record: Any, source: str, *, require_digest: bool = True) -> None:
+    """Refuse (RecordError naming the field) a record that is not one `game_record` writes,
+    or that was changed after export (its digest); without a digest only when not required."""
     if not isinstance(record, Mapping) or record.get("format") != RECORD_FORMAT:
         raise _invalid(source, f"expected \"format\": \"{RECORD_FORMAT}\"")
     if record.get("version") != RECORD_VERSION:
         raise _invalid(source, f"unsupported version {record.get('version')!r}")
-    commands = record.get("commands")
-    if not isinstance(commands, list) or not all(
-            isinstance(e, Mapping) and isinstance(e.get("at"), str)
-            and isinstance(e.get("command"), Mapping) and isinstance(e["command"].get("cmd"), str)
-            for e in commands):
-        raise _invalid(source, "\"commands\" must be a list of {\"at\": time, \"command\": {...}}")
-    overlay = record.get("overlay") or {}
-    values = overlay.get("values", {}) if isinstance(overlay, Mapping) else None
-    if not isinstance(values, Mapping):
+    digest = record.get("digest")
+    if digest is None:
+        if require_digest:
+            raise RecordError(f"{source}: this record has no digest, so it cannot be checked "
+                              "for changes made after export; nothing was imported (import it "
+                              "anyway with --no-digest if you trust where it came from)")
+    elif not isinstance(digest, str) or digest != record_digest(record):
+        raise RecordError(f"{source}: the record was changed after it was exported (its digest "
+                          "does not match its content); nothing was imported")
+    unknown = set(record) - {"format", "version", "app", "exported", "game", "overlay",
+                             "commands", "score_sheet", "digest"}
+    if unknown:
+        raise _invalid(source, f"unknown field {sorted(unknown)[0]!r}")
+    if not isinstance(record.get("app"), str) or not is_time(record.get("exported")):
+        raise _invalid(source, "\"app\" must be text and \"exported\" a time")
+    game = record.get("game")
+    if not isinstance(game, Mapping):
+        raise _invalid(source, "\"game\" must be an object")
+    problem = name_problem(game.get("name"), "game.name")
+    if problem:
+        raise _invalid(source, problem)
+    for field in ("created", "updated"):
+        if not is_time(game.get(field)):
+            raise _invalid(source, f"game.{field} must be a time like {timestamp()}")
+    players = game.get("players")
+    if not isinstance(game.get("phase"), str) or not isinstance(players, list) or not all(
+            isinstance(p, str) for p in players):
+        raise _invalid(source, "game.phase must be text and game.players a list of names")
+    overlay = record.get("overlay")
+    if not isinstance(overlay, Mapping) or not isinstance(overlay.get("values"), Mapping):
         raise _invalid(source, "\"overlay\" must hold the catalogue values as \"values\"")
-    game = record.get("game") if isinstance(record.get("game"), Mapping) else {}
+    commands = record.get("commands")
+    if not isinstance(commands, list) or not commands:
+        raise _invalid(source, "\"commands\" must be a list of {\"at\": time, \"command\": "
+                               "{...}}, starting with new_game")
+    previous = ""
+    for number, entry in enumerate(commands, start=1):
+        if not (isinstance(entry, Mapping) and set(entry) == {"at", "command"}
+                and isinstance(entry["command"], Mapping)
+                and isinstance(entry["command"].get("cmd"), str)):
+            raise _invalid(source, f"command {number} must be {{\"at\": time, \"command\": "
+                                   "{\"cmd\": ...}}")
+        at = entry["at"]
+        if not is_time(at) or not _ISO.fullmatch(at) or at < previous:
+            raise _invalid(source, f"command {number}: \"at\" must be a time like "
+                                   f"{timestamp()}, not earlier than the command before")
+        previous = at
+    sheet = record.get("score_sheet")
+    if sheet is not None and not isinstance(sheet, Mapping):
+        raise _invalid(source, "\"score_sheet\" must be an object or null")
+
+
+_ISO = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00")
+"""A command's time as `timestamp()` writes it (UTC, milliseconds): comparable as text."""
+
+
+def import_record(store: Store, record: Any, *, source: str = "record",
+                  name: str | None = None, require_digest: bool = True) -> int:
+    """Replay a checked game record (check_record) into a new game, in one transaction: all of
+    it or nothing; its id. The replayed game must match the record's phase, players and score
+    sheet."""
+    check_record(record, source, require_digest=require_digest)
+    commands = record["commands"]
+    values = record["overlay"]["values"]
+    game = record["game"]
     try:
         catalogue = store.catalogue_for(json.loads(json.dumps(values)))
     except CatalogueError as error:
         raise _invalid(source, f"its catalogue overlay: {error}") from None
-    name = name or str(game.get("name") or "Imported game")
-    created = str(game.get("created") or timestamp())
+    name = name or game["name"].strip()
+    created = game["created"]
     phase, players, scores = schema.listing(new_state())
     with store._transaction() as conn:
         game_id = conn.execute(
@@ -112,18 +180,22 @@ def import_record(store: Store, record: Any, *, source: str = "record",
                 step = played.game.execute(command)
             except Refused as refused:
                 raise RecordError(f"{source}: command {number} ({command['cmd']}) is refused: "
-                                  f"{refused.reason}") from None
+                                  f"{refused.reason}; nothing was imported") from None
             except Missing as missing:
                 raise RecordError(f"{source}: command {number} ({command['cmd']}) needs "
-                                  f"{missing.key}, which the record's overlay lacks") from None
+                                  f"{missing.key}, which the record's overlay lacks; nothing "
+                                  "was imported") from None
             assert step is not None
             kind = command["cmd"] if command["cmd"] in ("undo", "redo") else "new"
             store._write(conn, played, kind, step, entry["at"])
         expected = record.get("score_sheet")
         sheet = _sheet(played)
-        if expected is not None and (sheet is None or sheet_as_json(sheet) != expected):
-            raise RecordError(f"{source}: the replayed game does not score as the record says; "
-                              "nothing was imported")
+        state = played.game.state
+        if (game["phase"], game["players"]) != (state["phase"],
+                                                [p["name"] for p in state["players"]]) or (
+                (sheet_as_json(sheet) if sheet else None) != expected):
+            raise RecordError(f"{source}: the replayed game does not end as the record says "
+                              "(phase, players or score sheet); nothing was imported")
     return game_id
 
 
@@ -144,6 +216,8 @@ def score_csv(store: Store, game_id: int) -> str:
 
 
 def _local(at: str) -> datetime:
+    if not is_time(at):
+        raise StoreError(f"a stored time {at!r} is not a time; the game cannot be exported")
     return datetime.fromisoformat(at).astimezone()
 
 
@@ -205,9 +279,9 @@ def bgstats_play(store: Store, game_id: int) -> dict:
 def export_text(store: Store, game_id: int, kind: str) -> str:
     """The export of `kind` (record, csv, bgstats) as text."""
     if kind == "record":
-        return json.dumps(game_record(store, game_id), indent=1, ensure_ascii=False) + "\n"
+        return json.dumps(game_record(store, game_id), indent=1) + "\n"
     if kind == "csv":
         return score_csv(store, game_id)
     if kind == "bgstats":
-        return json.dumps(bgstats_play(store, game_id), indent=1, ensure_ascii=False) + "\n"
+        return json.dumps(bgstats_play(store, game_id), indent=1) + "\n"
     raise StoreError(f"unknown export format {kind!r} (record, csv, bgstats)")

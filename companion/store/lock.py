@@ -1,25 +1,57 @@
-"""One writer per database: an exclusive `flock` on a lock file beside it.
+"""One writer per database, whatever the path it is reached by.
 
 SQLite's own locks would make a second writer wait or fail with "database is locked" in the
-middle of a game. Instead the app takes `games.sqlite.lock` with `flock(LOCK_EX | LOCK_NB)` when it
-opens a database for writing and writes its pid into it: a second instance is refused at once
-with that pid. The kernel drops the lock when the process ends in any way (even SIGKILL or power
-loss), so a stale lock file never blocks anything. The lock file is never deleted (deleting it
-while another process waits on it would let two writers in).
+middle of a game. Instead the app takes two `flock(LOCK_EX | LOCK_NB)` locks when it opens a
+database for writing:
+
+- on `games.sqlite.lock`, a file beside the database's real path (symbolic links resolved),
+  holding the writer's pid for the message a second instance shows; it also guards creating
+  the database;
+- on the database file itself, so that two paths to the same file (a hard link, a symbolic
+  link) can never both write.
+
+A second instance is refused at once. The kernel drops both locks when the process ends in any
+way (even SIGKILL or power loss), so a stale lock file never blocks anything. The lock file is
+opened with O_NOFOLLOW, must be a regular file (a link or a folder there is refused, never
+written through), is created 0600, and is never deleted (deleting it while another process waits
+on it would let two writers in).
 """
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
+import stat
 from pathlib import Path
 
-from companion.store.errors import StoreLocked
+from companion.files import make_private_folder
+from companion.store.errors import StoreError, StoreLocked, read_only_problem
 
 
 def lock_path(database: Path) -> Path:
     """The lock file of a database: its name plus `.lock`."""
     return database.with_name(database.name + ".lock")
+
+
+def _open_regular(path: Path, flags: int, what: str) -> int:
+    """A descriptor on the regular file at `path` (never through a symbolic link, never
+    blocking on a FIFO), or StoreError saying what is there instead."""
+    try:
+        fd = os.open(path, flags | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o600)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise StoreError(f"{path}: the {what} is a symbolic link; Phoenix Companion does not "
+                             "write through links (remove the link)") from None
+        if error.errno == errno.EISDIR:
+            raise StoreError(f"{path}: the {what} is a folder; remove or rename it") from None
+        if error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+            raise StoreError(read_only_problem(path, error.strerror)) from None
+        raise StoreError(f"{path}: cannot open the {what} ({error.strerror})") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise StoreError(f"{path}: the {what} is not a regular file; remove it")
+    return fd
 
 
 class WriteLock:
@@ -29,11 +61,13 @@ class WriteLock:
         self.database = database
         self.path = lock_path(database)
         self._fd: int | None = None
+        self._file_fd: int | None = None
 
     def acquire(self) -> WriteLock:
-        """Take the lock now or raise StoreLocked naming the holder's pid."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        """Take the lock file now, and the database file when it exists (`lock_file()` takes it
+        after creating the database), or raise StoreLocked naming the holder's pid."""
+        make_private_folder(self.path.parent)
+        fd = _open_regular(self.path, os.O_RDWR | os.O_CREAT, "lock file")
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -43,10 +77,26 @@ class WriteLock:
         except BaseException:
             os.close(fd)
             raise
+        self._fd = fd
+        try:
+            if os.path.lexists(self.database):
+                self.lock_file()
+        except BaseException:
+            self.release()
+            raise
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
-        self._fd = fd
         return self
+
+    def lock_file(self) -> None:
+        """Lock the database file itself (a hard or symbolic link to it is then locked too)."""
+        fd = _open_regular(self.database, os.O_RDONLY, "database")
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise StoreLocked(self.database, None) from None
+        self._file_fd = fd
 
     @property
     def held(self) -> bool:
@@ -54,10 +104,11 @@ class WriteLock:
         return self._fd is not None
 
     def release(self) -> None:
-        """Give the lock up (closing the descriptor releases the flock)."""
-        if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
+        """Give the locks up (closing the descriptors releases the flocks)."""
+        for fd in (self._file_fd, self._fd):
+            if fd is not None:
+                os.close(fd)
+        self._fd = self._file_fd = None
 
 
 def _read_pid(fd: int) -> int | None:
@@ -65,4 +116,4 @@ def _read_pid(fd: int) -> int | None:
         text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
     except OSError:
         return None
-    return int(text) if text.isdigit() else None
+    return int(text) if text.isdigit() and len(text) < 10 else None

@@ -8,18 +8,26 @@ with its version bump: an interrupted upgrade leaves the previous version intact
     1  games, the step log (command, events, inverse ops) with a head, the command journal
     2  snapshots of the state every N events (resume speed)
     3  the game list's columns: phase, players, current scores
+    4  a check value (`crc`, CRC-32 of the row's content) on every step, journal line and
+       snapshot, so a changed or damaged row is found before it is used
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
-from collections.abc import Callable
+import zlib
+from collections.abc import Callable, Sequence
 
 from companion.rules.state import apply_ops, new_state
 
 APPLICATION_ID = 0x50484E58  # "PHNX"
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
+CHECKED = {"steps": ("game_id", "seq", "at", "command", "events", "inverse"),
+           "journal": ("game_id", "n", "at", "command"),
+           "snapshots": ("game_id", "seq", "state")}
+"""The tables whose rows carry a `crc` (schema 4), and the columns it covers, in order."""
 
 
 def _v1(conn: sqlite3.Connection) -> None:
@@ -79,7 +87,44 @@ def _v3(conn: sqlite3.Connection) -> None:
                      (phase, players, scores, game_id))
 
 
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _v1, 2: _v2, 3: _v3}
+def _v4(conn: sqlite3.Connection) -> None:
+    for table, columns in CHECKED.items():
+        conn.execute(f"ALTER TABLE {table} ADD COLUMN crc INTEGER NOT NULL DEFAULT 0")
+        keys = [c for c in columns if c in ("game_id", "seq", "n")]
+        rows = conn.execute(f"SELECT {', '.join(columns)} FROM {table}").fetchall()
+        conn.executemany(
+            f"UPDATE {table} SET crc = ? WHERE {' AND '.join(f'{k} = ?' for k in keys)}",
+            [(row_crc(row), *row[:len(keys)]) for row in rows])
+
+
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _v1, 2: _v2, 3: _v3, 4: _v4}
+
+
+def row_crc(values: Sequence[object]) -> int:
+    """The check value of a row: CRC-32 of its columns (CHECKED order) as JSON."""
+    return zlib.crc32(json.dumps(list(values), ensure_ascii=False).encode("utf-8",
+                                                                           "surrogatepass"))
+
+
+@functools.cache
+def expected_tables(version: int) -> dict[str, tuple[tuple, ...]]:
+    """The tables of a database at `version` and their columns (PRAGMA table_info rows), as
+    the migrations build them."""
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    try:
+        migrate(conn, version)
+        return tables_of(conn)
+    finally:
+        conn.close()
+
+
+def tables_of(conn: sqlite3.Connection) -> dict[str, tuple[tuple, ...]]:
+    """The tables of a database and their columns (name, type, not null, default, key)."""
+    names = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
+                                        "ORDER BY name")]
+    return {name: tuple(conn.execute('SELECT name, type, "notnull", dflt_value, pk '
+                                     "FROM pragma_table_info(?)", (name,)))
+            for name in names}
 
 
 def listing(state: dict, totals: dict[str, int] | None = None) -> tuple[str, str, str]:

@@ -7,17 +7,24 @@ import io
 import json
 
 import pytest
-from store_helpers import commands, overlay_copy
+from store_helpers import commands, overlay_copy, reference_game
 
 from companion.rules.report import final_score
+from companion.rules.scoring import sheet_as_json
 from companion.store import RecordError, Store, StoreError
 from companion.store.export import (
     bgstats_play,
     export_text,
     game_record,
     import_record,
+    record_digest,
     score_csv,
 )
+
+
+def _signed(record: dict) -> dict:
+    """A changed record with its digest made to match again (to test the checks behind it)."""
+    return {**record, "digest": record_digest(record)}
 
 
 @pytest.fixture(scope="module")
@@ -69,8 +76,11 @@ def test_a_record_of_an_unfinished_game_keeps_its_undone_steps(finished, tmp_pat
     with Store.open(path, overlay=overlay, write=False) as store:
         record = game_record(store, short_id)
     record["commands"] += [{"at": record["commands"][-1]["at"], "command": {"cmd": "undo"}}]
+    before = reference_game(29)
+    record["game"]["phase"] = before.state["phase"]
+    record["score_sheet"] = sheet_as_json(final_score(before.state, before.catalogue))
     with Store.open(tmp_path / "other.sqlite", overlay=tmp_path / "none.json") as other:
-        imported = other.open_game(import_record(other, {**record, "score_sheet": None}))
+        imported = other.open_game(import_record(other, _signed(record)))
         assert len(imported.game.undone) == 1
         assert other.resume().id == imported.id
 
@@ -91,8 +101,10 @@ def test_a_bad_record_imports_nothing(finished, tmp_path, damage):
     else:
         record["overlay"]["values"] = {"hubs": {"B-3": {"starting_gems": "lots"}}}
     with Store.open(tmp_path / "other.sqlite", overlay=tmp_path / "none.json") as other:
-        with pytest.raises(RecordError):
+        with pytest.raises(RecordError, match="changed after it was exported|not a game record"):
             import_record(other, record)
+        with pytest.raises(RecordError, match="nothing was imported|not a game record"):
+            import_record(other, _signed(record))
         assert other.games() == []
         assert other.conn.execute("SELECT COUNT(*) FROM journal").fetchone()[0] == 0
 

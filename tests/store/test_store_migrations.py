@@ -10,7 +10,7 @@ from store_helpers import commands, overlay_copy, table_catalogue
 from companion.rules.game import Game
 from companion.store import Store
 from companion.store.db import dumps
-from companion.store.schema import APPLICATION_ID, SCHEMA_VERSION, migrate
+from companion.store.schema import APPLICATION_ID, SCHEMA_VERSION, listing, migrate
 
 COUNT = 80
 
@@ -38,6 +38,9 @@ def _old_database(path, version: int) -> Game:
         if version >= 2 and n == 40:
             conn.execute("INSERT INTO snapshots VALUES (1, ?, ?)",
                          (len(game.steps), dumps(game.state)))
+    if version >= 3:
+        conn.execute("UPDATE games SET phase = ?, players = ?, scores = ? WHERE id = 1",
+                     listing(game.state))
     conn.execute("COMMIT")
     conn.close()
     return game
@@ -61,13 +64,22 @@ def test_an_old_database_is_upgraded_and_resumes(tmp_path, version):
         expected.redo()
         assert played.state == expected.state
         assert store.integrity_check() == ["ok"]
+    # The writer kept a copy of the old file before upgrading it.
+    [backup] = tmp_path.glob(f"games-schema{version}-*.sqlite.old")
+    assert (backup.stat().st_mode & 0o777) == 0o600
+    conn = sqlite3.connect(backup)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == version
+    conn.close()
 
 
-def test_readers_upgrade_an_old_database_too(tmp_path):
+def test_readers_read_an_old_database_without_upgrading_it(tmp_path):
     path = tmp_path / "games.sqlite"
     expected = _old_database(path, 1)
+    before = path.read_bytes()
     with Store.open(path, write=False) as store:
         assert store.resume().state == expected.state
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.sqlite"]
 
 
 def test_an_upgraded_database_has_the_schema_of_a_new_one(tmp_path):

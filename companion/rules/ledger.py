@@ -36,13 +36,21 @@ def pay(move: Move, player: int, amounts: Mapping[str, int], why: str) -> None:
     amounts = {k: n for k, n in amounts.items() if n}
     if not amounts:
         return
-    have = move.state["players"][player]
-    short = {k: have[k] for k, n in amounts.items() if have[k] < n}
+    short = shortfall(move.state, player, amounts, why)
     if short:
-        move.check(False, f"{why} costs {describe(amounts)}; {move.name(player)} has "
-                          f"{describe(short) if any(short.values()) else 'none'}")
+        move.check(False, short)
     ops = [["add", ["players", player, k], -n] for k, n in amounts.items()]
     move.emit("pay", f"{move.name(player)} pays {describe(amounts)}: {why}", *ops)
+
+
+def shortfall(state: dict, player: int, amounts: Mapping[str, int], why: str) -> str | None:
+    """Why the player cannot pay `amounts` (what they cost and what the player has), or None."""
+    have = state["players"][player]
+    short = {k: have[k] for k, n in amounts.items() if have[k] < n}
+    if not short:
+        return None
+    return (f"{why} costs {describe(amounts)}; {have['name']} has "
+            f"{describe(short) if any(short.values()) else 'none'}")
 
 
 def give(move: Move, payer: int, receiver: int, gems: int, why: str) -> None:

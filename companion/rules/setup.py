@@ -17,6 +17,20 @@ from companion.rules.station import add_sector, place_resident, sector_color, se
 
 COLORS = ("red", "blue", "yellow", "green")
 LEVEL1 = ("dismantle", "construction", "expedition", "transport", "diplomacy")
+HUB_QUESTIONS = {
+    **{f"starting_{k}": f"How many {k} does the back of Hub {{hub}} give at the start?"
+       for k in ("gems", "food", "water", "metal")},
+    "starting_diplomacy": "Which Diplomacy advances does the back of Hub {hub} give "
+                          "({{\"fixed\": {{track: n}}, \"choice\": n}})?",
+    "income_gems_per_ship": "How many GEMs per ship does Hub {hub} give at income?",
+    "income_fixed_gems": "What fixed GEM income does Hub {hub} give?",
+    "quarter_income": "What income does each living quarter of Hub {hub} show?",
+}
+
+
+def hub_value(move: Move, hub: str, field: str) -> Any:
+    """A value printed on Hub `hub` (asked once when the catalogue lacks it)."""
+    return move.value("hubs", hub, field, HUB_QUESTIONS[field].format(hub=hub))
 
 
 def _table(move: Move, record: str, field: str) -> Any:
@@ -197,8 +211,8 @@ def draft_ship(move: Move) -> None:
     move.check(setup["draft_order"][0] == player,
                f"it is {move.name(setup['draft_order'][0])}'s pick")
     design = move.command.get("ship")
-    move.check(design in setup["revealed"],
-               f"{design!r} is not among the ships on offer: {', '.join(setup['revealed'])}")
+    if design not in setup["revealed"]:
+        move.fail(f"{design!r} is not among the ships on offer: {', '.join(setup['revealed'])}")
     ship = move.catalogue.ships[design]
     _give_ship(move, player, design, ship.type)
     move.emit("ship_drafted", f"{move.name(player)} drafts {design}",
@@ -223,7 +237,8 @@ def choose_hub(move: Move) -> None:
     move.check(order[0] == player, f"it is {move.name(order[0])}'s turn to choose a Hub")
     hub = move.command.get("hub")
     offered = move.state["players"][player]["hub_options"]
-    move.check(hub in offered, f"{move.name(player)} was dealt {' and '.join(offered)}, not {hub}")
+    if hub not in offered:
+        move.fail(f"{move.name(player)} was dealt {' and '.join(offered)}, not {hub}")
     _take_hub(move, player, hub)
     move.emit("hub_chosen", f"{move.name(player)} keeps Hub {hub}",
               ["remove_at", ["setup", "hub_order"], 0])
@@ -271,9 +286,7 @@ def starting_bonus(move: Move) -> None:
     hub = me["hub"]
     info = move.catalogue.hubs[hub]
     why = f"starting bonus of Hub {hub}"
-    start = {k: move.value("hubs", hub, f"starting_{k}",
-                           f"How many {k} does the back of Hub {hub} give at the start?")
-             for k in ("gems", "food", "water", "metal")}
+    start = {k: hub_value(move, hub, f"starting_{k}") for k in ("gems", "food", "water", "metal")}
     ledger.gain(move, player, start, why)
     _starting_diplomacy(move, player, hub, why)
     for spec, number in zip(info.value("setup_free_sectors", []),
@@ -309,9 +322,7 @@ def starting_bonus(move: Move) -> None:
 
 
 def _starting_diplomacy(move: Move, player: int, hub: str, why: str) -> None:
-    plan = move.value("hubs", hub, "starting_diplomacy",
-                      f"Which Diplomacy advances does the back of Hub {hub} give "
-                      "({\"fixed\": {track: n}, \"choice\": n})?")
+    plan = hub_value(move, hub, "starting_diplomacy")
     steps = Counter(plan.get("fixed", {}))
     chosen = move.command.get("diplomacy") or {}
     if plan.get("choice"):

@@ -1,4 +1,5 @@
-"""Benchmark of the rules engine: replay a 400-command 4-player game, fold its events, score it.
+"""Benchmark of the rules engine: replay a 400-command 4-player game, fold its events, score it,
+and ask `options` mid-game.
 
     .venv/bin/python tools/bench_engine.py [--commands 400] [--repeat 20]
 
@@ -23,6 +24,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "rules")]
 from tables import Table, table_catalogue_at  # noqa: E402
 
 from companion.rules.game import Game, Missing, Refused  # noqa: E402
+from companion.rules.options import options  # noqa: E402
 from companion.rules.report import final_score  # noqa: E402
 from companion.rules.state import fold  # noqa: E402
 
@@ -134,12 +136,22 @@ def main() -> int:
     replay_ms = timed(replay, args.repeat)
     fold_ms = timed(lambda: fold(events), args.repeat)
     score_ms = timed(lambda: final_score(game.state, catalogue), args.repeat * 10)
+    middle = Game(catalogue)  # mid-game: half the commands played
+    for command in script[: len(script) // 2]:
+        middle.execute(command)
+    construction = next(sid for sid, s in middle.state["ships"].items()
+                        if s["type"] == "construction")
+    options_ms = timed(lambda: options(middle.state, catalogue), args.repeat * 5)
+    ship_ms = timed(lambda: options(middle.state, catalogue, ship=construction), args.repeat * 5)
     players = len(game.state["players"])
     print(f"game: {len(script)} commands, {len(events)} events, {players} players, "
           f"turn {game.state['turn']['number']}, phase {game.state['phase']}")
     for label, values in (("replay (validate + apply every command)", replay_ms),
                           ("fold of the stored events", fold_ms),
-                          ("final scoring", score_ms)):
+                          ("final scoring", score_ms),
+                          (f"options, mid-game (turn {middle.state['turn']['number']})",
+                           options_ms),
+                          (f"options with a chosen ship ({construction})", ship_ms)):
         print(f"{label}: median {statistics.median(values):.2f} ms, "
               f"best {min(values):.2f} ms over {len(values)} runs")
     return 0

@@ -1,0 +1,501 @@
+"""What may be done now, and what each choice needs: the table app's questions to the engine.
+
+    options(state, catalogue)              # phase, turn, ships, Income, end_turn, choices, values
+    options(state, catalogue, ship=ID)     # ... and what that ship's action needs
+
+Every verdict comes from the engine's own checks, run on a throw-away move that is rolled back
+(the state is left exactly as it was). A value the catalogue lacks is reported, never guessed:
+the option says `"missing": [key]` and its number is null.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from companion.rules import abilities, actions, diplomacy, income, ledger, setup, turns
+from companion.rules.catalogue import Ability, Catalogue
+from companion.rules.effects import ALIEN_COLORS
+from companion.rules.game import hub_power
+from companion.rules.ledger import RESOURCES, shortfall
+from companion.rules.move import Missing, Move, Refused
+from companion.rules.station import (
+    active_abilities,
+    places_for,
+    remove_resident,
+    sector_color,
+    sector_layout,
+    why_not_gained,
+)
+
+# What an ability's command must carry in "bonus" (the details of a bonus action).
+BONUS_DETAILS = {"transport_transaction": "transactions", "expedition_roll": "dice",
+                 "diplomacy_action": "tracks", "free_sector": "sector",
+                 "relocate_hub_resident": "resident", "return_to_supply": "returned"}
+
+
+def probe(state: dict, catalogue: Catalogue, check: Callable[..., Any], *args: Any,
+          command: dict | None = None, **kwargs: Any) -> tuple[Any, str | None, list[str]]:
+    """Run engine code `check(move, *args, **kwargs)` on a throw-away move (for `command`) and
+    undo all it did: (its result, the refusal, the catalogue keys missing)."""
+    move = Move(state, catalogue, command or {})
+    try:
+        return check(move, *args, **kwargs), None, []
+    except Refused as refused:
+        return None, refused.reason, []
+    except Missing as missing:
+        return None, None, [missing.key]
+    finally:
+        move.rollback()
+
+
+def options(state: dict, catalogue: Catalogue, *, ship: str | None = None) -> dict:
+    """Everything the table may do now, as plain data (see docs/engine.md)."""
+    phase = state["phase"]
+    active = state["turn"]["active"]
+    found: dict[str, Any] = {
+        "phase": phase,
+        "turn": {"number": state["turn"]["number"], "acted": state["turn"]["acted"],
+                 "extra_turns": state["turn"]["extra_turns"],
+                 "player": None if active is None else _name(state, active)},
+        "pending": pending_choices(state, catalogue),
+        "end": end_state(state),
+        "missing": missing_values(state, catalogue),
+    }
+    if phase in ("new", "setup"):
+        found["setup"] = setup_step(state, catalogue)
+    if phase == "play":
+        found["ships"] = [ship_entry(state, catalogue, active, sid) for sid in state["ships"]]
+        found["income"] = income_options(state, catalogue, active)
+        found["human_then_income"] = human_then_income(state, catalogue, active)
+        found["hub_powers"] = hub_powers(state, catalogue)
+        _, reason, _ = probe(state, catalogue, turns.end_turn, command={"cmd": "end_turn"})
+        found["end_turn"] = {"allowed": reason is None, "reason": reason}
+        if ship is not None:
+            found["ship"] = ship_options(state, catalogue, ship)
+    return found
+
+
+# -- the turn ------------------------------------------------------------------------------------
+
+
+def ship_entry(state: dict, catalogue: Catalogue, player: int, ship_id: str) -> dict:
+    """One ship on the table: may the player use it now, at what cost and owner's fee."""
+    ship = state["ships"][ship_id]
+    price, _, missing = probe(state, catalogue, actions.ship_price, player, ship_id)
+    _, turn_reason, _ = probe(state, catalogue, turns.require_main_action, player)
+    reason, _, _ = probe(state, catalogue, actions.why_unusable, player, ship_id)
+    reason = turn_reason or reason
+    owner = ship["owner"]
+    return {"ship": ship_id, "owner": None if owner is None else _name(state, owner),
+            "design": ship["design"], "type": ship["type"], "usable": reason is None,
+            "cost": price[0] if price else None, "fee": price[1] if price else None,
+            "reason": reason, "missing": missing}
+
+
+def income_options(state: dict, catalogue: Catalogue, player: int) -> dict:
+    """Income: eligibility and its reason, the income powers and the relocations on offer."""
+    def eligible(move: Move) -> None:
+        turns.require_main_action(move, player)
+        income.check_eligible(move, player)
+
+    _, reason, missing = probe(state, catalogue, eligible)
+    powers = [ability_needs(state, player, source, a)
+              for trigger in ("income", "income_end")
+              for source, a in active_abilities(state, catalogue, player, trigger)]
+    return {"allowed": reason is None, "reason": reason, "missing": missing,
+            "powers": powers, "relocations": relocations(state, catalogue, player),
+            "relocation_gems": income.RELOCATION_GEMS}
+
+
+def relocations(state: dict, catalogue: Catalogue, player: int) -> list[dict]:
+    """Each resident of the player's station and where it could be moved to ("respect the
+    General Placement Rules for Residents")."""
+    me = state["players"][player]
+    spots = [(s["number"], slot, r) for s in me["sectors"] for slot, r in enumerate(s["residents"])]
+    spots += [("hub", slot, r) for slot, r in enumerate(me["hub_slots"]) if r is not None]
+    found = []
+    for where, slot, species in spots:
+        places, _, _ = probe(state, catalogue, _lift, player, where, slot, species)
+        found.append({"from": where, "slot": slot, "species": species, "to": places or []})
+    return found
+
+
+def _lift(move: Move, player: int, where: Any, slot: int, species: str) -> list:
+    """In a probe: where a resident could go once taken off its quarter."""
+    remove_resident(move, player, where, slot, to="hand", why="relocation")
+    return places_for(move.state, player, species)
+
+
+def human_then_income(state: dict, catalogue: Catalogue, player: int) -> dict | None:
+    """Hub A-8's turn option, when the player's Hub has it: allowed, and why not."""
+    hub = state["players"][player]["hub"]
+    power = next((a for a in catalogue.hubs[hub].abilities
+                  if a.kind == "gain_human_then_income"), None)
+    if power is None:
+        return None
+
+    def gain(move: Move) -> None:
+        turns.require_main_action(move, player)
+        places = places_for(move.state, player, "human")
+        abilities.buy_resident(move, player, "human", power.params["cost"],
+                               where=places[0] if places else None, source=hub,
+                               why=f"Hub {hub}")
+
+    _, reason, missing = probe(state, catalogue, gain)
+    return {"source": hub, "text": power.text, "allowed": reason is None, "reason": reason,
+            "missing": missing, "where": places_for(state, player, "human")}
+
+
+def hub_powers(state: dict, catalogue: Catalogue) -> list[dict]:
+    """Hub powers used outside the main action (`hub_power`), for every player."""
+    found = []
+    for player, me in enumerate(state["players"]):
+        for ability in catalogue.hubs[me["hub"]].abilities:
+            if ability.trigger not in ("turn", "any_time"):
+                continue
+            need = ability_needs(state, player, me["hub"], ability)
+            command = {"cmd": "hub_power", "player": me["name"], "source": me["hub"],
+                       **fill([need])}
+            _, reason, missing = probe(state, catalogue, hub_power, command=command)
+            found.append({**need, "player": me["name"], "allowed": reason is None,
+                          "reason": reason, "missing": missing})
+    return found
+
+
+def pending_choices(state: dict, catalogue: Catalogue) -> list[dict]:
+    """Diplomacy bonuses waiting for a player's choice, each option with what it gives."""
+    found = []
+    for entry in state["pending"]:
+        picks = []
+        for levels in entry["options"]:
+            gives, _, missing = probe(state, catalogue, _bonuses, entry["track"], levels)
+            picks.append({"levels": levels, "gives": gives, "missing": missing})
+        found.append({"kind": entry["kind"], "player": _name(state, entry["player"]),
+                      "track": entry["track"], "options": picks})
+    return found
+
+
+def _bonuses(move: Move, track: str, levels: list[int]) -> list[dict]:
+    return [diplomacy.bonus_of_level(move, track, level) for level in levels]
+
+
+def end_state(state: dict) -> dict:
+    """Who triggered the end, who still has a last turn, and whether the game is over."""
+    end = state["end"]
+    triggered = end["triggered_by"]
+    return {"triggered_by": None if triggered is None else _name(state, triggered),
+            "final_turns": [_name(state, p) for p in end["final_turns"]],
+            "over": state["phase"] == "over"}
+
+
+# -- a chosen ship --------------------------------------------------------------------------------
+
+
+def ship_options(state: dict, catalogue: Catalogue, ship_id: str) -> dict:
+    """What the active player's use of `ship_id` needs: its action's choices, the abilities it
+    fires and the Diplomacy bonuses it pays out."""
+    player = state["turn"]["active"]
+    entry = ship_entry(state, catalogue, player, ship_id)
+    ship = state["ships"][ship_id]
+    kind, design, own = ship["type"], ship["design"], ship["owner"] == player
+    gems_left = None if entry["cost"] is None else (
+        state["players"][player]["gems"] - entry["cost"] - entry["fee"])
+    entry["gems_after_use"] = gems_left
+    entry["action"] = ACTION_OPTIONS[kind](state, catalogue, player, ship_id, design, own,
+                                           gems_left)
+    entry["abilities"] = [
+        ability_needs(state, player, source, a)
+        for source, a in active_abilities(state, catalogue, player, "ship_action", kind)
+        if abilities.owner_matches(a, own) and a.kind not in abilities.MODIFIER_KINDS]
+    if kind in diplomacy.TRACKS:
+        entry["diplomacy_bonuses"] = [
+            {"player": p["name"], "options": picks, "automatic": len(picks) == 1}
+            for index, p in enumerate(state["players"])
+            if (picks := diplomacy.options(diplomacy.allowed_levels(state, index, kind)))]
+    return entry
+
+
+def _dismantle(state: dict, catalogue: Catalogue, player: int, ship_id: str, design: str,
+               own: bool, gems_left: int | None) -> dict:
+    targets = []
+    for target in actions.dismantle_candidates(state, player, ship_id):
+        metal, _, missing = probe(state, catalogue, actions.dismantle_metal, design,
+                                  state["ships"][target]["design"])
+        targets.append({"ship": target, "design": state["ships"][target]["design"],
+                        "metal": metal, "missing": missing})
+    return {"dismantle": targets}
+
+
+def _construction(state: dict, catalogue: Catalogue, player: int, ship_id: str, design: str,
+                  own: bool, gems_left: int | None) -> dict:
+    me = state["players"][player]
+    sectors = []
+    for number in [*state["display"], *me["private_sectors"]]:
+        info = catalogue.sectors[number]
+        color, _, missing = probe(state, catalogue, sector_color, number)
+        _, reason, _ = probe(state, catalogue, actions.check_wing, player, info.level, color)
+        cost, _, cost_missing = probe(state, catalogue, actions.sector_cost, number)
+        price, _, price_missing = probe(state, catalogue, actions.sector_price, player, design,
+                                        number)
+        if reason is None and price is not None:
+            reason = shortfall(state, player, {"metal": price}, f"building Sector {number}")
+        sectors.append({"number": number, "level": info.level, "wing": color, "cost": cost,
+                        "price": price, "allowed": reason is None, "reason": reason,
+                        "missing": sorted({*missing, *cost_missing, *price_missing}),
+                        "abilities": [ability_needs(state, player, str(number), a)
+                                      for a in info.abilities if a.trigger == "built"]})
+    return {"sectors": sectors}
+
+
+def _expedition(state: dict, catalogue: Catalogue, player: int, ship_id: str, design: str,
+                own: bool, gems_left: int | None) -> dict:
+    dice, _, missing = probe(state, catalogue, actions.expedition_dice, player, design, own)
+    price, _, _ = probe(state, catalogue, abilities.human_price, player, actions.HUMAN_COST)
+    rolled, kept, rerolls = dice or (None, None, None)
+    return {"dice": rolled, "keep": kept, "rerolls": rerolls, "faces": list(actions.DIE_FACES),
+            "missing": missing,
+            "humans": {"observe": {"points": 1}, "recruit": price,
+                       "recruit_reason": why_not_gained(state, player, "human"),
+                       "where": places_for(state, player, "human")}}
+
+
+def _transport(state: dict, catalogue: Catalogue, player: int, ship_id: str, design: str,
+               own: bool, gems_left: int | None) -> dict:
+    limit, _, missing = probe(state, catalogue, actions.transaction_limit, player, design)
+
+    def one(item: dict) -> str | None:
+        """The engine's verdict on a single transaction right after using the ship."""
+        _, reason, _ = probe(state, catalogue, _after_use, player, ship_id, gems_left,
+                             actions.transactions, player, [item], limit=1, why="a preview")
+        return reason
+
+    def resident(item: dict, species: str, cost: dict) -> dict:
+        places = places_for(state, player, species)
+        reason = one({**item, "where": places[0] if places else None})
+        return {**item, "cost": cost, "in_supply": state["supply"][species], "where": places,
+                "allowed": reason is None, "reason": reason}
+
+    pairs = [[a, b] for i, a in enumerate(RESOURCES) for b in RESOURCES[i:]]
+    buy = one({"type": "buy", "gain": RESOURCES[0]})
+    return {"transactions": limit, "missing": missing,
+            "aliens": [resident({"type": "alien", "color": color}, color, actions.ALIEN_COST)
+                       for color in ALIEN_COLORS if color != "gold"],
+            "gold": resident({"type": "gold"}, "gold", actions.GOLD_COST),
+            "trade": {"pay": [pair for pair in pairs
+                              if one({"type": "trade", "pay": pair, "gain": pair[0]}) is None],
+                      "gain": list(RESOURCES)},
+            "buy": {"gems": actions.BUY_GEMS, "gain": list(RESOURCES),
+                    "allowed": buy is None, "reason": buy}}
+
+
+def _after_use(move: Move, player: int, ship_id: str, gems_left: int | None,
+               then: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """In a probe: pay the GEMs the ship's use takes first (cost and owner's fee), then
+    `then(move, *args, **kwargs)`."""
+    if gems_left is not None:
+        gems = move.state["players"][player]["gems"] - gems_left
+        ledger.pay(move, player, {"gems": gems}, f"using {ship_id}")
+    return then(move, *args, **kwargs)
+
+
+def _diplomacy(state: dict, catalogue: Catalogue, player: int, ship_id: str, design: str,
+               own: bool, gems_left: int | None) -> dict:
+    most, _, missing = probe(state, catalogue, actions.ship_value, design, "tracks")
+    tracks = []
+    for track in diplomacy.TRACKS:
+        level = state["players"][player]["diplomacy"][track]
+        cost, _, cost_missing = (None, None, []) if level >= diplomacy.TOP else probe(
+            state, catalogue, diplomacy.lobbying_cost, level + 1)
+        _, reason, _ = probe(state, catalogue, _after_use, player, ship_id, gems_left,
+                             diplomacy.advance, player, track, pay=True, why="a preview")
+        tracks.append({"track": track, "level": level, "cost": cost,
+                       "allowed": reason is None, "reason": reason,
+                       "missing": cost_missing})
+    return {"tracks_at_most": most, "missing": missing, "tracks": tracks}
+
+
+def _gain(field: str) -> Callable[..., dict]:
+    def gain(state: dict, catalogue: Catalogue, player: int, ship_id: str, design: str,
+             own: bool, gems_left: int | None) -> dict:
+        amount, _, missing = probe(state, catalogue, actions.ship_value, design, field)
+        return {field: amount, "missing": missing}
+    return gain
+
+
+ACTION_OPTIONS = {"dismantle": _dismantle, "construction": _construction,
+                  "expedition": _expedition, "transport": _transport, "diplomacy": _diplomacy,
+                  "farm": _gain("food"), "ice_collector": _gain("water")}
+
+
+# -- abilities ---------------------------------------------------------------------------------
+
+
+def ability_needs(state: dict, player: int, source: str, ability: Ability) -> dict:
+    """An ability that fires now, with its rule text and what the command must say about it:
+    `use` (optional), `choice` (options, `times` when asked more than once), `where` (the free
+    quarters by species gained), `pay` (resources for an "any resource" cost) and `bonus` (the
+    details of a bonus action)."""
+    params = ability.params
+    need: dict[str, Any] = {"source": source, "text": ability.text, "trigger": ability.trigger,
+                            "kind": ability.kind, "optional": bool(params.get("optional"))}
+    if ability.kind == "gain_one_of":
+        need["choice"] = [next(iter(option)) for option in params["options"]]
+    elif ability.kind == "gain_any_resources":
+        need["choice"], need["times"] = list(RESOURCES), params["count"]
+    elif ability.kind == "gain_residents" and params["species"] == "any_alien":
+        need["choice"] = [c for c in ALIEN_COLORS if why_not_gained(state, player, c) is None]
+    if ability.kind == "gain_residents":
+        species = need.get("choice") or [params["species"]]
+        need["where"] = {s: places_for(state, player, s) for s in species
+                         if s in state["supply"]}
+    if (params.get("cost") or {}).get("any_resource"):
+        need["pay"] = list(RESOURCES)
+    if ability.kind in BONUS_DETAILS and params.get("tracks") != "all":
+        need["bonus"] = BONUS_DETAILS[ability.kind]
+    return need
+
+
+def fill(needs: list[dict]) -> dict:
+    """The command fields (`use`, `choices`, `where`) that take each ability's first options,
+    for a preview or a test; abilities that need a `bonus` are left to the player."""
+    fields: dict[str, Any] = {"use": [], "choices": {}, "where": {}}
+    for need in needs:
+        source = need["source"]
+        if need["optional"]:
+            fields["use"].append(source)
+        if need.get("choice"):
+            first = need["choice"][0]
+            fields["choices"][source] = [first] * need["times"] if "times" in need else first
+        if need.get("pay"):
+            fields["choices"][f"{source}:pay"] = need["pay"][0]
+        species = need["choice"][0] if need.get("choice") else next(iter(need.get("where", {})),
+                                                                     None)
+        places = need.get("where", {}).get(species)
+        if places:
+            fields["where"][source] = places[0]
+    return {key: value for key, value in fields.items() if value}
+
+
+# -- setup ---------------------------------------------------------------------------------------
+
+
+def setup_step(state: dict, catalogue: Catalogue) -> dict:
+    """The setup command expected next and what it needs."""
+    table = catalogue.setup
+    if state["phase"] == "new":
+        return {"command": "new_game", "players": [2, 3, 4], "colors": list(setup.COLORS),
+                "aliens_drawn": {n: table["aliens_drawn"].value(f"players_{n}")
+                                 for n in (2, 3, 4)}}
+    step, names = state["setup"]["step"], [p["name"] for p in state["players"]]
+    if step == "display":
+        per_stack = len(names) + (1 if state["options"]["friendly"] else 0)
+        endings = table["sector_display"].value("first_game_number_endings")
+        return {"command": "sector_display", "per_stack": per_stack,
+                "stacks": sorted({s.stack for s in catalogue.sectors.values()}),
+                "number_endings": endings if state["options"]["first_game"] else None}
+    if step == "sets":
+        return {"command": "first_game_sets", "players": names, "sets": [1, 2, 3, 4]}
+    if step == "hubs":
+        hubs = [h for h in catalogue.hubs
+                if state["options"]["advanced"] or h.startswith("B-")]
+        return {"command": "deal_hubs", "players": names, "per_player": 2, "hubs": hubs}
+    if step == "reveal":
+        level = state["setup"]["draft_level"]
+        count = table["ships_revealed_per_draft"].value(f"players_{len(names)}")
+        designs = [d for d, s in catalogue.ships.items()
+                   if s.group == "deck_design" and s.level in (level, None)]
+        return {"command": "reveal_ships", "level": level, "count": count, "designs": designs}
+    if step == "draft":
+        order = state["setup"]["draft_order"]
+        return {"command": "draft_ship", "player": names[order[0]],
+                "order": [names[p] for p in order], "offered": state["setup"]["revealed"]}
+    if step == "choose_hub":
+        player = state["setup"]["hub_order"][0]
+        return {"command": "choose_hub", "player": names[player],
+                "hubs": state["players"][player]["hub_options"]}
+    player = state["setup"]["bonus_order"][0]
+    hub = state["players"][player]["hub"]
+    info = catalogue.hubs[hub]
+    plan, _, missing = probe(state, catalogue, setup.hub_value, hub, "starting_diplomacy")
+    return {"command": "starting_bonus", "player": names[player], "hub": hub,
+            "diplomacy_choice": (plan or {}).get("choice", 0) if plan is not None else None,
+            "missing": missing,
+            "free_sectors": info.value("setup_free_sectors", []),
+            "private_sectors": info.value("setup_private_sectors", 0),
+            "ship_changes": info.value("setup_ship_changes", [])}
+
+
+# -- values the catalogue lacks -----------------------------------------------------------------
+
+
+class _Asking(Move):
+    """A throw-away move that notes each value the catalogue lacks (with the engine's
+    question) and goes on with None."""
+
+    def __init__(self, state: dict, catalogue: Catalogue) -> None:
+        super().__init__(state, catalogue, {})
+        self.asked: dict[str, str] = {}
+
+    def value(self, kind: str, record: str | int, field: str, question: str) -> Any:
+        try:
+            return super().value(kind, record, field, question)
+        except Missing as missing:
+            self.asked.setdefault(missing.key, missing.question)
+            return None
+
+
+def missing_values(state: dict, catalogue: Catalogue) -> list[dict]:
+    """Every value the catalogue lacks that the components in play will need - the Sectors on
+    display, the ships on the table or on offer, the Hubs, the Diplomacy board - as
+    `{"key", "question", "component"}`, grouped by component, to ask once at setup."""
+    if state["phase"] == "new":
+        return []
+    found: list[dict] = []
+
+    def ask(component: str, lookups: Callable[[Move], Any]) -> None:
+        move = _Asking(state, catalogue)
+        try:
+            lookups(move)
+        except Missing as missing:  # a lookup that asks without move.value (income icons)
+            move.asked.setdefault(missing.key, missing.question)
+        found.extend({"key": key, "question": question, "component": component}
+                     for key, question in move.asked.items())
+
+    for player in state["players"]:
+        for hub in [player["hub"]] if player["hub"] else player["hub_options"]:
+            ask(f"Hub {hub}", lambda move, hub=hub, ready=player["ready"]: _hub_values(
+                move, hub, ready))
+    for number in [*state["display"], *(n for p in state["players"]
+                                        for n in p["private_sectors"])]:
+        ask(f"Sector {number}", lambda move, n=number: (actions.sector_cost(move, n),
+                                                       sector_layout(move, n)))
+    designs = {s["design"]: s["owner"] is None for s in state["ships"].values()}
+    designs.update(dict.fromkeys(state["setup"].get("revealed", []), False))
+    for design, neutral in designs.items():
+        fields = [f for f in actions.SHIP_VALUES if f in catalogue.ships[design].fields
+                  and not (neutral and f == "fee")]
+        ask(f"ship {design}", lambda move, d=design, fields=fields: [
+            actions.ship_value(move, d, f) for f in fields])
+    ask("Diplomacy board", lambda move: (
+        [diplomacy.lobbying_cost(move, level) for level in range(1, diplomacy.TOP + 1)],
+        [diplomacy.bonus_of_level(move, t, level) for t in diplomacy.TRACKS
+         for level in diplomacy.SINGLE_LEVELS]))
+    seen: set[str] = set()
+    return [item for item in found if not (item["key"] in seen or seen.add(item["key"]))]
+
+
+def _hub_values(move: Move, hub: str, ready: bool) -> None:
+    """The Hub values still to come: its starting bonus (until taken) and its income."""
+    if not ready:
+        for field in setup.HUB_QUESTIONS:
+            if field.startswith("starting_"):
+                setup.hub_value(move, hub, field)
+    if not setup.hub_value(move, hub, "income_gems_per_ship"):
+        setup.hub_value(move, hub, "income_fixed_gems")
+    if move.catalogue.hubs[hub].living_quarters:
+        setup.hub_value(move, hub, "quarter_income")
+
+
+def _name(state: dict, player: int) -> str:
+    return state["players"][player]["name"]

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from companion import paths
+from companion.files import JsonFileError, read_text
 from hardware.config import PanelConfig, PanelConfigError, panel_config_from_toml
 
 log = logging.getLogger(__name__)
@@ -44,14 +45,15 @@ def load_config(path: Path | str | None = None) -> AppConfig:
             return AppConfig()
         return _defaults_because(f"config file {file} not found; using the default settings")
     try:
-        with file.open("rb") as handle:
-            document = tomllib.load(handle)
+        document = tomllib.loads(read_text(file, show=f"config file {file}"))
+    except JsonFileError as error:  # missing, not a regular file, not UTF-8, unreadable
+        return _defaults_because(f"{error}; using the default settings")
     except tomllib.TOMLDecodeError as error:
         return _defaults_because(f"config file {file} is not valid TOML ({error}); "
                                  "using the default settings")
-    except OSError as error:
-        return _defaults_because(f"config file {file} cannot be read ({error.strerror or error}); "
-                                 "using the default settings")
+    except RecursionError:
+        return _defaults_because(f"config file {file} is nested too deeply to be a config "
+                                 "file; using the default settings")
     problems: list[str] = []
     panel = PanelConfig()
     table = document.get("panel", {})

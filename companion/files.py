@@ -170,6 +170,11 @@ def make_private_folder(folder: Path) -> None:
 
 
 def write_text_atomically(path: Path | str, text: str) -> None:
+    """Write a UTF-8 text file with write_atomically."""
+    write_atomically(path, text.encode("utf-8"))
+
+
+def write_atomically(path: Path | str, data: bytes) -> None:
     """Write a file so that a crash leaves either the old or the new content, never a mix:
     a temporary file beside it (0600), flushed to disk, then renamed over it. Anything at `path`
     that is not a regular file is refused (check_target)."""
@@ -178,8 +183,8 @@ def write_text_atomically(path: Path | str, text: str) -> None:
     make_private_folder(path.parent)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
             out.flush()
             os.fsync(out.fileno())
         os.replace(temporary, path)

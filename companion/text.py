@@ -3,8 +3,13 @@
 
 from __future__ import annotations
 
+import io
+import os
 import re
+import sys
 import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 
 MAX_NAME = 40
 """The longest player or game name, in characters."""
@@ -29,3 +34,50 @@ def name_problem(name: object, what: str = "a name") -> str | None:
     if _UNSAFE.search(name) or any(unicodedata.category(c) == "Cc" for c in name):
         return f"{what} cannot contain control characters ({printable(name)})"
     return None
+
+
+class _Escaping(io.TextIOBase):
+    """A text stream that writes everything through printable() to another one."""
+
+    def __init__(self, stream: io.TextIOBase) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        self._stream.write(printable(text))
+        return len(text)
+
+    def flush(self) -> None:
+        self._stream.flush()
+
+    def fileno(self) -> int:
+        return self._stream.fileno()
+
+    def isatty(self) -> bool:
+        return self._stream.isatty()
+
+
+@contextmanager
+def safe_output() -> Iterator[None]:
+    """Within the block everything printed to stdout and stderr passes through printable(), so
+    no name or path from a file can send escape codes or fail to encode."""
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _Escaping(saved[0]), _Escaping(saved[1])  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = saved
+
+
+def os_error(program: str, error: OSError) -> int:
+    """Report a file or output that failed in one line; the exit code (2, or 0 when the reader
+    of the output went away, as with `... | head`). When stdout itself failed (a full device),
+    it is pointed at /dev/null so that the interpreter's last flush stays quiet."""
+    if error.filename is not None:
+        print(f"{program}: {error.filename}: {error.strerror}", file=sys.stderr)
+        return 2
+    with suppress(OSError, ValueError, io.UnsupportedOperation):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    if isinstance(error, BrokenPipeError):
+        return 0
+    print(f"{program}: cannot write the output ({error.strerror or error})", file=sys.stderr)
+    return 2

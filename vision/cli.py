@@ -17,6 +17,8 @@ import cv2
 import numpy as np
 
 from companion import __version__
+from companion.files import JsonFileError, check_target, write_atomically
+from companion.text import os_error, safe_output
 from vision.camera import CameraError, CameraSettings, open_camera
 from vision.dataset import DatasetError, is_held_out, load_dataset
 from vision.faces import FACES, FaceMapError, Reading
@@ -43,6 +45,14 @@ def cmd_read(args: argparse.Namespace) -> int:
     """Read each image and print its dice (JSON lines with --json)."""
     if args.overlay and len(args.images) != 1:
         raise UsageError("--overlay takes exactly one IMAGE")
+    if args.overlay and _same_file(args.overlay, args.images[0]):
+        raise UsageError(f"--overlay {args.overlay}: that is the photo being read; choose another "
+                         "file name for the outlined copy")
+    if args.overlay:
+        try:
+            check_target(args.overlay)  # before any work: never onto a device or through a link
+        except JsonFileError as exc:
+            raise UsageError(str(exc)) from None
     frames = [(path, load_image(path)) for path in args.images]  # all bad files fail first
     read = make_reader(args)
     for path, frame in frames:
@@ -65,14 +75,29 @@ def cmd_read(args: argparse.Namespace) -> int:
     return 0
 
 
-def write_image(path: Path, image: np.ndarray) -> None:
-    """Write an image file, or UsageError naming it."""
+def _same_file(first: str | Path, second: str | Path) -> bool:
+    """True when two paths name the same file (links included)."""
     try:
-        ok = cv2.imwrite(str(path), image)
+        return Path(first).resolve() == Path(second).resolve() or Path(first).samefile(second)
+    except OSError:
+        return False
+
+
+def write_image(path: Path, image: np.ndarray) -> None:
+    """Write an image file atomically (never through a link or onto a device), or UsageError
+    naming it; the format comes from the extension."""
+    try:
+        ok, encoded = cv2.imencode(Path(path).suffix or ".png", image)
     except cv2.error:
         ok = False
     if not ok:
-        raise UsageError(f"{path}: cannot write the overlay image (folder? extension?)")
+        raise UsageError(f"{path}: cannot write the overlay image (use a .png or .jpg name)")
+    try:
+        write_atomically(path, encoded.tobytes())
+    except JsonFileError as exc:
+        raise UsageError(str(exc)) from None
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot write the overlay image ({exc.strerror})") from None
 
 
 def _settings(args: argparse.Namespace) -> CameraSettings:
@@ -161,11 +186,11 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--model", help="icon model file (default: in the user's data folder)")
 
     def camera_options(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--camera", default="0",
+        p.add_argument("--camera", default="0", type=_camera,
                        help="webcam index, /dev path, 'pi', video file or image folder")
-        p.add_argument("--width", type=int)
-        p.add_argument("--height", type=int)
-        p.add_argument("--exposure", type=float)
+        p.add_argument("--width", type=_number(int, 16, 10000))
+        p.add_argument("--height", type=_number(int, 16, 10000))
+        p.add_argument("--exposure", type=_number(float, -10000, 10000))
 
     p = sub.add_parser("read", help="read dice in image files")
     p.add_argument("images", nargs="+", metavar="IMAGE")
@@ -177,15 +202,17 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("watch", help="print settled readings from a camera")
     camera_options(p)
     reader_options(p)
-    p.add_argument("--settle", type=float, default=0.5, help="seconds stable before reporting")
-    p.add_argument("--expect", type=int, help="number of dice rolled")
-    p.add_argument("--frames", type=int, help="stop after this many frames")
-    p.add_argument("--fps", type=float, help="time frames by this rate (replays) not the clock")
+    p.add_argument("--settle", type=_number(float, 0, 60), default=0.5,
+                   help="seconds stable before reporting")
+    p.add_argument("--expect", type=_number(int, 1, 100), help="number of dice rolled")
+    p.add_argument("--frames", type=_number(int, 1, 10**9), help="stop after this many frames")
+    p.add_argument("--fps", type=_number(float, 0.1, 1000),
+                   help="time frames by this rate (replays) not the clock")
     p.set_defaults(func=cmd_watch)
 
     p = sub.add_parser("teach", help="teach the four icon faces")
     camera_options(p)
-    p.add_argument("--shots", type=int, default=3, help="shots per face")
+    p.add_argument("--shots", type=_number(int, 1, 100), default=3, help="shots per face")
     p.add_argument("--from-folder", help="folder with food/ water/ metal/ human/ image folders")
     p.add_argument("--model", help="where to save (default: in the user's data folder)")
     p.set_defaults(func=cmd_teach)
@@ -199,17 +226,47 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+MAX_CAMERA_INDEX = 63
+
+
+def _camera(text: str) -> str:
+    """The --camera argument: a camera index is 0 to MAX_CAMERA_INDEX."""
+    if text.isdigit() and int(text[:4]) > MAX_CAMERA_INDEX:
+        raise argparse.ArgumentTypeError(f"camera index {text[:24]}: there is no such camera "
+                                         f"(0 to {MAX_CAMERA_INDEX}; 0 is the first)")
+    return text
+
+
+def _number(kind: type, low: float, high: float) -> Callable[[str], float]:
+    """An argument type: a number of `kind` from `low` to `high` (argparse says so, exit 2)."""
+    def parse(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            value = None
+        if value is None or not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text[:24]!r}: give a number from {low} to {high}")
+        return value
+    parse.__name__ = kind.__name__  # argparse names the type in its messages
+    return parse
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of `phoenix-dice`."""
-    args = build_parser().parse_args(argv)
-    try:
-        return args.func(args)
-    except (UsageError, ImageError, DatasetError, IconModelError, FaceMapError, ModelError,
-            CameraError) as exc:
-        print(f"phoenix-dice: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        return 130
+    with safe_output():
+        args = build_parser().parse_args(argv)
+        try:
+            code = args.func(args)
+            sys.stdout.flush()
+        except (UsageError, ImageError, DatasetError, IconModelError, FaceMapError, ModelError,
+                CameraError) as exc:
+            print(f"phoenix-dice: {exc}", file=sys.stderr)
+            return 2
+        except OSError as exc:
+            return os_error("phoenix-dice", exc)
+        except KeyboardInterrupt:
+            return 130
+        return code
 
 
 if __name__ == "__main__":

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
+
+from companion.files import JsonFileError, read_json
 
 
 @dataclass(frozen=True)
@@ -36,14 +37,16 @@ def load_dataset(folder: str | Path) -> list[LabelledImage]:
     if not labels_path.is_file():
         raise DatasetError(f"{folder}: no labels.json in this folder")
     try:
-        raw = json.loads(labels_path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise DatasetError(f"{labels_path}: not readable JSON ({exc})") from exc
+        raw = read_json(labels_path)
+    except JsonFileError as exc:
+        raise DatasetError(str(exc)) from None
     if not isinstance(raw, dict):
         raise DatasetError(f"{labels_path}: expected an object of file name -> labels")
     images = []
     for name in sorted(raw):
         entry = raw[name]
+        if Path(name).name != name or name in ("", ".", ".."):
+            raise DatasetError(f"{labels_path}: {name!r} is not a file name in this folder")
         try:
             width, height = int(entry["width"]), int(entry["height"])
             dice = tuple(

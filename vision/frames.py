@@ -9,6 +9,9 @@ import numpy as np
 
 TOO_DARK_LEVEL = 30.0  # mean grey level (0..255) below which a frame is too dark to read
 TOO_DARK_HINT = "too dark: add light over the tray or raise the camera exposure"
+MIN_SIDE = 32  # pixels: a smaller side cannot hold a die
+MAX_ASPECT = 10  # a longer side more than this many times the shorter is no photo of a tray
+MAX_PIXELS = 50_000_000  # far beyond any camera's frame; a file claiming more is refused
 
 
 class ImageError(ValueError):
@@ -21,9 +24,18 @@ def load_image(path: str | Path) -> np.ndarray:
     if not path.is_file():
         raise ImageError(f"{path}: no such file")
     data = np.fromfile(str(path), dtype=np.uint8)
-    frame = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    try:
+        frame = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    except cv2.error:  # OpenCV refuses images claiming more pixels than it allows
+        raise ImageError(f"{path}: not a readable image (too large or damaged)") from None
     if frame is None:
         raise ImageError(f"{path}: not a readable image")
+    height, width = frame.shape[:2]
+    if min(height, width) < MIN_SIDE or max(height, width) > MAX_ASPECT * min(height, width) \
+            or height * width > MAX_PIXELS:
+        raise ImageError(f"{path}: {width}x{height} pixels cannot be a photo of the dice tray "
+                         f"(each side at least {MIN_SIDE} pixels, at most {MAX_ASPECT} times "
+                         f"the other, {MAX_PIXELS // 1_000_000} megapixels in all)")
     return frame
 
 

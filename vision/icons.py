@@ -13,6 +13,7 @@ What the player taught is an `IconModel`, saved as a small .npz in the user's da
 from __future__ import annotations
 
 import math
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -110,8 +111,9 @@ class IconModel:
         try:
             with np.load(path, allow_pickle=False) as data:
                 crops, labels = data["crops"], [str(x) for x in data["labels"]]
-        except (OSError, ValueError, KeyError) as exc:
-            raise IconModelError(f"{path}: not a readable icon model ({exc})") from exc
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
+            raise IconModelError(f"{path}: not a readable icon model ({exc or 'empty'}); teach "
+                                 "the icons again with `phoenix-dice teach`") from None
         if crops.dtype != np.uint8 or crops.ndim != 3:
             raise IconModelError(f"{path}: icon model crops have the wrong shape")
         return cls(crops, labels)

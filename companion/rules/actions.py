@@ -12,21 +12,33 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.rules import abilities, ledger
-from companion.rules.diplomacy import TRACKS, advance, pay_out
-from companion.rules.move import Move
+from companion.rules.diplomacy import TOP, TRACKS, advance, lobbying_cost, pay_out
+from companion.rules.move import Missing, Move
 from companion.rules.station import add_sector, sector_color
 from companion.rules.turns import require_main_action
 
 DIE_FACES = ("food", "water", "metal", "human")
 HUMAN_COST = {"metal": 1, "food": 1, "water": 1}
+ALIEN_COST = {"food": 1, "water": 1}
+GOLD_COST = {"food": 1, "water": 1, "metal": 1}
+BUY_GEMS = 3
 SHIP_NAMES = {"dismantle": "Dismantle", "construction": "Construction",
               "expedition": "Terran Expedition", "transport": "Transport",
               "diplomacy": "Diplomacy", "farm": "Farm", "ice_collector": "Ice Collector"}
 
 
-def ship_value(move: Move, design: str, field: str, what: str) -> Any:
+SHIP_VALUES = {"cost": "cost to use (GEMs)", "fee": "owner's fee (GEMs)",
+               "metal_value": "metal value", "extra_metal": "extra metal when dismantling",
+               "metal_discount": "metal discount", "duration": "duration (dice rolled)",
+               "capacity": "capacity (dice kept)", "transactions": "number of transactions",
+               "tracks": "number of Diplomacy tracks", "food": "food it provides",
+               "water": "water it provides"}
+
+
+def ship_value(move: Move, design: str, field: str) -> Any:
     """A number printed on a ship card (asked once when the catalogue lacks it)."""
-    return move.value("ships", design, field, f"What is the {what} of the {design} ship?")
+    return move.value("ships", design, field,
+                      f"What is the {SHIP_VALUES[field]} of the {design} ship?")
 
 
 def use_ship(move: Move) -> None:
@@ -37,18 +49,11 @@ def use_ship(move: Move) -> None:
     ship = move.state["ships"].get(ship_id)
     if ship is None:
         move.fail(f"no ship {ship_id!r} on the table")
-    me = move.state["players"][player]
-    move.check(ship["used_by"] is None,
-               f"{ship_id} is already used: \"An unused ship has no GEMs on it.\"")
+    for reason in ship_refusals(move.state, player, ship_id):
+        move.check(False, reason)
     own, neutral = ship["owner"] == player, ship["owner"] is None
-    if neutral:
-        move.check(me["neutral_token"] is None,
-                   f"{move.name(player)}'s Neutral Ship token is on {me['neutral_token']}: they "
-                   "\"cannot use another neutral ship until they retrieve their Neutral Ship "
-                   "token in an Income action\"")
     kind, design = ship["type"], ship["design"]
-    cost = ship_cost(move, player, design, kind, own)
-    fee = 0 if own or neutral else ship_value(move, design, "fee", "owner's fee (GEMs)")
+    cost, fee = ship_price(move, player, ship_id)
     ledger.pay(move, player, {"gems": cost}, f"using {ship_id}")
     ops: list[list] = [["set", ["ships", ship_id, "gems"], cost],
                        ["set", ["ships", ship_id, "used_by"], player],
@@ -66,9 +71,31 @@ def use_ship(move: Move) -> None:
         pay_out(move, kind)
 
 
+def ship_refusals(state: dict, player: int, ship_id: str) -> list[str]:
+    """Why the player may not use the ship now (already used; a second neutral ship before
+    their token comes back); [] when they may."""
+    ship, me = state["ships"][ship_id], state["players"][player]
+    reasons = []
+    if ship["used_by"] is not None:
+        reasons.append(f"{ship_id} is already used: \"An unused ship has no GEMs on it.\"")
+    if ship["owner"] is None and me["neutral_token"] is not None:
+        reasons.append(f"{me['name']}'s Neutral Ship token is on {me['neutral_token']}: they "
+                       "\"cannot use another neutral ship until they retrieve their Neutral "
+                       "Ship token in an Income action\"")
+    return reasons
+
+
+def ship_price(move: Move, player: int, ship_id: str) -> tuple[int, int]:
+    """The GEMs the player puts on the ship (after discounts) and the owner's fee they pay."""
+    ship = move.state["ships"][ship_id]
+    own, neutral = ship["owner"] == player, ship["owner"] is None
+    cost = ship_cost(move, player, ship["design"], ship["type"], own)
+    return cost, 0 if own or neutral else ship_value(move, ship["design"], "fee")
+
+
 def ship_cost(move: Move, player: int, design: str, kind: str, own: bool) -> int:
     """The GEMs placed on the ship after the player's Hub discounts ("to a minimum of 1")."""
-    cost = ship_value(move, design, "cost", "cost to use (GEMs)")
+    cost = ship_value(move, design, "cost")
     for _, ability in abilities.modifiers(move, player, "ship_cost_discount", kind, own):
         floor = ability.params["minimum"]
         cost = max(min(cost, floor), cost - ability.params["gems"])
@@ -83,22 +110,99 @@ def dismantle(move: Move, player: int, ship_id: str, design: str, own: bool) -> 
     supply equal to the number shown on the ship (plus any bonuses that may apply)"."""
     target = move.command.get("dismantle")
     ships = move.state["ships"]
-    candidates = [sid for sid, s in ships.items()
-                  if s["owner"] == player and s["used_by"] is None]
-    move.check(bool(candidates), f"{move.name(player)} has no unused ship of their own to "
-                                 "dismantle")
+    candidates = dismantle_candidates(move.state, player, ship_id)
+    impossible = no_possible_action(move, player, ship_id, move.state["players"][player]["gems"])
+    if impossible:
+        move.check(False, impossible)
     if target is None and len(candidates) == 1:
         target = candidates[0]
-    if target not in ships:
+    if target not in ships or ships[target]["owner"] is None:  # a neutral ship shows no metal
         move.fail(f"which ship does {move.name(player)} dismantle? ({', '.join(candidates)})")
     move.check(target in candidates, f"{target} cannot be dismantled: only an unused ship of "
                                      f"{move.name(player)}'s own fleet can")
-    metal = ship_value(move, ships[target]["design"], "metal_value", "metal value")
-    extra = ship_value(move, design, "extra_metal", "extra metal when dismantling")
+    metal = dismantle_metal(move, design, ships[target]["design"])
     move.emit("ship_dismantled", f"{move.name(player)} dismantles {target}",
               ["delete", ["ships", target], None])
-    ledger.gain(move, player, {"metal": metal + extra}, f"dismantling {target}")
+    ledger.gain(move, player, {"metal": metal}, f"dismantling {target}")
     return {}
+
+
+def dismantle_candidates(state: dict, player: int, ship_id: str) -> list[str]:
+    """The unused ships of the player's own fleet other than `ship_id`: what a Dismantle may
+    take."""
+    return [sid for sid, s in state["ships"].items()
+            if s["owner"] == player and s["used_by"] is None and sid != ship_id]
+
+
+def dismantle_metal(move: Move, design: str, target_design: str) -> int:
+    """Metal for dismantling a `target_design` ship with a `design` Dismantle ship: "the number
+    shown on the ship (plus any bonuses that may apply)"."""
+    return ship_value(move, target_design, "metal_value") + ship_value(move, design,
+                                                                       "extra_metal")
+
+
+def no_possible_action(move: Move, player: int, ship_id: str, gems_left: int) -> str | None:
+    """Why no part of the ship's action can be done ("A player can only use a ship action if
+    they can complete at least one part of its action") with `gems_left` after paying for the
+    ship, or None. An Expedition, Farm or Ice Collector always can; a value the catalogue lacks
+    counts as affordable."""
+    state, me = move.state, move.state["players"][player]
+    kind, design = state["ships"][ship_id]["type"], state["ships"][ship_id]["design"]
+    if kind == "dismantle" and not dismantle_candidates(state, player, ship_id):
+        return f"{me['name']} has no unused ship of their own to dismantle"
+    if (kind == "transport" and gems_left < BUY_GEMS
+            and sum(me[r] for r in ledger.RESOURCES) < 2):
+        return (f"{me['name']} can make no transaction: buying a resource costs {BUY_GEMS} "
+                f"GEMs ({gems_left} left), a trade any 2 resources")
+    if kind == "diplomacy" and not any(
+            me["diplomacy"][t] < TOP and _affordable(
+                lambda t=t: lobbying_cost(move, me["diplomacy"][t] + 1), gems_left)
+            for t in TRACKS):
+        return (f"{me['name']} can advance on no Diplomacy track: each is at the top or costs "
+                f"more than the {gems_left} GEMs left")
+    if kind == "construction" and not any(
+            _buildable(move, player, design, n)
+            for n in [*state["display"], *me["private_sectors"]]):
+        return (f"{me['name']} can build no Sector: none their wings can take is within their "
+                f"{me['metal']} metal")
+    return None
+
+
+def _affordable(price: Any, limit: int) -> bool:
+    """Whether `price()` is at most `limit`; a value the catalogue lacks counts as affordable."""
+    try:
+        return price() <= limit
+    except Missing:
+        return True
+
+
+def _buildable(move: Move, player: int, design: str, number: int) -> bool:
+    """Whether the player's wings can take Sector `number` and they have its metal (a value the
+    catalogue lacks counts as yes)."""
+    try:
+        problem = wing_problem(move, player, move.catalogue.sectors[number].level,
+                               sector_color(move, number))
+        return problem is None and _affordable(
+            lambda: sector_price(move, player, design, number),
+            move.state["players"][player]["metal"])
+    except Missing:
+        return True
+
+
+def why_unusable(move: Move, player: int, ship_id: str) -> str | None:
+    """Why the player cannot use the ship now (used, Neutral Ship token out, cannot pay, no
+    possible part of its action), or None. A value the catalogue lacks counts as affordable."""
+    refusals = ship_refusals(move.state, player, ship_id)
+    if refusals:
+        return refusals[0]
+    try:
+        cost, fee = ship_price(move, player, ship_id)
+    except Missing:
+        cost = fee = 0
+    why = f"using {ship_id}" + (" with the owner's fee" if fee else "")
+    return (ledger.shortfall(move.state, player, {"gems": cost + fee}, why)
+            or no_possible_action(move, player, ship_id, move.state["players"][player]["gems"]
+                                  - cost - fee))
 
 
 # -- Construction -------------------------------------------------------------------------------
@@ -114,28 +218,45 @@ def construction(move: Move, player: int, ship_id: str, design: str, own: bool) 
     move.check(number in move.state["display"] or number in me["private_sectors"],
                f"Sector {number} is not on display")
     check_wing(move, player, sector.level, sector_color(move, number))
-    cost = move.value("sectors", number, "cost", f"How much metal does Sector {number} cost?")
-    discount = ship_value(move, design, "metal_discount", "metal discount") + abilities.total(
-        move, player, "build_discount", "construction", "metal")
-    price = max(0, cost - discount)
+    price = sector_price(move, player, design, number)
     ledger.pay(move, player, {"metal": price}, f"building Sector {number}")
     add_sector(move, player, number, f"built for {price} metal")
     built_abilities(move, player, number)
     return {"built_color": sector_color(move, number)}
 
 
+def sector_cost(move: Move, number: int) -> int:
+    """The metal printed on Sector `number`."""
+    return move.value("sectors", number, "cost", f"How much metal does Sector {number} cost?")
+
+
+def sector_price(move: Move, player: int, design: str, number: int) -> int:
+    """The metal paid for Sector `number` with a `design` Construction ship, after the ship's
+    and the station's discounts."""
+    cost = sector_cost(move, number)
+    discount = ship_value(move, design, "metal_discount") + abilities.total(
+        move, player, "build_discount", "construction", "metal")
+    return max(0, cost - discount)
+
+
 def check_wing(move: Move, player: int, level: int, color: str) -> None:
+    """Refuse a Sector the player's wings cannot take (`wing_problem`)."""
+    problem = wing_problem(move, player, level, color)
+    move.check(problem is None, problem or "")
+
+
+def wing_problem(move: Move, player: int, level: int, color: str) -> str | None:
     """"Each wing can have only one Sector of each level"; "A wing must have a Level-1 Sector
-    before it can have a Level-2 Sector" - except with Hub A-9 ("any order")."""
+    before it can have a Level-2 Sector" - except with Hub A-9 ("any order"). None when fine."""
     built = {(s["level"], s["color"]) for s in move.state["players"][player]["sectors"]}
-    move.check((level, color) not in built,
-               f"{move.name(player)}'s {color} wing already has a Level-{level} Sector")
+    if (level, color) in built:
+        return f"{move.name(player)}'s {color} wing already has a Level-{level} Sector"
     any_order = any(a.kind == "build_rule" for a in move.catalogue.hubs[
         move.state["players"][player]["hub"]].abilities)
-    if level > 1 and not any_order:
-        move.check((level - 1, color) in built,
-                   f"the {color} wing needs its Level-{level - 1} Sector before a Level-{level} "
-                   "one: \"each wing must be built from smallest to largest\"")
+    if level > 1 and not any_order and (level - 1, color) not in built:
+        return (f"the {color} wing needs its Level-{level - 1} Sector before a Level-{level} "
+                "one: \"each wing must be built from smallest to largest\"")
+    return None
 
 
 def built_abilities(move: Move, player: int, number: int) -> None:
@@ -154,7 +275,7 @@ def take_free_sector(move: Move, player: int, source: str, level: int, *, why: s
     if len(have) == 3:
         return
     offered = [n for n in move.state["display"] if move.catalogue.sectors[n].level == level
-               and move.catalogue.sectors[n].color not in have]
+               and sector_color(move, n) not in have]
     if not offered:
         move.emit("note", f"Sector {source}: no Level-{level} Sector of a colour "
                   f"{move.name(player)}'s station lacks is on display, so none is taken")
@@ -173,8 +294,18 @@ def take_free_sector(move: Move, player: int, source: str, level: int, *, why: s
 
 def expedition(move: Move, player: int, ship_id: str, design: str, own: bool) -> dict:
     """Roll the duration, keep up to the capacity (with every station modifier)."""
-    dice = ship_value(move, design, "duration", "duration (dice rolled)")
-    keep = ship_value(move, design, "capacity", "capacity (dice kept)")
+    dice, keep, rerolls = expedition_dice(move, player, design, own)
+    used = move.command.get("rerolls", 0)
+    move.check(used <= rerolls, f"{move.name(player)} may reroll {rerolls} time(s), not {used}")
+    expedition_result(move, player, move.command, dice=dice, keep=keep,
+                      why=f"Terran Expedition with {ship_id}")
+    return {}
+
+
+def expedition_dice(move: Move, player: int, design: str, own: bool) -> tuple[int, int, int]:
+    """Dice rolled, dice kept and rerolls allowed, with every station modifier."""
+    dice = ship_value(move, design, "duration")
+    keep = ship_value(move, design, "capacity")
     for _, ability in abilities.modifiers(move, player, "expedition_bonus", "expedition", own):
         dice += ability.params["extra_dice"]
         keep += ability.params["extra_capacity"]
@@ -182,11 +313,7 @@ def expedition(move: Move, player: int, ship_id: str, design: str, own: bool) ->
     # twice." The command's `rolled` is the final result; `rerolls` says how often they rerolled.
     rerolls = sum(a.params["times"] for _, a in abilities.modifiers(
         move, player, "reroll", "expedition", own))
-    used = move.command.get("rerolls", 0)
-    move.check(used <= rerolls, f"{move.name(player)} may reroll {rerolls} time(s), not {used}")
-    expedition_result(move, player, move.command, dice=dice, keep=keep,
-                      why=f"Terran Expedition with {ship_id}")
-    return {}
+    return dice, keep, rerolls
 
 
 def expedition_result(move: Move, player: int, detail: Mapping[str, Any], *, dice: int,
@@ -229,11 +356,17 @@ def expedition_result(move: Move, player: int, detail: Mapping[str, Any], *, dic
 def transport(move: Move, player: int, ship_id: str, design: str, own: bool) -> dict:
     """"make any number of transactions less than or equal to the number shown on that Transport
     ship. However, they must make at least one in order to use the ship at all.\""""
-    limit = ship_value(move, design, "transactions", "number of transactions")
-    limit += abilities.total(move, player, "extra_transactions", "transport", "count")
-    gained = transactions(move, player, move.command.get("transactions"), limit=limit,
+    gained = transactions(move, player, move.command.get("transactions"),
+                          limit=transaction_limit(move, player, design),
                           why=f"Transport with {ship_id}")
     return {"aliens_gained": dict(gained)}
+
+
+def transaction_limit(move: Move, player: int, design: str) -> int:
+    """The transactions a `design` Transport ship allows the player (with the station's
+    extra ones)."""
+    return ship_value(move, design, "transactions") + abilities.total(
+        move, player, "extra_transactions", "transport", "count")
 
 
 def transactions(move: Move, player: int, items: Any, *, limit: int, why: str) -> Counter:
@@ -250,12 +383,12 @@ def transactions(move: Move, player: int, items: Any, *, limit: int, why: str) -
             color = item.get("color")
             if color not in ("teal", "pink", "brown"):
                 move.fail("an aerobic Alien is teal, pink or brown")
-            if abilities.buy_resident(move, player, color, {"food": 1, "water": 1},
+            if abilities.buy_resident(move, player, color, ALIEN_COST,
                                       where=item.get("where"), source="alien",
                                       why=f"a {color} Alien"):
                 gained[color] += 1
         elif kind == "gold":
-            if abilities.buy_resident(move, player, "gold", {"food": 1, "water": 1, "metal": 1},
+            if abilities.buy_resident(move, player, "gold", GOLD_COST,
                                       where=item.get("where"), source="gold",
                                       why="a gold Alien"):
                 gained["gold"] += 1
@@ -271,7 +404,7 @@ def transactions(move: Move, player: int, items: Any, *, limit: int, why: str) -
             got = item.get("gain")
             if got not in ledger.RESOURCES:
                 move.fail("buy one resource: {\"type\": \"buy\", \"gain\": food|water|metal}")
-            ledger.pay(move, player, {"gems": 3}, f"buying 1 {got}")
+            ledger.pay(move, player, {"gems": BUY_GEMS}, f"buying 1 {got}")
             ledger.gain(move, player, {got: 1}, "bought")
         else:
             move.fail(f"unknown transaction {item!r} (alien, gold, trade, buy)")
@@ -284,7 +417,7 @@ def transactions(move: Move, player: int, items: Any, *, limit: int, why: str) -
 def diplomacy(move: Move, player: int, ship_id: str, design: str, own: bool) -> dict:
     """Advance on one track (Level-3 ships: up to two different tracks), paying the lobbying."""
     tracks = move.command.get("tracks")
-    most = ship_value(move, design, "tracks", "number of Diplomacy tracks")
+    most = ship_value(move, design, "tracks")
     if not isinstance(tracks, list) or not tracks:
         move.fail(f"give the Diplomacy track(s): \"tracks\": [up to {most} of "
                   f"{', '.join(TRACKS)}]")
@@ -298,14 +431,14 @@ def diplomacy(move: Move, player: int, ship_id: str, design: str, own: bool) -> 
 
 def farm(move: Move, player: int, ship_id: str, design: str, own: bool) -> dict:
     """"Farm ships provide 4 food or 5 food.\""""
-    food = ship_value(move, design, "food", "food it provides")
+    food = ship_value(move, design, "food")
     ledger.gain(move, player, {"food": food}, f"Farm {ship_id}")
     return {}
 
 
 def ice_collector(move: Move, player: int, ship_id: str, design: str, own: bool) -> dict:
     """"Ice Collector ships provide 4 water or 5 water.\""""
-    water = ship_value(move, design, "water", "water it provides")
+    water = ship_value(move, design, "water")
     ledger.gain(move, player, {"water": water}, f"Ice Collector {ship_id}")
     return {}
 

@@ -11,7 +11,8 @@ from typing import Any
 
 from companion.rules import abilities, ledger
 from companion.rules.catalogue import Ability
-from companion.rules.move import Missing, Move
+from companion.rules.move import Move
+from companion.rules.setup import hub_value
 from companion.rules.station import (
     place_resident,
     places_for,
@@ -51,30 +52,9 @@ def usable_ships(move: Move, player: int) -> list[str]:
     """Ships the player could still use this turn: unused, allowed, affordable, and with an
     action that can do something ("A player can only use a ship action if they can complete at
     least one part of its action"). A value the catalogue lacks counts as affordable."""
-    from companion.rules.actions import ship_cost
+    from companion.rules.actions import why_unusable
 
-    state = move.state
-    me = state["players"][player]
-    found = []
-    for sid, ship in state["ships"].items():
-        if ship["used_by"] is not None or (ship["owner"] is None and me["neutral_token"]):
-            continue
-        own = ship["owner"] == player
-        try:
-            price = ship_cost(move, player, ship["design"], ship["type"], own)
-            if not own and ship["owner"] is not None:
-                price += move.value("ships", ship["design"], "fee", "owner's fee")
-        except Missing:
-            price = 0
-        if price > me["gems"]:
-            continue
-        if ship["type"] == "dismantle" and not any(
-            s["owner"] == player and s["used_by"] is None and other != sid
-            for other, s in state["ships"].items()
-        ):
-            continue
-        found.append(sid)
-    return found
+    return [sid for sid in move.state["ships"] if why_unusable(move, player, sid) is None]
 
 
 def take_income(move: Move, player: int, *, new_human_counts: bool = False) -> None:
@@ -113,12 +93,10 @@ def base_income(move: Move, player: int, *, placed_now_pay: bool = False) -> Non
     me = move.state["players"][player]
     hub = me["hub"]
     ships = sum(1 for s in move.state["ships"].values() if s["owner"] == player)
-    per_ship = move.value("hubs", hub, "income_gems_per_ship",
-                          f"How many GEMs per ship does Hub {hub} give at income?")
+    per_ship = hub_value(move, hub, "income_gems_per_ship")
     # A Hub's income is per ship ("most Hubs generate 1 GEM per ship"); only a Hub that pays
     # nothing per ship (A-1: "income is 10 regardless of the number of ships") has a fixed one.
-    fixed = 0 if per_ship else move.value("hubs", hub, "income_fixed_gems",
-                                          f"What fixed GEM income does Hub {hub} give?")
+    fixed = 0 if per_ship else hub_value(move, hub, "income_fixed_gems")
     ledger.gain(move, player, {"gems": per_ship * ships + fixed},
                 f"Hub {hub} income ({ships} ships)")
     for sector in me["sectors"]:
@@ -127,8 +105,7 @@ def base_income(move: Move, player: int, *, placed_now_pay: bool = False) -> Non
             if placed_now or quarter_active(move.state, sector, quarter):
                 ledger.gain(move, player, amounts, f"income of Sector {sector['number']}")
     if any(me["hub_slots"]):
-        slot_income = move.value("hubs", hub, "quarter_income",
-                                 f"What income does each living quarter of Hub {hub} show?")
+        slot_income = hub_value(move, hub, "quarter_income")
         for slot, amounts in zip(me["hub_slots"], slot_income):
             if slot is not None:
                 ledger.gain(move, player, amounts, f"income of Hub {hub}'s quarters")

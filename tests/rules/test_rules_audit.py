@@ -129,6 +129,18 @@ def test_free_human_none_left_is_skipped_with_a_note(table_catalogue, source, se
     assert all("human" not in s["residents"] for s in table.player("Ann")["sectors"])
 
 
+def test_207_extra_alien_when_none_is_left(table_catalogue):
+    """207: "gain an extra one of the same color without paying resources for it" - after the
+    last teal Alien of the supply, there is none to gain."""
+    table = scene(table_catalogue, "B-5", [(101, []), (207, ["gold"]), (301, [])], food=9,
+                  water=9)
+    supply(table, teal=3)
+    aliens = [{"type": "alien", "color": "teal", "where": w} for w in (101, 101, 301)]
+    step = table.run(use("Ann:L2-transport", transactions=aliens, where={"207": 301}))
+    assert residents(table, 301) == ["teal"]
+    assert any("no teal Alien is left in the supply" in n for n in notes(step))
+
+
 def test_b3_free_alien_when_none_can_be_placed(table_catalogue):
     """B-3: "When using a Transport ship, gain 1 free Alien of any color." With no free quarter
     for any Alien, none is gained and the Transport still happens."""
@@ -377,3 +389,24 @@ def test_humans_do_not_count_for_the_aliens_left(table):
     table.run({"cmd": "use_ship", "player": "Bob", "ship": "Bob:L2-farm"})
     table.end_turn()
     assert table.state["end"]["triggered_by"] == 1
+
+
+# -- "no possible action" for income ------------------------------------------------------------
+
+
+def test_income_when_no_ship_has_a_possible_part(table):
+    """"A player can only use a ship action if they can complete at least one part of its
+    action." Income: "There are no ship actions the player can take" - a Construction ship with
+    no Sector the player's metal can build, a Diplomacy ship with every track at the top."""
+    for sid in [s for s, ship in table.state["ships"].items() if ship["owner"] == 0
+                and ship["type"] not in ("construction", "diplomacy")]:
+        del table.state["ships"][sid]
+    for ship in table.state["ships"].values():
+        if ship["owner"] != 0:
+            ship["used_by"] = 1
+    table.set("Ann", gems=9, metal=0)
+    with pytest.raises(Refused, match="can still use Ann:L1-diplomacy"):
+        table.run(INCOME)
+    table.player("Ann")["diplomacy"].update(dict.fromkeys(table.player("Ann")["diplomacy"], 5))
+    table.run(INCOME)
+    assert table.state["turn"]["acted"]

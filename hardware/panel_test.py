@@ -42,11 +42,12 @@ def format_event(event: PanelEvent) -> str:
     return f"{line}  {event.detail}" if event.detail else line
 
 
-def run(config: PanelConfig, *, duration: float | None = None, out: TextIO = sys.stdout) -> int:
+def run(config: PanelConfig, *, duration: float | None = None, out: TextIO | None = None) -> int:
     """Open the configured panel, print events until `duration` seconds pass (None: until
-    Ctrl+C) while cycling the LEDs; 0 when done, 2 (with a message) if there is no device."""
+    Ctrl+C) while cycling the LEDs to `out` (default: stdout as it is when called); 0 when done,
+    2 (with a message) if there is no device."""
     def say(text: str) -> None:
-        print(text, file=out, flush=True)
+        print(text, file=out or sys.stdout, flush=True)
 
     if config.kind == "none":
         say('panel-test: no panel configured. Set [panel] kind = "gpio" or "serial" in the '

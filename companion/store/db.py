@@ -122,8 +122,18 @@ def _reading(path: Path) -> sqlite3.Connection:
     mode = "mode=ro" if os.path.lexists(_sidecars(path)[0]) else "immutable=1"
     uri = "file:" + urllib.parse.quote(str(path.absolute())) + "?" + mode
     conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=5.0)
+    conn.text_factory = _text
     conn.execute("PRAGMA foreign_keys = ON")
     return conn
+
+
+def _text(raw: bytes) -> str:
+    """A stored text value; a damaged one (not UTF-8) is an sqlite3.DataError, like any other
+    damage SQLite finds, not a UnicodeDecodeError."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise sqlite3.DataError("a stored text is not UTF-8") from None
 
 
 def inspect_database(path: Path) -> int:
@@ -177,7 +187,8 @@ def inspect_database(path: Path) -> int:
                                             f"writes (schema {version})")
             problems = [row[0] for row in conn.execute("PRAGMA quick_check")]
             if problems != ["ok"]:
-                raise DamagedDatabase(path, f"the database is damaged ({problems[0]})")
+                detail = problems[0].replace("*** in database main ***", "")
+                raise DamagedDatabase(path, f"the database is damaged ({detail.strip()})")
             if version == schema.SCHEMA_VERSION:
                 _check_rows(conn, path)
         finally:
@@ -188,7 +199,7 @@ def inspect_database(path: Path) -> int:
                 raise StoreError(read_only_problem(path, str(error))) from None
             raise StoreError(f"{path}: cannot open it ({error})") from None
         raise DamagedDatabase(path, f"the database is damaged ({error})") from None
-    except sqlite3.DatabaseError as error:
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as error:  # SQLite's message not UTF-8
         raise DamagedDatabase(path, f"the database is damaged ({error})") from None
     return version
 
@@ -819,6 +830,7 @@ def _connect(path: Path, *, write: bool) -> sqlite3.Connection:
     if not write:
         return _reading(path)
     conn = sqlite3.connect(path, isolation_level=None, timeout=5.0)
+    conn.text_factory = _text
     try:
         mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
     except sqlite3.OperationalError as error:
@@ -839,6 +851,7 @@ def _reader(path: Path, version: int) -> sqlite3.Connection:
     if version == schema.SCHEMA_VERSION:
         return conn
     memory = sqlite3.connect(":memory:", isolation_level=None)
+    memory.text_factory = _text
     try:
         conn.backup(memory)
     finally:

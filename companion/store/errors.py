@@ -36,7 +36,7 @@ class UnusableDatabase(StoreError):
 
     def __init__(self, path: Path, problem: str) -> None:
         self.path = path
-        self.problem = problem
+        self.problem = problem = " ".join(problem.split())  # one line (SQLite's may be several)
         super().__init__(f"{path}: {problem}. The file was not modified; Phoenix Companion can "
                          "keep it aside (renamed with a timestamp) and start a fresh database")
 

@@ -101,9 +101,9 @@ def test_a_bad_record_imports_nothing(finished, tmp_path, damage):
     else:
         record["overlay"]["values"] = {"hubs": {"B-3": {"starting_gems": "lots"}}}
     with Store.open(tmp_path / "other.sqlite", overlay=tmp_path / "none.json") as other:
-        with pytest.raises(RecordError, match="changed after it was exported|not a game record"):
+        with pytest.raises(RecordError, match=r"changed after it was exported|not a game record"):
             import_record(other, record)
-        with pytest.raises(RecordError, match="nothing was imported|not a game record"):
+        with pytest.raises(RecordError, match=r"nothing was imported|not a game record"):
             import_record(other, _signed(record))
         assert other.games() == []
         assert other.conn.execute("SELECT COUNT(*) FROM journal").fetchone()[0] == 0

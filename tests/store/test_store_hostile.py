@@ -1,0 +1,390 @@
+"""Game databases under careless or crafted input, through the real command line: each case is
+what a user does and the one message they see (exit code 2, no traceback), and a file that is
+refused is left byte-identical with nothing created beside it."""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from store_helpers import commands, overlay_copy
+
+from companion.cli import main
+from companion.store import Store, StoreLocked
+from companion.store.export import record_digest
+from companion.store.schema import APPLICATION_ID, row_crc
+
+REPO = Path(__file__).resolve().parent.parent.parent
+COUNT = 40
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _cli(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    return code, out, err
+
+
+@pytest.fixture
+def db(tmp_path) -> Path:
+    """A database holding one game of COUNT commands (snapshots every 10 events)."""
+    path = tmp_path / "games.sqlite"
+    with Store.open(path, overlay=overlay_copy(tmp_path), snapshot_every=10) as store:
+        played = store.new_game("Friday")
+        for command in commands()[:COUNT]:
+            played.execute(command)
+    return path
+
+
+@pytest.fixture
+def script(tmp_path) -> Path:
+    path = tmp_path / "more.jsonl"
+    path.write_text("\n".join(json.dumps(c) for c in commands()[:5]) + "\n")
+    return path
+
+
+def _tamper(path: Path, sql: str, *params: object) -> None:
+    conn = sqlite3.connect(path)
+    conn.execute(sql, params)
+    conn.commit()
+    conn.close()
+
+
+def _every_command_refuses(capsys, path: Path, script: Path, message: str) -> None:
+    """games, show, export (3 formats) and replay --db: exit 2 naming the file and `message`;
+    the file byte-identical and no -wal/-shm beside it."""
+    before = _digest(path)
+    overlay = str(path.parent / "overlay.json")
+    for argv in (["games"], ["show"], ["export", "--game", "1"],
+                 ["export", "--game", "1", "--format", "csv"],
+                 ["export", "--game", "1", "--format", "bgstats"]):
+        code, out, err = _cli(capsys, "--overlay", overlay, *argv, "--db", str(path))
+        assert code == 2 and out == ""
+        assert err.startswith(f"phoenix-companion: {path}: ") and message in err, err
+    code, _, err = _cli(capsys, "--overlay", overlay, "replay", str(script), "--db", str(path))
+    assert code == 2 and message in err
+    assert _digest(path) == before
+    assert sorted(p.name for p in path.parent.glob("games.sqlite*")) == [
+        "games.sqlite", "games.sqlite.lock"]
+
+
+@pytest.mark.parametrize("tamper", [
+    "UPDATE steps SET events = 'garbage' WHERE seq = 3",
+    "UPDATE snapshots SET state = '{}'",
+    "UPDATE journal SET at = 'yesterday' WHERE n = 2",
+    "UPDATE steps SET command = replace(command, 'Ann', 'Anx') WHERE seq = 1",
+])
+def test_a_tampered_row_is_refused_by_every_command(db, script, capsys, tamper):
+    _tamper(db, tamper)
+    _every_command_refuses(capsys, db, script, "does not match its check value")
+
+
+def test_a_bit_flip_inside_a_row_is_refused(db, script, capsys):
+    data = bytearray(db.read_bytes())
+    at = data.rfind(b'"cmd":"new_game"')
+    data[at + 8] ^= 0x01  # new_game -> oew_game, inside a stored step: valid SQLite still
+    db.write_bytes(bytes(data))
+    _every_command_refuses(capsys, db, script, "damaged")
+
+
+def test_a_dropped_table_is_refused(db, script, capsys):
+    _tamper(db, "DROP TABLE snapshots")
+    _every_command_refuses(capsys, db, script, "its tables are not the ones Phoenix Companion "
+                                               "writes")
+
+
+def test_a_crafted_row_with_a_matching_check_value_is_still_checked(db, script, capsys):
+    # Someone recomputes the check value: the time is still not a time.
+    row = (1, 2, "garbage time", json.dumps({"cmd": "end_turn"}))
+    _tamper(db, "UPDATE journal SET at = ?, command = ?, crc = ? WHERE game_id = 1 AND n = 2",
+            row[2], row[3], row_crc(row))
+    _every_command_refuses(capsys, db, script, "journal row 2 is damaged")
+
+
+def test_a_crafted_file_with_our_mark_and_no_tables_is_not_switched_to_wal(tmp_path, script,
+                                                                            capsys):
+    path = tmp_path / "games.sqlite"
+    conn = sqlite3.connect(path)
+    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    conn.execute("PRAGMA user_version = 4")
+    conn.close()
+    before = _digest(path)
+    code, _, err = _cli(capsys, "replay", str(script), "--db", str(path))
+    assert code == 2 and "its tables are not the ones Phoenix Companion writes" in err
+    assert _digest(path) == before  # still in rollback-journal mode: header untouched
+    assert not (tmp_path / "games.sqlite-wal").exists()
+
+
+def test_readers_create_nothing_beside_a_database(db, capsys):
+    assert sorted(p.name for p in db.parent.glob("games.sqlite*")) == [
+        "games.sqlite", "games.sqlite.lock"]
+    before = _digest(db)
+    assert _cli(capsys, "games", "--db", str(db))[0] == 0
+    assert _cli(capsys, "show", "--db", str(db), "--json")[0] == 0
+    assert _digest(db) == before
+    assert sorted(p.name for p in db.parent.glob("games.sqlite*")) == [
+        "games.sqlite", "games.sqlite.lock"]
+
+
+@pytest.mark.parametrize("argument, message", [
+    ("", "argument --db: give the path of a game database file (it is empty)"),
+    (".", ".: a folder, not a game database; give a file path with --db"),
+])
+def test_an_empty_path_or_a_folder_is_not_a_database(capsys, argument, message):
+    for argv in (["games", "--db", argument], ["show", "--db", argument]):
+        code, _, err = _cli_exit(capsys, *argv)
+        assert code == 2 and message in err
+
+
+def _cli_exit(capsys, *argv: str) -> tuple[int, str, str]:
+    """Like _cli, for errors argparse reports (it exits)."""
+    try:
+        return _cli(capsys, *argv)
+    except SystemExit as done:
+        out, err = capsys.readouterr()
+        return int(done.code or 0), out, err
+
+
+def test_a_folder_where_the_lock_file_goes(tmp_path, script, capsys):
+    (tmp_path / "games.sqlite.lock").mkdir()
+    code, _, err = _cli(capsys, "replay", str(script), "--db", str(tmp_path / "games.sqlite"))
+    assert code == 2
+    assert "games.sqlite.lock: the lock file is a folder; remove or rename it" in err
+
+
+def test_the_lock_file_is_never_written_through_a_link(tmp_path, script, capsys):
+    victim = tmp_path / "precious.txt"
+    victim.write_text("precious\n")
+    (tmp_path / "games.sqlite.lock").symlink_to(victim)
+    code, _, err = _cli(capsys, "replay", str(script), "--db", str(tmp_path / "games.sqlite"))
+    assert code == 2
+    assert ("the lock file is a symbolic link; Phoenix Companion does not write through links"
+            in err)
+    assert victim.read_text() == "precious\n"
+    assert not (tmp_path / "games.sqlite").exists()
+
+
+def test_a_dangling_link_at_the_database_path(tmp_path, script, capsys):
+    (tmp_path / "games.sqlite").symlink_to(tmp_path / "nowhere.sqlite")
+    for argv in (["games"], ["replay", str(script)]):
+        code, _, err = _cli(capsys, *argv, "--db", str(tmp_path / "games.sqlite"))
+        assert code == 2 and "a symbolic link to" in err and "which does not exist" in err
+    assert not (tmp_path / "nowhere.sqlite").exists()
+
+
+def test_a_fifo_at_the_database_path_is_refused_without_hanging(tmp_path, script):
+    fifo = tmp_path / "games.sqlite"
+    os.mkfifo(fifo)
+    for argv in (["games"], ["show"], ["replay", str(script)]):
+        done = subprocess.run([sys.executable, "-m", "companion.cli", *argv, "--db", str(fifo)],
+                              cwd=REPO, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 2, done.stderr
+        assert done.stderr == (f"phoenix-companion: {fifo}: a FIFO, not a game database file; "
+                               "give the path of a database file with --db\n")
+
+
+@pytest.mark.parametrize("alias", ["hard link", "symbolic link"])
+def test_one_writer_whatever_the_path(db, alias):
+    other = db.parent / "other.sqlite"
+    if alias == "hard link":
+        os.link(db, other)
+    else:
+        other.symlink_to(db)
+    overlay = db.parent / "overlay.json"
+    with Store.open(db, overlay=overlay), pytest.raises(
+            StoreLocked, match="already open in another Phoenix Companion"):
+        Store.open(other, overlay=overlay)
+    with Store.open(other, overlay=overlay) as store:  # free again once closed
+        assert store.resume().journal == COUNT
+
+
+def test_created_files_are_private(tmp_path, script, capsys):
+    folder = tmp_path / "data"
+    path = folder / "games.sqlite"
+    assert _cli(capsys, "--overlay", str(overlay_copy(tmp_path)), "replay", str(script),
+                "--db", str(path))[0] == 0
+    with Store.open(path, overlay=tmp_path / "overlay.json") as store:
+        store.resume()
+        modes = {p.name: p.stat().st_mode & 0o777 for p in folder.iterdir()}
+    assert folder.stat().st_mode & 0o777 == 0o700
+    assert modes == {"games.sqlite": 0o600, "games.sqlite.lock": 0o600,
+                     "games.sqlite-wal": 0o600, "games.sqlite-shm": 0o600}
+
+
+def test_games_warns_when_the_wal_was_deleted_by_hand(db, capsys):
+    db.with_name("games.sqlite-shm").write_bytes(b"\0" * 32768)
+    code, out, err = _cli(capsys, "games", "--db", str(db))
+    assert code == 0 and "Friday" in out
+    assert (f"phoenix-companion: warning: {db}-shm exists without games.sqlite-wal: if "
+            "games.sqlite-wal was deleted by hand, the steps committed since the last checkpoint "
+            "are lost") in err
+
+
+def test_names_are_printed_escaped(db, capsys):
+    _tamper(db, "UPDATE games SET name = ?", "\x1b[2J\x1b]0;pwned\x07 night")
+    code, out, _ = _cli(capsys, "games", "--db", str(db))
+    assert code == 0 and "\x1b" not in out and "\x07" not in out
+    assert "\\x1b[2J\\x1b]0;pwned\\x07 night" in out
+    code, out, _ = _cli(capsys, "show", "--db", str(db))
+    assert code == 0 and "\x1b" not in out and "Game 1: \\x1b[2J" in out
+
+
+@pytest.mark.parametrize("name, message", [
+    ("A" * 41, "player 1's name is 41 characters long; at most 40 are allowed"),
+    ("Ann\x1b[31m", "player 1's name cannot contain control characters (Ann\\x1b[31m)"),
+    ("Ann\ud800", "player 1's name cannot contain control characters (Ann\\ud800)"),
+])
+def test_a_bad_player_name_is_refused_with_its_reason(tmp_path, capsys, name, message):
+    first = commands()[0]
+    first["players"][0]["name"] = name
+    path = tmp_path / "names.jsonl"
+    path.write_text(json.dumps(first) + "\n")  # a lone surrogate is written as \\ud800
+    code, _, err = _cli(capsys, "replay", str(path), "--db", str(tmp_path / "g.sqlite"))
+    assert code == 2 and "line 1" in err and message in err
+
+
+def test_output_to_a_full_device(db):
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "companion.cli", "games", "--db", str(db)],
+                              cwd=REPO, stdout=full, stderr=subprocess.PIPE, text=True,
+                              timeout=60)
+    assert done.returncode == 2
+    assert done.stderr == "phoenix-companion: cannot write the output (No space left on device)\n"
+
+
+@pytest.mark.parametrize("target", ["/dev/null", "folder", "link"])
+def test_export_never_replaces_anything_but_a_regular_file(db, capsys, target):
+    if target == "folder":
+        target = str(db.parent)
+    elif target == "link":
+        victim = db.parent / "victim.txt"
+        victim.write_text("keep me\n")
+        (db.parent / "link.json").symlink_to(victim)
+        target = str(db.parent / "link.json")
+    code, _, err = _cli(capsys, "export", "--db", str(db), "--game", "1", "-o", target)
+    assert code == 2
+    assert f"phoenix-companion: {target}: is a" in err
+    assert "not a regular file; nothing was written (choose a file name)" in err
+    if target.endswith("link.json"):
+        assert (db.parent / "victim.txt").read_text() == "keep me\n"
+
+
+# -- tampered records -------------------------------------------------------------------------
+
+def _record(db: Path, capsys) -> dict:
+    code, out, _ = _cli(capsys, "export", "--db", str(db), "--game", "1")
+    assert code == 0
+    return json.loads(out)
+
+
+def _import(capsys, record: dict, folder: Path, *flags: str) -> tuple[int, str, str]:
+    path = folder / "record.json"
+    path.write_text(json.dumps(record))
+    return _cli(capsys, "import", str(path), "--db", str(folder / "other.sqlite"), *flags)
+
+
+def test_a_record_changed_after_export_is_refused(db, capsys, tmp_path):
+    record = _record(db, capsys)
+    record["commands"] = record["commands"][:-3]
+    record["score_sheet"] = None
+    code, _, err = _import(capsys, record, tmp_path)
+    assert code == 2 and ("the record was changed after it was exported (its digest does not "
+                          "match its content); nothing was imported") in err
+
+
+def test_a_record_without_a_digest_needs_the_flag_and_is_still_checked(db, capsys, tmp_path):
+    record = _record(db, capsys)
+    del record["digest"]
+    code, _, err = _import(capsys, record, tmp_path)
+    assert code == 2 and "this record has no digest" in err and "--no-digest" in err
+    code, out, _ = _import(capsys, record, tmp_path, "--no-digest")
+    assert code == 0 and "without a digest check (--no-digest" in out
+    # Without a digest every field is still checked: commands removed do not end the same.
+    record["commands"] = record["commands"][:-3]
+    code, _, err = _import(capsys, record, tmp_path, "--no-digest")
+    assert code == 2 and "does not end as the record says" in err
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda r: r.update(commands=[]), "\"commands\" must be a list"),
+    (lambda r: r["commands"][3].update(at="garbage"), "command 4: \"at\" must be a time"),
+    (lambda r: r["commands"][3].update(at="2020-01-01T00:00:00.000+00:00"),
+     "not earlier than the command before"),
+    (lambda r: r["game"].update(name="x" * 41), "game.name is 41 characters long"),
+    (lambda r: r["game"].update(created="soon"), "game.created must be a time"),
+    (lambda r: r.update(extra=1), "unknown field 'extra'"),
+])
+def test_every_field_of_a_record_is_checked(db, capsys, tmp_path, change, message):
+    record = _record(db, capsys)
+    change(record)
+    record["digest"] = record_digest(record)
+    code, _, err = _import(capsys, record, tmp_path)
+    assert code == 2 and message in err, err
+    assert not (tmp_path / "other.sqlite").exists() or Store.open(
+        tmp_path / "other.sqlite", write=False).games() == []
+
+
+# -- a read-only folder -----------------------------------------------------------------------
+
+def _without_root_powers() -> None:
+    """In the child: drop the capabilities that let root write into a read-only folder
+    (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, CAP_FOWNER) from the bounding set before exec."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    for capability in (1, 2, 3):
+        libc.prctl(24, capability, 0, 0, 0)  # PR_CAPBSET_DROP
+
+
+def _read_only_user() -> dict:
+    """subprocess options under which a folder without write permission is read-only (root
+    bypasses permissions unless it drops the capabilities that allow it)."""
+    return {"preexec_fn": _without_root_powers} if os.geteuid() == 0 else {}
+
+
+def test_a_good_database_in_a_read_only_folder_says_so(db, script):
+    folder = db.parent
+    shutil.copy(script, folder.parent / "more.jsonl")
+    user = _read_only_user()
+    os.chmod(folder, 0o555)
+    try:
+        def run(*argv: str) -> subprocess.CompletedProcess:
+            return subprocess.run([sys.executable, "-m", "companion.cli", *argv, "--db", str(db)],
+                                  cwd=REPO, capture_output=True, text=True, timeout=60,
+                                  env={**os.environ, "PHOENIX_COMPANION_HOME": str(folder)},
+                                  **user)
+        listed = run("games")
+        assert listed.returncode == 0 and "Friday" in listed.stdout
+        for argv in (["replay", str(folder.parent / "more.jsonl")], ["games", "--start-fresh"]):
+            done = run(*argv)
+            assert done.returncode == 2
+            assert "read-only" in done.stderr and "are not damaged" in done.stderr
+            assert "start-fresh" not in done.stderr
+    finally:
+        os.chmod(folder, 0o755)
+
+
+def test_start_fresh_that_cannot_rename_says_so(db):
+    folder = db.parent
+    db.write_bytes(db.read_bytes()[:3000])
+    user = _read_only_user()
+    os.chmod(folder, 0o555)
+    try:
+        done = subprocess.run([sys.executable, "-m", "companion.cli", "games", "--start-fresh",
+                               "--db", str(db)], cwd=REPO, capture_output=True, text=True,
+                              timeout=60, **user)
+    finally:
+        os.chmod(folder, 0o755)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "cannot keep it aside as games-" in done.stderr
+    assert "make its folder writable, or move the file away yourself" in done.stderr

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -31,23 +30,25 @@ from companion.rules.report import final_score, format_report, summary
 from companion.rules.scoring import format_sheet, score_game, sheet_as_json
 from companion.rules.script import ScriptError, ScriptLine, replay
 from companion.store.cli import add_commands as add_store_commands
-from companion.store.cli import replay_into_db
+from companion.store.cli import database_argument, replay_into_db
+from companion.text import os_error, safe_output
 
 USAGE_ERROR = 2
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of `phoenix-companion`."""
-    parser = _parser()
-    args = parser.parse_args(argv)
-    try:
-        return args.run(args)
-    except (JsonFileError, CatalogueError, PositionError) as error:
-        print(f"phoenix-companion: {error}", file=sys.stderr)
-        return USAGE_ERROR
-    except BrokenPipeError:  # the reader went away (`... | head`): not an error
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
+    with safe_output():
+        args = _parser().parse_args(argv)
+        try:
+            code = args.run(args)
+            sys.stdout.flush()
+        except (JsonFileError, CatalogueError, PositionError) as error:
+            print(f"phoenix-companion: {error}", file=sys.stderr)
+            return USAGE_ERROR
+        except OSError as error:
+            return os_error("phoenix-companion", error)
+        return code
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -77,7 +78,7 @@ def _parser() -> argparse.ArgumentParser:
                                  "and print the final state")
     replay.add_argument("file", type=Path, metavar="FILE.jsonl")
     replay.add_argument("--json", action="store_true", help="print the state as JSON")
-    replay.add_argument("--db", type=Path, default=None, metavar="PATH",
+    replay.add_argument("--db", type=database_argument, default=None, metavar="PATH",
                         help="commit each command durably into this game database")
     replay.set_defaults(run=_run_replay)
 

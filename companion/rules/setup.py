@@ -14,6 +14,7 @@ from companion.rules import ledger
 from companion.rules.diplomacy import TRACKS, advance
 from companion.rules.move import Move
 from companion.rules.station import add_sector, place_resident, sector_color, sector_label
+from companion.text import name_problem
 
 COLORS = ("red", "blue", "yellow", "green")
 LEVEL1 = ("dismantle", "construction", "expedition", "transport", "diplomacy")
@@ -50,6 +51,10 @@ def new_game(move: Move) -> None:
     names = [p.get("name") if isinstance(p, dict) else None for p in players]
     if any(not isinstance(n, str) or not n.strip() for n in names) or len(set(names)) != len(names):
         move.fail("each player needs a name of their own")
+    for number, name in enumerate(names, start=1):
+        problem = name_problem(name, f"player {number}'s name")
+        if problem:
+            move.fail(problem)
     colors = [p.get("color") for p in players]
     if any(c not in COLORS for c in colors) or len(set(colors)) != len(colors):
         move.fail(f"each player needs a different colour of {', '.join(COLORS)}")

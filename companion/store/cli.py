@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -19,12 +20,15 @@ from companion.rules.game import Missing, Refused
 from companion.rules.report import final_score, format_report, summary
 from companion.rules.scoring import format_sheet
 from companion.rules.script import ScriptError, parse
-from companion.store.db import Store, default_db_path, set_aside
-from companion.store.errors import StoreError, UnusableDatabase
+from companion.store.db import Store, default_db_path, set_aside, sidecar_warning
+from companion.store.errors import DamagedDatabase, StoreError, UnusableDatabase
 from companion.store.export import export_text, import_record
+from companion.text import MAX_NAME, printable
 
 USAGE_ERROR = 2
 USER_ERRORS = (StoreError, ScriptError, JsonFileError, CatalogueError)
+DAMAGE = (sqlite3.DatabaseError, UnicodeDecodeError)
+"""What SQLite raises reading a damaged page (its message may itself not be UTF-8)."""
 
 
 def _fail(error: Exception) -> int:
@@ -50,11 +54,24 @@ def _guarded(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Nam
             return run(args)
         except USER_ERRORS as error:
             return _fail(error)
+        except DAMAGE as error:  # damage the checks on opening cannot see
+            return _fail(_damaged(args.db, error))
     return guarded
 
 
+def _damaged(path: Path | None, error: Exception) -> DamagedDatabase:
+    return DamagedDatabase(path or default_db_path(), f"the database is damaged ({error})")
+
+
+def database_argument(text: str) -> Path:
+    """The --db argument: a path, not empty (argparse reports the error, exit code 2)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("give the path of a game database file (it is empty)")
+    return Path(text)
+
+
 def _db_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", type=Path, default=None, metavar="PATH",
+    parser.add_argument("--db", type=database_argument, default=None, metavar="PATH",
                         help=f"the game database (default: {default_db_path()})")
 
 
@@ -87,6 +104,9 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     imported = subparsers.add_parser("import", help="add a game from a game record file")
     imported.add_argument("file", type=Path, metavar="FILE")
     _db_argument(imported)
+    imported.add_argument("--no-digest", action="store_true",
+                          help="import a record that has no digest (it cannot be checked for "
+                          "changes made after export)")
     imported.set_defaults(run=_guarded(run_import))
 
 
@@ -125,6 +145,9 @@ def run_games(args: argparse.Namespace) -> int:
         start_fresh(args.db or default_db_path())
     with _reader(args) as store:
         listed = store.games()
+        warning = sidecar_warning(store.path)
+    if warning:
+        print(f"phoenix-companion: warning: {warning}", file=sys.stderr)
     if args.json:
         print(json.dumps([g.as_json() for g in listed], indent=2))
         return 0
@@ -157,10 +180,13 @@ def run_import(args: argparse.Namespace) -> int:
     """`import`: replay a game record into the database as a new game."""
     record = read_json(args.file)
     with Store.open(args.db, overlay=paths.overlay_path(getattr(args, "overlay", None))) as store:
-        game_id = import_record(store, record, source=str(args.file))
+        game_id = import_record(store, record, source=str(args.file),
+                                require_digest=not args.no_digest)
         info = store.game_info(game_id)
+    unchecked = (" without a digest check (--no-digest: it may have been changed after export)"
+                 if args.no_digest and "digest" not in record else "")
     print(f"imported {args.file} as game {game_id} ({info.name}, {info.steps} steps, "
-          f"{info.phase})")
+          f"{info.phase}){unchecked}")
     return 0
 
 
@@ -177,7 +203,7 @@ def replay_into_db(path_to_script: Path, db_path: Path | None, overlay_path: Pat
         except ScriptError as error:
             raise JsonFileError(f"{path_to_script}: {error}") from None
         with Store.open(db_path, overlay=overlay_path) as store:
-            played = store.new_game(Path(path_to_script).stem)
+            played = store.new_game(printable(Path(path_to_script).stem)[:MAX_NAME] or "Game")
             for count, line in enumerate(script, start=1):
                 try:
                     played.execute(line.command)
@@ -198,4 +224,6 @@ def replay_into_db(path_to_script: Path, db_path: Path | None, overlay_path: Pat
                                    "stored)"))
     except USER_ERRORS as error:
         return _fail(error)
+    except DAMAGE as error:
+        return _fail(_damaged(db_path, error))
     return 0

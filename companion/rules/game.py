@@ -17,7 +17,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.rules import abilities, actions, diplomacy, income, ledger, setup, turns
+from companion.rules import (
+    abilities,
+    actions,
+    commands,
+    diplomacy,
+    income,
+    ledger,
+    setup,
+    turns,
+)
 from companion.rules.catalogue import Catalogue
 from companion.rules.move import Missing, Move, Refused
 from companion.rules.state import apply_ops, new_state
@@ -72,6 +81,8 @@ def hub_power(move: Move) -> None:
     "On each turn ... you may convert 1 metal into 1 food or 1 water", B-6's "At any time, you
     may spend 1 point to gain 4 GEMs"."""
     player = move.player()
+    if move.state["phase"] != "play":
+        move.fail("Hub powers are used once the game is in play")
     source = move.command.get("source")
     me = move.state["players"][player]
     move.check(source == me["hub"], f"{me['name']}'s Hub is {me['hub']}, not {source}")
@@ -109,7 +120,6 @@ HANDLERS: dict[str, Callable[[Move], None]] = {
     "hub_power": hub_power,
     "adjust": adjust,
 }
-COMMANDS = (*HANDLERS, "undo", "redo")
 
 
 class Game:
@@ -136,14 +146,15 @@ class Game:
 
         `undo` and `redo` commands step back and forth through the log.
         """
-        name = command.get("cmd") if isinstance(command, Mapping) else None
+        malformed = commands.problem(command)
+        if malformed:
+            raise Refused(malformed)
+        name = command["cmd"]
         if name == "undo":
             return self.undo()
         if name == "redo":
             return self.redo()
-        handler = HANDLERS.get(name)
-        if handler is None:
-            raise Refused(f"unknown command {name!r} (commands: {', '.join(COMMANDS)})")
+        handler = HANDLERS[name]
         command = copy.deepcopy(dict(command))
         move = Move(self.state, self.catalogue, command)
         try:

@@ -135,7 +135,7 @@ def test_a_value_for_no_field_or_of_the_wrong_type_is_refused(empty, key, value,
 
 
 def test_catalogue_must_be_an_object(empty):
-    with pytest.raises(ScriptError, match='line 1: "catalogue" takes an object'):
+    with pytest.raises(ScriptError, match="line 1: new_game: catalogue must be an object"):
         play(empty, setup([["sectors/111/cost", 3]]))
 
 

@@ -64,7 +64,7 @@ def propose(state: dict, rng: random.Random) -> dict:
                 "delta": rng.randint(1, 4), "note": "the table counted again"}
     free = [(sid, s["type"]) for sid, s in state["ships"].items() if s["used_by"] is None]
     if not free:
-        return {"cmd": "income", "player": me, "no_action": True}
+        return {"cmd": "income", "player": me}
     sid, kind = rng.choice(free)
     command = {"cmd": "use_ship", "player": me, "ship": sid,
                "choices": {"B-3": rng.choice(COLORS)}}
@@ -126,8 +126,7 @@ def generate(seed: int = SEED, length: int = LENGTH) -> tuple[list[dict], dict]:
         command = propose(game.state, rng)
         if refused >= 40:  # nothing the random player tries is allowed: income, as the rules say
             me = game.state["players"][game.state["turn"]["active"]]["name"]
-            command = {"cmd": "income", "player": me, "no_action": True,
-                       "override": "the table moves on"}
+            command = {"cmd": "income", "player": me, "override": "the table moves on"}
             if game.state["turn"]["acted"]:
                 command = {"cmd": "end_turn", "override": "the table moves on"}
         try:

@@ -1,0 +1,505 @@
+"""The shape of every command: one declarative description per command, its fields with their
+JSON shapes, whether they are required, and what they mean.
+
+`problem(command)` says what is malformed in a command (a wrong type, a missing or unknown
+field) before any rule runs; `update_doc(text)` writes the command tables of
+docs/game-scripts.md from the same description (`tools/command_docs.py`). Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+LARGEST = 9999  # no count, index or number of the game comes near it
+DEEPEST = 8  # the deepest nesting a catalogue value needs (income icons: 3)
+
+
+class Problem(NamedTuple):
+    """What is wrong, and where: `path` is the field (`players[0].color`, "" for the command)."""
+
+    path: str
+    text: str
+
+
+def _got(value: Any) -> str:
+    """A value in a message, short and never deep."""
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    if isinstance(value, int):
+        return str(value) if abs(value) < 10**12 else f"a number of {len(str(abs(value)))} digits"
+    if isinstance(value, float):
+        return f"the number {value!r}"
+    if isinstance(value, str):
+        return "the string " + json.dumps(value if len(value) <= 40 else value[:40] + "...")
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, Mapping):
+        return "an object"
+    return f"a {type(value).__name__}"
+
+
+class Shape:
+    """What a JSON value must be; `text` says it in words (messages and docs)."""
+
+    text: str
+
+    def of_kind(self, value: Any) -> bool:
+        """Whether `value` is of the JSON kind this shape takes (a string, a list, ...)."""
+        raise NotImplementedError
+
+    def problem(self, value: Any, path: str) -> Problem | None:
+        """What is wrong with `value` found at `path`, or None."""
+        return None if self.of_kind(value) else self.expected(value, path)
+
+    def expected(self, value: Any, path: str) -> Problem:
+        return Problem(path, f"must be {self.text}, not {_got(value)}")
+
+
+@dataclass(frozen=True)
+class Text(Shape):
+    """A string."""
+
+    text: str = "a string"
+    words: tuple[str, ...] = ()  # the only strings allowed, if any
+
+    def of_kind(self, value: Any) -> bool:
+        return isinstance(value, str)
+
+    def problem(self, value: Any, path: str) -> Problem | None:
+        ok = self.of_kind(value) and (not self.words or value in self.words)
+        return None if ok else self.expected(value, path)
+
+
+@dataclass(frozen=True)
+class Whole(Shape):
+    """A whole number (never true/false) from `low` to `high`."""
+
+    low: int = 0
+    high: int = LARGEST
+
+    @property
+    def text(self) -> str:  # type: ignore[override]
+        return f"a whole number from {self.low} to {self.high}"
+
+    def of_kind(self, value: Any) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool)
+
+    def problem(self, value: Any, path: str) -> Problem | None:
+        ok = self.of_kind(value) and self.low <= value <= self.high
+        return None if ok else self.expected(value, path)
+
+
+@dataclass(frozen=True)
+class Flag(Shape):
+    """true or false."""
+
+    text: str = "true or false"
+
+    def of_kind(self, value: Any) -> bool:
+        return isinstance(value, bool)
+
+
+@dataclass(frozen=True)
+class Null(Shape):
+    """null."""
+
+    text: str = "null"
+
+    def of_kind(self, value: Any) -> bool:
+        return value is None
+
+
+@dataclass(frozen=True)
+class ListOf(Shape):
+    """A list whose every item has the shape `item`."""
+
+    item: Shape
+    text: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.text:
+            object.__setattr__(self, "text", f"a list of {_plural(self.item.text)}")
+
+    def of_kind(self, value: Any) -> bool:
+        return isinstance(value, list)
+
+    def problem(self, value: Any, path: str) -> Problem | None:
+        if not self.of_kind(value):
+            return self.expected(value, path)
+        return next((p for i, item in enumerate(value)
+                     if (p := self.item.problem(item, f"{path}[{i}]"))), None)
+
+
+@dataclass(frozen=True)
+class MapOf(Shape):
+    """An object of free string keys (`key` says what they are), each value of shape `value`."""
+
+    key: str
+    value: Shape
+    text: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.text:
+            object.__setattr__(self, "text", f"an object {{{self.key}: {self.value.text}}}")
+
+    def of_kind(self, value: Any) -> bool:
+        return isinstance(value, Mapping)
+
+    def problem(self, value: Any, path: str) -> Problem | None:
+        if not self.of_kind(value):
+            return self.expected(value, path)
+        for key, item in value.items():
+            if not isinstance(key, str):
+                return Problem(path, f"must have string keys ({self.key}), not {_got(key)}")
+            if found := self.value.problem(item, f"{path}[{json.dumps(key)}]"):
+                return found
+        return None
+
+
+@dataclass(frozen=True)
+class Field:
+    """A named field of a command or object: its shape, whether it is required, what it is;
+    `ship` names the ship type whose action reads it (use_ship's action details)."""
+
+    name: str
+    shape: Shape
+    doc: str
+    required: bool = False
+    ship: str = ""
+
+
+@dataclass(frozen=True)
+class Record(Shape):
+    """An object with named fields, no others."""
+
+    text: str
+    fields: tuple[Field, ...]
+    doc: str = ""
+
+    def of_kind(self, value: Any) -> bool:
+        return isinstance(value, Mapping)
+
+    def problem(self, value: Any, path: str) -> Problem | None:
+        if not self.of_kind(value):
+            return self.expected(value, path)
+        known = {f.name: f for f in self.fields}
+        for key in value:
+            if key not in known:
+                name = json.dumps(key) if isinstance(key, str) else repr(key)
+                return Problem(path, f"has no field {name} (its fields: {', '.join(known)})")
+        for name, spec in known.items():
+            if name not in value:
+                if spec.required:
+                    return Problem(path, f"needs \"{name}\": {spec.doc}")
+            elif found := spec.shape.problem(value[name], f"{path}.{name}" if path else name):
+                return found
+        return None
+
+
+@dataclass(frozen=True)
+class OneOf(Shape):
+    """Any one of `shapes`."""
+
+    shapes: tuple[Shape, ...]
+    text: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.text:
+            object.__setattr__(self, "text", " or ".join(s.text for s in self.shapes))
+
+    def of_kind(self, value: Any) -> bool:
+        return any(s.of_kind(value) for s in self.shapes)
+
+    def problem(self, value: Any, path: str) -> Problem | None:
+        found = [s.problem(value, path) for s in self.shapes]
+        if None in found:
+            return None
+        # The alternative of the value's own kind that got furthest into it says best what is
+        # wrong (a transaction with a bad field rather than "not a list of tracks").
+        near = sorted((p for s, p in zip(self.shapes, found) if p and s.of_kind(value)),
+                      key=lambda p: -len(p.path))
+        if near and (len(near) == 1 or len(near[0].path) > len(near[1].path)):
+            return near[0]
+        return self.expected(value, path)
+
+
+@dataclass(frozen=True)
+class AnyJSON(Shape):
+    """Any JSON value nested at most `deepest` levels (a catalogue value: the catalogue checks
+    the rest)."""
+
+    deepest: int = DEEPEST
+    text: str = "any JSON value"
+
+    def of_kind(self, value: Any) -> bool:
+        return value is None or isinstance(value, (str, int, float, list, Mapping))
+
+    def problem(self, value: Any, path: str) -> Problem | None:
+        stack = [(value, 1)]
+        while stack:
+            item, depth = stack.pop()
+            if not self.of_kind(item):
+                return self.expected(item, path)
+            if isinstance(item, (list, Mapping)):
+                if depth > self.deepest:
+                    return Problem(path, f"is nested deeper than {self.deepest} levels")
+                if isinstance(item, Mapping) and not all(isinstance(k, str) for k in item):
+                    return Problem(path, "must have string keys")
+                stack += [(child, depth + 1)
+                          for child in (item.values() if isinstance(item, Mapping) else item)]
+        return None
+
+
+def _plural(text: str) -> str:
+    noun = text.removeprefix("a ").removeprefix("an ")
+    if noun.startswith(("list", "whole number", "string", "Sector")):
+        return re.sub(r"^(\w+( number)?)", r"\1s", noun)
+    return noun if noun.endswith("s") else noun + "s"
+
+
+# -- the pieces commands are made of -----------------------------------------------------------
+
+SECTOR = Whole(100, 999)
+PLACE = OneOf((SECTOR, Text("\"hub\"", ("hub",))), "a Sector number or \"hub\"")
+PLAYER = Field("player", Text(), "the player's name", required=True)
+
+NEW_PLAYER = Record("a player", (
+    Field("name", Text(), "their name", required=True),
+    Field("color", Text(), "red, blue, yellow or green", required=True),
+))
+ALIENS = Record("an object {\"teal\", \"pink\", \"brown\", \"gold\"} of whole numbers", tuple(
+    Field(color, Whole(), f"{color} Aliens drawn", required=True)
+    for color in ("teal", "pink", "brown", "gold")
+))
+TRANSACTION = Record("a transaction", (
+    Field("type", Text(), "\"alien\" (pay 1 food, 1 water), \"gold\" (1 food, 1 water, 1 metal), "
+          "\"trade\" (2 resources for 1) or \"buy\" (3 GEMs for 1 resource)", required=True),
+    Field("color", Text(), "alien: teal, pink or brown"),
+    Field("where", PLACE, "alien, gold: where the Alien goes, when there is a choice"),
+    Field("pay", ListOf(Text()), "trade: the 2 resources paid"),
+    Field("gain", Text(), "trade, buy: the resource gained"),
+), "one of the four kinds of Transport transaction")
+TRANSACTIONS = ListOf(TRANSACTION)
+TRACKS = ListOf(Text(), "a list of Diplomacy tracks")
+DICE = Record("dice", (
+    Field("rolled", ListOf(Text()), "the faces rolled (food, water, metal, human)",
+          required=True),
+    Field("keep", ListOf(Text()), "the faces kept", required=True),
+    Field("humans", ListOf(Text()), "\"observe\" or \"recruit\" for each Human kept"),
+), "the dice of a bonus roll (225, 321, A-3)")
+HUB_RESIDENT_MOVED = Record("a Hub resident moved", (
+    Field("slot", Whole(), "the Hub quarter it leaves (default 0)"),
+    Field("to", OneOf((PLACE, Null())), "the Sector it goes to, or null: back to the supply"),
+), "A-11's resident moving out of the Hub after income")
+RETURNED = Record("what is returned", (
+    Field("resident", Record("a resident", (
+        Field("from", PLACE, "where it is", required=True),
+        Field("slot", Whole(), "its quarter (default 0)"),
+    )), "a resident returned"),
+    Field("sector", SECTOR, "a Sector returned, with its residents"),
+    Field("none", Flag(), "nothing to return: lose the points"),
+), "A-12's return to the supply after income")
+RELOCATION = Record("a relocation", (
+    Field("from", PLACE, "where the resident is", required=True),
+    Field("slot", Whole(), "its quarter (0 = leftmost; default 0)"),
+    Field("to", PLACE, "where it goes", required=True),
+), "one resident moved at income, for 1 GEM")
+BONUS = OneOf((TRANSACTIONS, TRACKS, DICE, HUB_RESIDENT_MOVED, RETURNED, SECTOR))
+OBJECTS = (NEW_PLAYER, TRANSACTION, DICE, RELOCATION, HUB_RESIDENT_MOVED, RETURNED)
+HUMAN_COST_SKIP = Field("human_cost_skip", ListOf(Text()),
+                        "the resources a Human discount (215, A-10) saves first")
+
+COMMON = (
+    Field("cmd", Text(), "the command", required=True),
+    Field("override", Text(), "why the line is applied in spite of the rules it breaks "
+          "(recorded in the state's notes)"),
+    Field("catalogue", MapOf("\"kind/record/field\"", AnyJSON()),
+          "values the catalogue lacks, e.g. `{\"sectors/214/cost\": 8}`"),
+    Field("use", ListOf(Text()), "the optional abilities taken, by Sector number or Hub "
+          "(`[\"118\", \"B-5\"]`)"),
+    Field("choices", MapOf("source", OneOf((Text(), Whole(), ListOf(OneOf((Text(), Whole())),
+                                                                     "a list of them")))),
+          "an ability's choice (`{\"125\": \"water\", \"B-3\": \"pink\"}`; a list when it fires "
+          "more than once; `\"307:pay\"` for resources paid)"),
+    Field("bonus", MapOf("source", BONUS),
+          "a bonus action's details: transactions (206, 218, 301, A-3, B-5), dice (225, 321, "
+          "A-3), tracks (117, 306, A-7), a Sector number (326), A-11's and A-12's objects"),
+    Field("where", MapOf("source or \"human\"", OneOf((PLACE, ListOf(PLACE)))),
+          "where a gained resident goes when there is a choice (a list when it fires more "
+          "than once)"),
+    Field("note", Text(), "a remark kept with the line"),
+)
+
+
+@dataclass(frozen=True)
+class Command:
+    """One command: its name, what it does, where the docs list it, and its own fields."""
+
+    name: str
+    doc: str
+    group: str
+    fields: tuple[Field, ...] = ()
+    record: Record = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        own = {f.name for f in self.fields}
+        fields = (*self.fields, *(f for f in COMMON if f.name not in own))
+        object.__setattr__(self, "record", Record(f"a {self.name} command", fields))
+
+
+def _listed(name: str, doc: str, **shape: Any) -> Field:
+    return Field(name, ListOf(shape.pop("item", Text())), doc, **shape)
+
+
+SPECS = (
+    Command("new_game", "start a game", "setup", (
+        Field("players", ListOf(NEW_PLAYER), "2 to 4, in turn order (the first is the start "
+              "player), each of a different colour", required=True),
+        Field("first_game", Flag(), "the first-game setup (Sectors ending in 1-4, fixed sets)"),
+        Field("advanced", Flag(), "the advanced Hubs (A-1 to A-12) too"),
+        Field("friendly", Flag(), "the friendly variant (one more Sector of each colour)"),
+        Field("aliens", ALIENS, "the Aliens drawn from the bag (50/70/90 in all)",
+              required=True),
+    )),
+    Command("sector_display", "the Sectors drawn for the display", "setup", (
+        _listed("sectors", "one per player (plus one in the friendly variant) from each of the "
+                "nine stacks", item=SECTOR, required=True),
+    )),
+    Command("first_game_sets", "first game only: the predefined Hub and ship sets", "setup", (
+        Field("sets", MapOf("player", Whole(1, 4)), "each player's set", required=True),
+    )),
+    Command("deal_hubs", "the two Hubs dealt to each player", "setup", (
+        Field("hubs", MapOf("player", ListOf(Text())), "`{name: [hub, hub]}`", required=True),
+    )),
+    Command("reveal_ships", "the ships revealed for the current draft (Level 3, then Level 2)",
+            "setup", (
+                _listed("ships", "the designs revealed, 5/7/9", required=True),
+            )),
+    Command("draft_ship", "the next pick of the draft", "setup", (
+        PLAYER, Field("ship", Text(), "a design on offer", required=True),
+    )),
+    Command("choose_hub", "the Hub a player keeps, in turn order", "setup", (
+        PLAYER, Field("hub", Text(), "one of the two dealt", required=True),
+    )),
+    Command("starting_bonus", "a player takes their Hub's starting bonuses, in turn order",
+            "setup", (
+                PLAYER,
+                Field("diplomacy", MapOf("track", Whole()), "`{track: n}` for a \"?\" choice"),
+                _listed("sectors", "the free Sectors' numbers", item=SECTOR),
+                _listed("private_sectors", "A-6's nine Sectors", item=SECTOR),
+                _listed("keep", "the designs kept of the ships drawn"),
+                _listed("discard", "the ship ids discarded"),
+            )),
+    Command("use_ship", "turn option A: use a ship, with its action's details", "turn", (
+        PLAYER,
+        Field("ship", Text(), "the ship id (`Ann:L1-transport`, `neutral:dismantle`)",
+              required=True),
+        Field("dismantle", Text(), "the ship id dismantled", ship="Dismantle"),
+        Field("sector", SECTOR, "the Sector built", ship="Construction"),
+        _listed("rolled", "the faces rolled, after any rerolls", ship="Terran Expedition"),
+        _listed("keep", "the faces kept", ship="Terran Expedition"),
+        _listed("humans", "\"observe\" or \"recruit\" for each Human kept",
+                ship="Terran Expedition"),
+        Field("rerolls", Whole(), "how many rerolls were used (B-4, 315)",
+              ship="Terran Expedition"),
+        Field("human_cost_skip", HUMAN_COST_SKIP.shape, HUMAN_COST_SKIP.doc,
+              ship="Terran Expedition"),
+        Field("transactions", TRANSACTIONS, "the transactions, in order", ship="Transport"),
+        Field("tracks", TRACKS, "the track (Level-3 ships: up to two different)",
+              ship="Diplomacy"),
+    )),
+    Command("income", "turn option B: take income (\"no possible action\" is worked out from "
+            "the ships still usable and affordable)", "turn", (
+                PLAYER,
+                Field("relocate", ListOf(RELOCATION), "residents moved, 1 GEM each"),
+                HUMAN_COST_SKIP,
+            )),
+    Command("human_then_income", "Hub A-8's turn option: gain a Human, then take income",
+            "turn", (PLAYER, HUMAN_COST_SKIP)),
+    Command("diplomacy_bonus", "a player's choice of a Diplomacy bonus on offer", "turn", (
+        PLAYER,
+        _listed("levels", "`[n]` (one level's bonus) or `[a, b]` (two different, from a top "
+                "level)", item=Whole(0, 5), required=True),
+    )),
+    Command("hub_power", "a Hub power used outside the main action (A-1's conversion, B-6's "
+            "point for 4 GEMs)", "turn", (
+                PLAYER, Field("source", Text(), "the player's Hub", required=True),
+            )),
+    Command("end_turn", "the active player's turn is over", "turn"),
+    Command("adjust", "a correction of any counter", "corrections", (
+        Field("who", Text(), "a player's name or \"supply\"", required=True),
+        Field("counter", Text(), "gems, points, food, water, metal (supply: human, teal, pink, "
+              "brown, gold)", required=True),
+        Field("delta", Whole(-LARGEST, LARGEST), "the change"),
+        Field("value", Whole(-LARGEST, LARGEST), "the new value (instead of a delta)"),
+        Field("note", Text(), "why", required=True),
+    )),
+    Command("undo", "takes back the last command", "corrections"),
+    Command("redo", "applies again the last undone command", "corrections"),
+)
+COMMANDS = {spec.name: spec for spec in SPECS}
+
+
+def problem(command: Any) -> str | None:
+    """What is malformed in `command` (its shape, not its rules), in words; None if nothing."""
+    if not isinstance(command, Mapping):
+        return f"a command is an object with a \"cmd\", not {_got(command)}"
+    name = command.get("cmd")
+    spec = COMMANDS.get(name) if isinstance(name, str) else None
+    if spec is None:
+        shown = json.dumps(name) if isinstance(name, str) else _got(name)
+        return f"unknown command {shown} (commands: {', '.join(COMMANDS)})"
+    found = spec.record.problem(command, "")
+    if found is None:
+        return None
+    return f"{name}: {found.path} {found.text}" if found.path else f"{name} {found.text}"
+
+
+# -- the docs -----------------------------------------------------------------------------------
+
+_REGION = re.compile(r"(<!-- commands:(\w+) -->\n).*?(<!-- /commands -->)", re.S)
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def _rows(label: str, doc: str, fields: tuple[Field, ...]) -> list[str]:
+    """A labelled row, then a row per field: name, type, what it is."""
+    return [f"| {label} | | | {_cell(doc)} |", *(
+        f"| | `{f.name}`{' (required)' if f.required else ''} | {_cell(f.shape.text)} | "
+        f"{_cell(f.doc)} |" for f in fields)]
+
+
+def markdown(section: str) -> str:
+    """The table of one section of docs/game-scripts.md: a command group ("setup", "turn",
+    "corrections"), "details" (use_ship's action details), "common" (on any line) or
+    "objects"."""
+    head = "| {} | field | type | what it is |\n|---|---|---|---|"
+    if section == "common":
+        return "\n".join(["| field | type | what it is |\n|---|---|---|", *(
+            f"| `{f.name}` | {_cell(f.shape.text)} | {_cell(f.doc)} |" for f in COMMON[1:])])
+    if section == "details":
+        details = [f for f in COMMANDS["use_ship"].fields if f.ship]
+        rows = [row for ship in dict.fromkeys(f.ship for f in details)
+                for row in _rows(ship, "", tuple(f for f in details if f.ship == ship))]
+        return "\n".join([head.format("ship"), *rows, "| Farm, Ice Collector | | | (none) |"])
+    if section == "objects":
+        rows = [row for shape in OBJECTS for row in _rows(shape.text, shape.doc, shape.fields)]
+        return "\n".join([head.format("object"), *rows])
+    rows = []
+    for spec in SPECS:
+        if spec.group == section:
+            rows += _rows(f"`{spec.name}`", spec.doc, tuple(f for f in spec.fields if not f.ship))
+            if any(f.ship for f in spec.fields):
+                rows.append("| | (the action's details) | | see the next table |")
+    return "\n".join([head.format("command"), *rows])
+
+
+def update_doc(text: str) -> str:
+    """`text` with each `<!-- commands:SECTION -->` ... `<!-- /commands -->` region rewritten."""
+    return _REGION.sub(lambda m: f"{m[1]}{markdown(m[2])}\n{m[3]}", text)

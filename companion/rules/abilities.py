@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.rules import ledger
+from companion.rules import commands, ledger
 from companion.rules.catalogue import Ability
 from companion.rules.effects import ALIEN_COLORS
 from companion.rules.move import Move
@@ -109,11 +109,14 @@ def choice(move: Move, source: str, question: str, options: list[Any] | None = N
     return given
 
 
-def bonus_detail(move: Move, source: str, what: str) -> Any:
-    """The details of a bonus action of `source` (e.g. its transactions)."""
+def bonus_detail(move: Move, source: str, what: str, shape: commands.Shape) -> Any:
+    """The details of a bonus action of `source` (e.g. its transactions), of `shape`."""
     detail = (move.command.get("bonus") or {}).get(source)
     if detail is None:
         move.fail(f"{source}: give the {what} in bonus[{source!r}]")
+    wrong = shape.problem(detail, f"bonus[\"{source}\"]")
+    if wrong:
+        move.fail(f"{source}: {wrong.path} {wrong.text}")
     return detail
 
 
@@ -172,19 +175,21 @@ def apply_effect(move: Move, player: int, source: str, ability: Ability,
     elif kind == "transport_transaction":
         from companion.rules.actions import transactions
 
-        detail = bonus_detail(move, source, "transport transaction(s)")
+        detail = bonus_detail(move, source, "transport transaction(s)",
+                              commands.TRANSACTIONS)
         transactions(move, player, detail, limit=params["count"], why=why)
     elif kind == "expedition_roll":
         from companion.rules.actions import expedition_result
 
-        detail = bonus_detail(move, source, "dice rolled and kept")
+        detail = bonus_detail(move, source, "dice rolled and kept", commands.DICE)
         expedition_result(move, player, detail, dice=params["dice"], keep=params["keep"],
                           why=why)
     elif kind == "diplomacy_action":
         from companion.rules.diplomacy import TOP, TRACKS, advance
 
-        tracks = bonus_detail(move, source, "track(s)") if params["tracks"] == "choose" else [
-            t for t in TRACKS if move.state["players"][player]["diplomacy"][t] < TOP]
+        tracks = (bonus_detail(move, source, "track(s)", commands.TRACKS)
+                  if params["tracks"] == "choose" else
+                  [t for t in TRACKS if move.state["players"][player]["diplomacy"][t] < TOP])
         if params["tracks"] == "all" and len(tracks) < len(TRACKS):
             # 328, "to the greatest extent possible": a token at the top stays there.
             move.emit("note", f"{_label(source)}: {len(TRACKS) - len(tracks)} Diplomacy "

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.rules import abilities, ledger
+from companion.rules.commands import SECTOR
 from companion.rules.diplomacy import TOP, TRACKS, advance, lobbying_cost, pay_out
 from companion.rules.move import Missing, Move
 from companion.rules.station import add_sector, sector_color
@@ -280,7 +281,7 @@ def take_free_sector(move: Move, player: int, source: str, level: int, *, why: s
         move.emit("note", f"Sector {source}: no Level-{level} Sector of a colour "
                   f"{move.name(player)}'s station lacks is on display, so none is taken")
         return
-    number = abilities.bonus_detail(move, source, "free Sector's number")
+    number = abilities.bonus_detail(move, source, "free Sector's number", SECTOR)
     sector = move.catalogue.sectors.get(number)
     move.check(sector is not None and sector.level == level,
                f"{source}: the free Sector must be Level-{level}")

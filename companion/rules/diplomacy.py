@@ -116,6 +116,9 @@ def choose_bonus(move: Move) -> None:
     if not isinstance(levels, list):
         move.fail("give the chosen level(s) as \"levels\": [n] or [a, b]")
     picked = sorted(levels)
+    if not picked or any(level not in SINGLE_LEVELS for level in picked):
+        move.fail(f"a Diplomacy bonus is the bonus of one or two of the levels "
+                  f"{', '.join(map(str, SINGLE_LEVELS))}, not {levels}")
     move.check(picked in entry["options"],
                f"{move.name(player)} may take one of {_show(entry['options'])} on the "
                f"{TRACK_NAMES[entry['track']]} track, not {levels}")

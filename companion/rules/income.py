@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.rules import abilities, ledger
+from companion.rules import abilities, commands, ledger
 from companion.rules.catalogue import Ability
 from companion.rules.move import Move
 from companion.rules.setup import hub_value
@@ -130,7 +130,8 @@ def income_obligation(move: Move, player: int, source: str, ability: Ability) ->
         if me["incomes"] >= ability.params["times"] or not any(me["hub_slots"]):
             return
         detail: Any = abilities.bonus_detail(move, source, "Hub resident moved: "
-                                             "{\"slot\": n, \"to\": Sector or null}")
+                                             "{\"slot\": n, \"to\": Sector or null}",
+                                             commands.HUB_RESIDENT_MOVED)
         target = detail.get("to")
         movable = sorted({species for species in me["hub_slots"] if species is not None
                           and set(places_for(move.state, player, species)) - {"hub"}})
@@ -152,7 +153,8 @@ def income_obligation(move: Move, player: int, source: str, ability: Ability) ->
     # return_to_supply (A-12): "return one Alien, one Human, or one Sector to the supply. If you
     # are unable to do so, lose 5 points immediately, going negative if necessary."
     detail = abilities.bonus_detail(move, source, "what is returned: {\"resident\": "
-                                    "{\"from\", \"slot\"}} or {\"sector\": n} or {\"none\": true}")
+                                    "{\"from\", \"slot\"}} or {\"sector\": n} or {\"none\": true}",
+                                    commands.RETURNED)
     if detail.get("sector") is not None:
         number = detail["sector"]
         index = next((i for i, s in enumerate(me["sectors"]) if s["number"] == number), None)

@@ -105,8 +105,8 @@ def _ship(design: str, kind: str, owner: int | None) -> dict:
 
 def _step(move: Move, *steps: str) -> None:
     step = move.state["setup"].get("step")
-    move.check(move.state["phase"] == "setup" and step in steps,
-               f"this setup step comes later (now: {step or move.state['phase']})")
+    if move.state["phase"] != "setup" or step not in steps:  # the steps build on each other
+        move.fail(f"this setup step comes later (now: {step or move.state['phase']})")
 
 
 def sector_display(move: Move) -> None:

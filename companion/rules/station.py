@@ -220,11 +220,16 @@ def place_resident(move: Move, player: int, species: str, where: Any = None, *,
     ops: list[list] = [["add", ["supply", species], -1]] if from_supply else []
     me = move.state["players"][player]
     if where == "hub":
-        slot = next(i for i, (s, allowed) in enumerate(zip(me["hub_slots"], me["hub_quarters"]))
-                    if s is None and species in allowed)
+        slot = next((i for i, (s, allowed) in enumerate(zip(me["hub_slots"], me["hub_quarters"]))
+                     if s is None and species in allowed), None)
+        if slot is None:  # overridden, but there is no quarter to put it in
+            move.fail(f"{move.name(player)}'s Hub has no free living quarter for a {label}")
         ops.append(["set", ["players", player, "hub_slots", slot], species])
     else:
-        index = next(i for i, s in enumerate(me["sectors"]) if s["number"] == where)
+        index = next((i for i, s in enumerate(me["sectors"]) if s["number"] == where), None)
+        sector = None if index is None else me["sectors"][index]
+        if sector is None or len(sector["residents"]) >= sector["quarters"]:  # overridden
+            move.fail(f"{move.name(player)} has no free living quarter in Sector {where}")
         ops += [["append", ["players", player, "sectors", index, "residents"], species],
                 ["append", ["players", player, "sectors", index, "placed_turn"], turn]]
     move.emit("resident_placed", f"{move.name(player)} places a {label} in "
@@ -243,8 +248,9 @@ def remove_resident(move: Move, player: int, where: Any, slot: int, *, to: str,
     left to close the gap"), except on Hub A-11 ("residents do not shift left")."""
     me = move.state["players"][player]
     if where == "hub":
-        species = me["hub_slots"][slot]
-        move.check(species is not None, f"the Hub's quarter {slot} is empty")
+        species = me["hub_slots"][slot] if slot < len(me["hub_slots"]) else None
+        if species is None:
+            move.fail(f"{move.name(player)}'s Hub has no resident in quarter {slot}")
         if me["hub"] == "A-11":
             ops = [["set", ["players", player, "hub_slots", slot], None]]
         else:

@@ -28,7 +28,7 @@ from companion.rules.game import Game, Step
 from companion.rules.position import PositionError, parse_position
 from companion.rules.report import final_score, format_report, summary
 from companion.rules.scoring import format_sheet, score_game, sheet_as_json
-from companion.rules.script import ScriptError, ScriptLine, replay
+from companion.rules.script import ScriptError, ScriptLine, read_script, replay
 from companion.store.cli import add_commands as add_store_commands
 from companion.store.cli import database_argument, replay_into_db
 from companion.text import os_error, safe_output
@@ -135,9 +135,11 @@ def _run_replay(args: argparse.Namespace) -> int:
         return replay_into_db(args.file, args.db, overlay)
     catalogue = load_catalogue(overlay=overlay)
     try:
-        lines = args.file.read_text(encoding="utf-8").splitlines()
+        lines = read_script(args.file)
     except OSError as error:
         raise JsonFileError(f"{args.file}: cannot read it ({error.strerror})") from None
+    except ScriptError as error:
+        raise JsonFileError(f"{args.file}: {error}") from None
 
     def remember(line: ScriptLine, step: Step | None) -> None:
         for key, value in (step.learned if step else {}).items():

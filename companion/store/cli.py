@@ -19,7 +19,7 @@ from companion.rules.catalogue import CatalogueError
 from companion.rules.game import Missing, Refused
 from companion.rules.report import final_score, format_report, summary
 from companion.rules.scoring import format_sheet
-from companion.rules.script import ScriptError, parse
+from companion.rules.script import ScriptError, parse, read_script
 from companion.store.db import Store, default_db_path, set_aside, sidecar_warning
 from companion.store.errors import DamagedDatabase, StoreError, UnusableDatabase
 from companion.store.export import export_text, import_record
@@ -195,11 +195,9 @@ def replay_into_db(path_to_script: Path, db_path: Path | None, overlay_path: Pat
     command durably and printing a line per committed command; the exit code."""
     try:
         try:
-            lines = Path(path_to_script).read_text(encoding="utf-8").splitlines()
+            script = list(parse(read_script(path_to_script)))
         except OSError as error:
             raise JsonFileError(f"{path_to_script}: cannot read it ({error.strerror})") from None
-        try:
-            script = list(parse(lines))
         except ScriptError as error:
             raise JsonFileError(f"{path_to_script}: {error}") from None
         with Store.open(db_path, overlay=overlay_path) as store:

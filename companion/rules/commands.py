@@ -255,10 +255,11 @@ class AnyJSON(Shape):
 
 
 def _plural(text: str) -> str:
+    """"a whole number from 0 to 5" -> "whole numbers from 0 to 5", "a player" -> "players"."""
     noun = text.removeprefix("a ").removeprefix("an ")
-    if noun.startswith(("list", "whole number", "string", "Sector")):
-        return re.sub(r"^(\w+( number)?)", r"\1s", noun)
-    return noun if noun.endswith("s") else noun + "s"
+    if noun.startswith("whole number"):
+        return noun.replace("number", "numbers", 1)
+    return noun + "s"
 
 
 # -- the pieces commands are made of -----------------------------------------------------------
@@ -328,7 +329,7 @@ COMMON = (
     Field("bonus", MapOf("source", BONUS),
           "a bonus action's details: transactions (206, 218, 301, A-3, B-5), dice (225, 321, "
           "A-3), tracks (117, 306, A-7), a Sector number (326), A-11's and A-12's objects"),
-    Field("where", MapOf("source or \"human\"", OneOf((PLACE, ListOf(PLACE)))),
+    Field("where", MapOf("source or \"human\"", OneOf((PLACE, ListOf(PLACE, "a list of them")))),
           "where a gained resident goes when there is a choice (a list when it fires more "
           "than once)"),
     Field("note", Text(), "a remark kept with the line"),

@@ -130,7 +130,7 @@ def photos(tmp_path) -> Path:
 
 @pytest.mark.parametrize("argv, message", [
     (["read", "{d}/thin.png"], "thin.png: 2x5000 pixels cannot be a photo of the dice tray "
-                               "(each side at least 32 pixels"),
+                               "(each side at least 16 pixels"),
     (["read", "{d}/huge.png"], "huge.png: not a readable image (too large or damaged)"),
     (["read", "--icons", "--model", "{d}/empty.npz", "{d}/tray.png"],
      "empty.npz: not a readable icon model"),

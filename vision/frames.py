@@ -9,7 +9,7 @@ import numpy as np
 
 TOO_DARK_LEVEL = 30.0  # mean grey level (0..255) below which a frame is too dark to read
 TOO_DARK_HINT = "too dark: add light over the tray or raise the camera exposure"
-MIN_SIDE = 32  # pixels: a smaller side cannot hold a die
+MIN_SIDE = 16  # pixels: a smaller side cannot hold a die
 MAX_ASPECT = 10  # a longer side more than this many times the shorter is no photo of a tray
 MAX_PIXELS = 50_000_000  # far beyond any camera's frame; a file claiming more is refused
 

@@ -5,7 +5,7 @@ PY      := $(VENV)/bin/python
 STAMP   := $(VENV)/.installed
 ARGS    ?=
 
-.PHONY: install run test lint bench system-packages clean
+.PHONY: install run test lint bench screenshots system-packages clean
 
 install: system-packages $(STAMP)
 
@@ -26,6 +26,10 @@ lint: install
 
 test: lint
 	$(PY) -m pytest
+
+# Refresh the committed screenshots in docs/screenshots/ (the tests write to build/screenshots/).
+screenshots: install
+	PHOENIX_SCREENSHOTS=$(CURDIR)/docs/screenshots $(PY) -m pytest tests/ui
 
 # Speed figures (printed, never asserted): the rules engine, the game store and, where the
 # labelled photos are (DICE_DATASET), the dice reader (accuracy and ms per image).

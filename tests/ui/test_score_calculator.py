@@ -1,17 +1,20 @@
 """The score calculator in the real app under Xvfb, driven by simulated touches.
 
 Each test runs one scenario of tests/ui/drive_score_calculator.py in its own process and asserts
-on what the driver read off the screen. Screenshots go to docs/screenshots/.
+on what the driver read off the screen. Screenshots go to build/screenshots/ (or the folder in
+$PHOENIX_SCREENSHOTS: `make screenshots` points it at docs/screenshots/).
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 SCRIPT = "drive_score_calculator.py"
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+SHOTS = Path(os.environ.get("PHOENIX_SCREENSHOTS")
+             or Path(__file__).resolve().parents[2] / "build" / "screenshots")
 RULEBOOK_TOTALS = {"Anna": 142, "Beth": 141, "Connor": 159}
 RULEBOOK_TABLE = [
     ["Total In-Game Points", "1", "24", "9"],

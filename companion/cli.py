@@ -14,7 +14,7 @@ from pathlib import Path
 
 from companion import __version__, paths
 from companion import config as app_config
-from companion.files import JsonFileError, read_json
+from companion.files import JsonFileError, load_json, read_json
 from companion.rules.catalogue import (
     CatalogueError,
     export_overlay,
@@ -134,12 +134,7 @@ def _run_replay(args: argparse.Namespace) -> int:
     if args.db is not None:
         return replay_into_db(args.file, args.db, overlay)
     catalogue = load_catalogue(overlay=overlay)
-    try:
-        lines = read_script(args.file)
-    except OSError as error:
-        raise JsonFileError(f"{args.file}: cannot read it ({error.strerror})") from None
-    except ScriptError as error:
-        raise JsonFileError(f"{args.file}: {error}") from None
+    lines = read_script(args.file)
 
     def remember(line: ScriptLine, step: Step | None) -> None:
         for key, value in (step.learned if step else {}).items():
@@ -193,10 +188,13 @@ def _catalogue_entry(text: str) -> tuple[str, object]:
     if not equals or not raw.strip():
         raise CatalogueError(f"--set {text!r}: expected KIND/RECORD/FIELD=VALUE "
                              "(e.g. sectors/214/color=pink)")
-    try:
-        value = json.loads(raw)
-    except ValueError:
-        value = raw.strip()
+    raw = raw.strip()
+    value: object = raw  # a plain word
+    if raw[:1] in '[{"-0123456789' or raw in ("true", "false", "null"):
+        try:
+            value = load_json(raw)
+        except JsonFileError as error:
+            raise CatalogueError(f"--set {key.strip()}: {error}") from None
     if value is None:
         raise CatalogueError(f"--set {text!r}: give a value (--unset {key} removes an entry)")
     return key.strip(), value

@@ -85,22 +85,31 @@ def printable_repr(text: str, limit: int = 40) -> str:
     return ascii(shown)
 
 
-def parse_json(text: str, show: str) -> Any:
-    """The value of a JSON text, or JsonFileError naming `show` (where the text came from) and
-    what is wrong: invalid JSON (line and column), too deep, a huge number, a lone surrogate."""
+def load_json(text: str) -> Any:
+    """The value of a JSON text, or JsonFileError saying what is wrong (without where it came
+    from): invalid JSON (line and column), too deep, a huge number, a lone surrogate."""
     try:
         value = json.loads(text, parse_int=_integer, parse_float=_real,
                            parse_constant=_constant)
         _check_tree(value)
     except json.JSONDecodeError as error:
-        raise JsonFileError(f"{show}: not valid JSON at line {error.lineno}, column "
-                            f"{error.colno}: {error.msg}") from None
+        raise JsonFileError(f"not valid JSON at line {error.lineno}, column {error.colno}: "
+                            f"{error.msg}") from None
     except RecursionError:
-        raise JsonFileError(f"{show}: not usable JSON: nested more than {MAX_DEPTH} levels "
-                            "deep") from None
+        raise JsonFileError(f"not usable JSON: nested more than {MAX_DEPTH} levels deep") \
+            from None
     except _BadValue as error:
-        raise JsonFileError(f"{show}: not usable JSON: {error}") from None
+        raise JsonFileError(f"not usable JSON: {error}") from None
     return value
+
+
+def parse_json(text: str, show: str) -> Any:
+    """The value of a JSON text, or JsonFileError naming `show` (where the text came from) and
+    what is wrong (see load_json)."""
+    try:
+        return load_json(text)
+    except JsonFileError as error:
+        raise JsonFileError(f"{show}: {error}") from None
 
 
 def read_text(path: Path | str, *, show: str | None = None) -> str:

@@ -7,12 +7,11 @@ line carries `"override": "why"`.
 
 from __future__ import annotations
 
-import codecs
-import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from companion.files import JsonFileError, load_json, read_text
 from companion.rules.catalogue import Catalogue
 from companion.rules.game import Game, Missing, Refused, Step
 
@@ -33,30 +32,10 @@ class ScriptLine:
 
 
 def read_script(path: Path) -> list[str]:
-    """The lines of a script file: UTF-8 text (an initial byte-order mark is skipped), or a
-    ScriptError naming the line of the first byte that is not. OSError when it cannot be read."""
-    data = Path(path).read_bytes().removeprefix(codecs.BOM_UTF8)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line_start = data.rfind(b"\n", 0, error.start) + 1
-        raise ScriptError(data.count(b"\n", 0, error.start) + 1,
-                          f"not UTF-8 text (byte 0x{data[error.start]:02x} at column "
-                          f"{error.start - line_start + 1}); save the script as UTF-8") from None
-    return text.split("\n")
-
-
-MOST_DIGITS = 100  # no number of the game comes near it
-
-
-def _whole(digits: str) -> int:
-    if len(digits.lstrip("-")) > MOST_DIGITS:
-        raise ValueError(f"a number with {len(digits.lstrip('-'))} digits is far too large")
-    return int(digits)
-
-
-def _not_a_number(name: str) -> float:
-    raise ValueError(f"{name} is not a JSON number")
+    """The lines of a script file (an initial byte-order mark skipped), split on newlines so the
+    numbers match an editor's; JsonFileError naming the file when it is not a readable regular
+    file of UTF-8 text (see companion.files.read_text)."""
+    return read_text(path).removeprefix("\ufeff").split("\n")
 
 
 def parse(lines: Iterable[str]) -> Iterator[ScriptLine]:
@@ -66,14 +45,9 @@ def parse(lines: Iterable[str]) -> Iterator[ScriptLine]:
         if not text or text.startswith("#"):
             continue
         try:
-            command = json.loads(text, parse_int=_whole, parse_constant=_not_a_number)
-        except json.JSONDecodeError as error:
-            raise ScriptError(number, f"not valid JSON ({error.msg}, column {error.colno})") \
-                from None
-        except RecursionError:
-            raise ScriptError(number, "nested too deep to be a command") from None
-        except ValueError as error:
-            raise ScriptError(number, f"not a command: {error}") from None
+            command = load_json(text)
+        except JsonFileError as error:
+            raise ScriptError(number, str(error)) from None
         if not isinstance(command, dict) or not isinstance(command.get("cmd"), str):
             raise ScriptError(number, "expected an object with a \"cmd\"")
         yield ScriptLine(number, command)

@@ -196,8 +196,6 @@ def replay_into_db(path_to_script: Path, db_path: Path | None, overlay_path: Pat
     try:
         try:
             script = list(parse(read_script(path_to_script)))
-        except OSError as error:
-            raise JsonFileError(f"{path_to_script}: cannot read it ({error.strerror})") from None
         except ScriptError as error:
             raise JsonFileError(f"{path_to_script}: {error}") from None
         with Store.open(db_path, overlay=overlay_path) as store:

@@ -870,6 +870,8 @@ def test_sector_colour_corrected_with_the_cli(tmp_path, capsys):
     ("sectors/214/color=null", ["--unset"]),
     ("sectors/999/color=pink", ["record 999"]),
     ("ships/L1-transport/type=farm", ["cannot be changed"]),
+    ("sectors/214/cost=" + "[" * 100_000, ["sectors/214/cost", "nested more than 64 levels"]),
+    ("sectors/214/cost=" + "9" * 5000, ["sectors/214/cost", "a number of 5000 digits"]),
 ])
 def test_cli_set_refuses_bad_entries(tmp_path, capsys, argument, words):
     overlay = tmp_path / "overlay.json"

@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tables import Table
 
+from companion.files import JsonFileError
 from companion.rules import commands
 from companion.rules.game import HANDLERS, Game, Missing, Refused
 from companion.rules.script import ScriptError, parse, read_script
@@ -199,10 +200,10 @@ def test_hub_powers_wait_for_play(table_catalogue):
 
 
 @pytest.mark.parametrize(("text", "reason"), [
-    ("[" * 100_000, "line 2: nested too deep to be a command"),
+    ("[" * 100_000, "line 2: not usable JSON: nested more than 64 levels deep"),
     ('{"cmd": "adjust", "delta": ' + "9" * 5000 + "}",
-     "line 2: not a command: a number with 5000 digits is far too large"),
-    ('{"cmd": "adjust", "delta": NaN}', "line 2: not a command: NaN is not a JSON number"),
+     "line 2: not usable JSON: a number of 5000 digits (at most 30)"),
+    ('{"cmd": "adjust", "delta": NaN}', "line 2: not usable JSON: NaN is not a number JSON allows"),
     ('{"cmd": "end_turn"', "line 2: not valid JSON"),
 ])
 def test_a_line_that_is_not_a_command(text, reason):
@@ -214,7 +215,7 @@ def test_a_line_that_is_not_a_command(text, reason):
 def test_a_script_must_be_utf8(tmp_path):
     path = tmp_path / "game.jsonl"
     path.write_bytes(b'{"cmd": "end_turn"}\n{"cmd": "adjust", "note": "caf\xe9"}\n')
-    with pytest.raises(ScriptError, match=r"^line 2: not UTF-8 text \(byte 0xe9 at column 31\)"):
+    with pytest.raises(JsonFileError, match=r"game.jsonl: not UTF-8 text \(line 2, byte 50\)"):
         read_script(path)
     path.write_bytes(b'\xef\xbb\xbf{"cmd": "end_turn"}\r\n\n')
     assert [line.command for line in parse(read_script(path))] == [{"cmd": "end_turn"}]
@@ -235,9 +236,9 @@ FIRST_LINES = b"".join(json.dumps(c).encode() + b"\n" for c in script_commands(G
      'line 4: new_game: aliens must be an object {"teal", "pink", "brown", "gold"}'),
     (b'{"cmd": "adjust", "who": "Ann", "counter": "gems", "value": "5", "note": "x"}',
      'line 4: adjust: value must be a whole number from -9999 to 9999, not the string "5"'),
-    (b'{"cmd": "adjust", "note": "caf\xe9"}', "line 4: not UTF-8 text"),
-    (b"[" * 100_000, "line 4: nested too deep"),
-    (b'{"cmd": "end_turn", "n": ' + b"1" * 5000 + b"}", "line 4: not a command: a number"),
+    (b'{"cmd": "adjust", "note": "caf\xe9"}', "not UTF-8 text (line 4,"),
+    (b"[" * 100_000, "line 4: not usable JSON: nested more than 64 levels deep"),
+    (b'{"cmd": "end_turn", "n": ' + b"1" * 5000 + b"}", "line 4: not usable JSON: a number"),
 ])
 def test_replay_of_a_bad_line_exits_2_with_its_line_number(tmp_path, bad, reason):
     script = tmp_path / "bad.jsonl"
@@ -246,6 +247,17 @@ def test_replay_of_a_bad_line_exits_2_with_its_line_number(tmp_path, bad, reason
         result = replay_cli(str(script), *extra, home=tmp_path)
         assert result.returncode == 2, result.stderr
         assert reason in result.stderr
+        assert "Traceback" not in result.stderr
+
+
+def test_replay_of_a_fifo_is_refused_without_waiting(tmp_path):
+    """A script path that is a FIFO would block a plain read forever: it is refused at once."""
+    fifo = tmp_path / "game.jsonl"
+    os.mkfifo(fifo)
+    for extra in ([], ["--db", str(tmp_path / "games.db")]):
+        result = replay_cli(str(fifo), *extra, home=tmp_path)
+        assert result.returncode == 2, result.stderr
+        assert "game.jsonl: not a regular file (a FIFO)" in result.stderr
         assert "Traceback" not in result.stderr
 
 

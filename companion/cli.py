@@ -24,7 +24,7 @@ from companion.rules.catalogue import (
     set_user_value,
 )
 from companion.rules.catalogue import summary as catalogue_summary
-from companion.rules.game import Game, Step
+from companion.rules.game import Game, Step, remembered
 from companion.rules.position import PositionError, parse_position
 from companion.rules.report import final_score, format_report, summary
 from companion.rules.scoring import format_sheet, score_game, sheet_as_json
@@ -136,12 +136,13 @@ def _run_replay(args: argparse.Namespace) -> int:
     catalogue = load_catalogue(overlay=overlay)
     lines = read_script(args.file)
 
+    game = Game(catalogue)
+
     def remember(line: ScriptLine, step: Step | None) -> None:
-        for key, value in (step.learned if step else {}).items():
+        for key, value in remembered(game.state, step.learned if step else {}).items():
             kind, record, field = key.split("/", 2)
             set_user_value(overlay, kind, record, field, value)
 
-    game = Game(catalogue)
     try:
         replay(lines, catalogue, game, on_step=remember)
     except ScriptError as error:

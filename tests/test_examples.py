@@ -52,6 +52,16 @@ def test_an_example_replays_to_the_end_from_an_empty_overlay(tmp_path, name):
     code, out, err = replay(script, tmp_path / "overlay.json")
     assert code == 0, err
     assert "TOTAL" in out and f"Winner: {winners[0]}" in out
+    assert not (tmp_path / "overlay.json").exists()  # example values never reach the overlay
+
+
+def test_an_example_stored_in_a_database_keeps_its_values_out_of_the_overlay(tmp_path):
+    script = EXAMPLES / "two-players-first-game.jsonl"
+    overlay = tmp_path / "overlay.json"
+    code, out, err = replay(script, overlay, "--db", str(tmp_path / "games.sqlite"))
+    assert code == 0, err
+    assert "phase over" in out
+    assert not overlay.exists()
 
 
 @pytest.mark.parametrize("name", sorted(SCORES))
@@ -59,6 +69,7 @@ def test_an_example_marks_its_values_and_has_no_checks(name):
     text = (EXAMPLES / f"{name}.jsonl").read_text()
     assert "# EXAMPLE VALUES" in text and "NOT the real components'" in text
     lines = [json.loads(line) for line in commands(text)]
+    assert lines[0]["cmd"] == "new_game" and lines[0]["example"] is True
     assert all("cmd" in line and "check" not in line for line in lines)
     assert any("catalogue" in line for line in lines)
 
@@ -67,14 +78,16 @@ def test_values_are_kept_in_the_overlay_and_asked_no_more(tmp_path):
     """"the value is remembered for the rest of the game and stored in your catalogue overlay
     for later games" (docs/game-scripts.md): the second game gives no values at all."""
     overlay = tmp_path / "overlay.json"
-    example = EXAMPLES / "three-players-draft.jsonl"
-    assert replay(example, overlay)[0] == 0
+    lines = commands((EXAMPLES / "three-players-draft.jsonl").read_text())
+    own = tmp_path / "own.jsonl"  # a table's own game: the same values, not marked as examples
+    own.write_text("\n".join([lines[0].replace('"example": true, ', ""), *lines[1:]]) + "\n")
+    assert replay(own, overlay)[0] == 0
     stored = json.loads(overlay.read_text())["values"]
     # Given on the choose_hub and reveal_ships lines, before any line asked for them.
     assert stored["hubs"]["A-2"]["starting_gems"] == 8
     assert stored["ships"]["L3-expedition"]["capacity"] == 5
     bare = [json.dumps({k: v for k, v in json.loads(line).items() if k != "catalogue"})
-            for line in commands(example.read_text())]
+            for line in commands(own.read_text())]
     second = tmp_path / "second.jsonl"
     second.write_text("\n".join(bare) + "\n")
     code, out, err = replay(second, overlay, "--json")

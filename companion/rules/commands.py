@@ -363,6 +363,8 @@ SPECS = (
         Field("first_game", Flag(), "the first-game setup (Sectors ending in 1-4, fixed sets)"),
         Field("advanced", Flag(), "the advanced Hubs (A-1 to A-12) too"),
         Field("friendly", Flag(), "the friendly variant (one more Sector of each colour)"),
+        Field("example", Flag(), "an example game: the values given with \"catalogue\" are "
+              "example values, kept in this game only, never in the catalogue overlay"),
         Field("aliens", ALIENS, "the Aliens drawn from the bag (50/70/90 in all)",
               required=True),
     )),

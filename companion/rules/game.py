@@ -122,6 +122,12 @@ HANDLERS: dict[str, Callable[[Move], None]] = {
 }
 
 
+def remembered(state: dict, learned: Mapping[str, Any]) -> dict[str, Any]:
+    """The values a game learned that belong in the user's overlay for later games: none from
+    an example game (`new_game` with `"example": true`), whose values are not the real ones."""
+    return {} if state["options"].get("example") else dict(learned)
+
+
 class Game:
     """The state of one game and the steps that made it."""
 

@@ -61,7 +61,8 @@ def new_game(move: Move) -> None:
     count = len(players)
     first_game = bool(move.command.get("first_game"))
     options = {"first_game": first_game, "advanced": bool(move.command.get("advanced")),
-               "friendly": bool(move.command.get("friendly"))}
+               "friendly": bool(move.command.get("friendly")),
+               "example": bool(move.command.get("example"))}
     humans = _table(move, "humans_on_terra", f"players_{count}")
     drawn = _table(move, "aliens_drawn", f"players_{count}")
     per_color = _table(move, "components", "aliens_per_color")
@@ -82,7 +83,9 @@ def new_game(move: Move) -> None:
     for kind in LEVEL1:
         ships[f"neutral:{kind}"] = _ship(f"neutral-{kind}", kind, None)
     move.emit("game_started",
-              f"New game for {', '.join(names)} ({'first game' if first_game else 'standard'})",
+              f"New game for {', '.join(names)} ({'first game' if first_game else 'standard'})"
+              + (" with example values (not stored for later games)" if options["example"]
+                 else ""),
               ["set", ["phase"], "setup"],
               ["set", ["options"], options],
               ["set", ["players"], state_players],

@@ -29,6 +29,7 @@ from typing import Any
 
 from companion import paths
 from companion.files import file_kind, make_private_folder
+from companion.rules import commands
 from companion.rules.catalogue import (
     OVERLAY_FORMAT,
     Catalogue,
@@ -38,7 +39,7 @@ from companion.rules.catalogue import (
     set_user_value,
 )
 from companion.rules.catalogue import VERSION as OVERLAY_VERSION
-from companion.rules.game import Game, Step
+from companion.rules.game import Game, Refused, Step, remembered
 from companion.rules.report import final_score
 from companion.rules.state import apply_ops, new_state
 from companion.store import schema
@@ -435,7 +436,10 @@ class StoredGame:
     def execute(self, command: Mapping[str, Any]) -> Step | None:
         """Apply a command and commit it; returns only after the commit. Refused or Missing
         (from the engine) and StoreError (not saved) leave the game as it was."""
-        name = command.get("cmd") if isinstance(command, Mapping) else None
+        malformed = commands.problem(command)
+        if malformed:
+            raise Refused(malformed)
+        name = command["cmd"]
         if name == "undo":
             return self.undo()
         if name == "redo":
@@ -774,6 +778,7 @@ class Store:
     def _remember(self, played: StoredGame, learned: Mapping[str, Any], *,
                   only_missing: bool = False) -> None:
         """Store values a game learned into the user's overlay (for later games)."""
+        learned = remembered(played.state, learned)
         if not learned or self.overlay is None:
             return
         try:

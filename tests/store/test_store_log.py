@@ -114,6 +114,10 @@ def test_refused_and_missing_commands_store_nothing(tmp_path):
             played.execute({"cmd": "no_such_command"})
         assert json.dumps(played.state) == before
         assert store.conn.execute("SELECT COUNT(*) FROM journal").fetchone()[0] == 40
+        for malformed in ({"cmd": "undo", "steps": 3}, {"cmd": "redo", "x": 1}, {"cmd": 7}):
+            with pytest.raises(Refused, match=r"has no field|unknown command"):
+                played.execute(malformed)
+        assert json.dumps(played.state) == before and len(played.game.steps) == 40
 
 
 def test_a_failed_commit_leaves_the_game_as_it_was(tmp_path):

@@ -77,6 +77,15 @@ def use_ship(state, draw, me, active, sid, kind) -> dict:
     return command
 
 
+def playing_table(catalogue) -> Table:
+    """Two players in play (Hubs B-3 and B-5) with plenty to spend, for random games."""
+    table = Table(catalogue, hubs=("B-3", "B-5"))
+    table.setup_bonuses()
+    for name in ("Ann", "Bob"):
+        table.set(name, gems=20, food=6, water=6, metal=12)
+    return table
+
+
 def residents_everywhere(state) -> dict[str, int]:
     counts = dict(state["supply"])
     for player in state["players"]:
@@ -92,10 +101,7 @@ def residents_everywhere(state) -> dict[str, int]:
 @settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.data())
 def test_random_games_keep_the_invariants(table_catalogue, data):
-    table = Table(table_catalogue, hubs=("B-3", "B-5"))
-    table.setup_bonuses()
-    for name in ("Ann", "Bob"):
-        table.set(name, gems=20, food=6, water=6, metal=12)
+    table = playing_table(table_catalogue)
     initial = residents_everywhere(table.state)
     applied = attempts = 0
     while applied < 40 and attempts < 400 and table.state["phase"] == "play":

@@ -11,7 +11,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tables import Table
-from test_engine_properties import proposals
+from test_engine_properties import playing_table, proposals
 
 from companion.rules.catalogue import load_catalogue
 from companion.rules.game import Game
@@ -316,10 +316,7 @@ def accepted_is_offered(command: dict, state: dict, catalogue) -> None:
 @settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.data())
 def test_options_agree_with_the_engine(table_catalogue, data):
-    table = Table(table_catalogue, hubs=("B-3", "B-5"))
-    table.setup_bonuses()
-    for name in ("Ann", "Bob"):
-        table.set(name, gems=20, food=6, water=6, metal=12)
+    table = playing_table(table_catalogue)
     applied = attempts = 0
     while applied < 25 and attempts < 200 and table.state["phase"] == "play":
         attempts += 1

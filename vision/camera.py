@@ -19,6 +19,8 @@ import numpy as np
 from vision.frames import ImageError, load_image
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
+PI_FORMAT = "RGB888"  # Picamera2 names formats by DRM fourcc: RGB888 is [B, G, R] in memory
+VIDEO_SYSFS = Path("/sys/class/video4linux")
 
 
 class CameraError(RuntimeError):
@@ -128,7 +130,7 @@ class PiCamera(_ContextMixin):
             cam = Picamera2()
             size = (s.width or 1280, s.height or 960)
             cam.configure(cam.create_preview_configuration(main={"size": size,
-                                                                 "format": "BGR888"}))
+                                                                 "format": PI_FORMAT}))
             controls: dict[str, object] = {}
             if s.exposure is not None:
                 controls.update(ExposureTime=int(s.exposure), AeEnable=False)
@@ -142,7 +144,8 @@ class PiCamera(_ContextMixin):
         self._cam = cam
 
     def read(self) -> np.ndarray:
-        """The next frame (Picamera2's BGR888 is B,G,R in memory, as OpenCV wants)."""
+        """The next frame: Picamera2's RGB888 is B, G, R in memory, as OpenCV wants (a fourth
+        channel, as XRGB8888 gives, is dropped)."""
         if self._cam is None:
             raise CameraError(f"{self.name}: not open")
         try:
@@ -202,11 +205,44 @@ class ImageCamera(_ContextMixin):
         self._next = None
 
 
+def usb_camera_indexes(sysfs: Path = VIDEO_SYSFS) -> list[int]:
+    """Indexes N of the /dev/videoN nodes that belong to a USB camera (sorted)."""
+    if not sysfs.is_dir():
+        return []
+    found = []
+    for node in sysfs.glob("video*"):
+        if node.name[5:].isdigit() and "/usb" in str((node / "device").resolve()):
+            found.append(int(node.name[5:]))
+    return sorted(found)
+
+
+def pi_camera_count() -> int:
+    """How many cameras Picamera2 (libcamera) lists; 0 when it is not installed."""
+    try:
+        from picamera2 import Picamera2  # optional: only on a Pi
+    except ImportError:
+        return 0
+    try:
+        return len(Picamera2.global_camera_info())
+    except Exception:  # a broken libcamera set-up: no Pi camera to offer
+        return 0
+
+
+def auto_source(sysfs: Path = VIDEO_SYSFS) -> int | str:
+    """The camera "auto" means: the first USB webcam; else the Pi camera when Picamera2 lists
+    one (its raw /dev/video node opens but gives no frames); else index 0."""
+    usb = usb_camera_indexes(sysfs)
+    if usb:
+        return usb[0]
+    return "pi" if pi_camera_count() else 0
+
+
 def open_camera(source: str | int | Path | None = None,
                 settings: CameraSettings | None = None) -> Camera:
     """A camera for a source: index or /dev path -> OpenCV, "pi" -> Picamera2 when importable,
-    folder -> still images, image file -> that image, other file -> video; None -> "0"."""
-    source = "0" if source is None else source
+    folder -> still images, image file -> that image, other file -> video; None or "auto" ->
+    `auto_source()`."""
+    source = auto_source() if source in (None, "auto") else source
     if isinstance(source, int) or (isinstance(source, str) and source.isdigit()):
         return OpenCVCamera(int(source), settings)
     if source == "pi":

@@ -186,8 +186,9 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--model", help="icon model file (default: in the user's data folder)")
 
     def camera_options(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--camera", default="0", type=_camera,
-                       help="webcam index, /dev path, 'pi', video file or image folder")
+        p.add_argument("--camera", default="auto", type=_camera,
+                       help="'auto' (a USB webcam, else the Pi camera, else 0), webcam index, "
+                       "/dev path, 'pi', video file or image folder")
         p.add_argument("--width", type=_number(int, 16, 10000))
         p.add_argument("--height", type=_number(int, 16, 10000))
         p.add_argument("--exposure", type=_number(float, -10000, 10000))

@@ -5,11 +5,8 @@ a ship outline! Bonus actions do not." and "Bonus actions that a player receives
 Sectors will not trigger Diplomacy bonuses." So a bonus action here never calls back into the
 ship-action triggers, and never produces Diplomacy bonuses.
 
-What a player decides about an ability comes with the command:
-- `"use": [source, ...]` - the optional abilities the player takes ("you may ...");
-- `"choices": {source: value}` - which option / resource / Alien colour / where (a list when the
-  same ability fires several times in one move);
-- `"bonus": {source: {...}}` - the details of a bonus action (transactions, dice, tracks, Sector).
+The bonus actions and the player's decisions (`use`, `choices`, `bonus`, `where`) are built
+from `gains`; this module applies each ability at its trigger, the "when gaining" ones included.
 """
 
 from __future__ import annotations
@@ -17,108 +14,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.rules import commands, ledger
+from companion.rules import commands, gains, ledger
 from companion.rules.catalogue import Ability
+from companion.rules.diplomacy import TOP, TRACKS, advance
 from companion.rules.effects import ALIEN_COLORS
+from companion.rules.gains import bonus_detail, choice, choice_of_place, resolve_cost, uses
 from companion.rules.move import Move
 from companion.rules.station import (
     active_abilities,
     count_species,
     place_resident,
+    places_for,
+    remove_resident,
     why_not_gained,
 )
-
-# -- reading modifiers --------------------------------------------------------------------------
-
-
-def owner_matches(ability: Ability, own_ship: bool) -> bool:
-    """An ability's `owner` filter: own ship, another player's or neutral ("other"), or any."""
-    owner = ability.params.get("owner", "any")
-    return owner == "any" or (owner == "own") == own_ship
-
-
-def modifiers(move: Move, player: int, kind: str, ship: str, own_ship: bool = True
-              ) -> list[tuple[str, Ability]]:
-    """The player's active abilities of `kind` that change a `ship` action."""
-    return [
-        (source, a) for source, a in active_abilities(move.state, move.catalogue, player,
-                                                      "ship_action", ship)
-        if a.kind == kind and owner_matches(a, own_ship)
-    ]
-
-
-def total(move: Move, player: int, kind: str, ship: str, param: str) -> int:
-    """Sum of `param` over the player's active modifiers of `kind` for a `ship` action."""
-    return sum(a.params[param] for _, a in modifiers(move, player, kind, ship))
-
-
-def human_discount(move: Move, player: int) -> int:
-    """Resources fewer to pay when gaining a Human (Sector 215, Hub A-10)."""
-    return sum(a.params["resources"] for _, a in active_abilities(
-        move.state, move.catalogue, player, "gain_human") if a.kind == "human_cost_discount")
-
-
-def human_price(move: Move, player: int, cost: Mapping[str, int]) -> dict[str, int]:
-    """215: "pay 1 fewer resource (if there is a resource cost—GEMs are not a resource) ... This
-    does apply when gaining a Human using Sector 307"; A-10 the same: every way with a cost.
-    `human_cost_skip` says which resource is saved first (default metal, water, food)."""
-    price = dict(cost)
-    fewer = human_discount(move, player)
-    for resource in ("any_resource", *(move.command.get("human_cost_skip") or []),
-                     "metal", "water", "food"):
-        while fewer and price.get(resource):
-            price[resource] -= 1
-            fewer -= 1
-    return price
-
-
-def buy_resident(move: Move, player: int, species: str, cost: Mapping[str, int], *,
-                 where: Any, source: str, why: str) -> bool:
-    """Pay `cost` for a resident and place it. "Residents cannot be acquired if there are no
-    available living quarters for them": refused before anything is paid when none is left in
-    the supply or no quarter is free (an override pays and places what it can)."""
-    obstacle = why_not_gained(move.state, player, species)
-    move.check(obstacle is None, f"{why}: {obstacle}")
-    price = human_price(move, player, cost) if species == "human" else cost
-    ledger.pay(move, player, _cost(move, player, source, price), why)
-    return place_resident(move, player, species, where, why=why)
-
-
-# -- decisions that come with the command -------------------------------------------------------
-
-
-def uses(move: Move, source: str) -> bool:
-    """Whether the command takes the optional ability of `source`."""
-    return source in (move.command.get("use") or [])
-
-
-def choice(move: Move, source: str, question: str, options: list[Any] | None = None) -> Any:
-    """The player's choice for `source`: a single option is taken without asking."""
-    if options is not None and len(options) == 1:
-        return options[0]
-    given = (move.command.get("choices") or {}).get(source)
-    if isinstance(given, list):  # the same ability fires several times: one entry each
-        index = move.cursors.get(source, 0)
-        move.cursors[source] = index + 1
-        given = given[index] if index < len(given) else None
-    if given is None:
-        listed = f" ({', '.join(map(str, options))})" if options else ""
-        move.fail(f"{source}: {question}{listed} - give it in choices[{source!r}]")
-    if options is not None and given not in options:
-        move.fail(f"{source}: {given!r} is not one of {', '.join(map(str, options))}")
-    return given
-
-
-def bonus_detail(move: Move, source: str, what: str, shape: commands.Shape) -> Any:
-    """The details of a bonus action of `source` (e.g. its transactions), of `shape`."""
-    detail = (move.command.get("bonus") or {}).get(source)
-    if detail is None:
-        move.fail(f"{source}: give the {what} in bonus[{source!r}]")
-    wrong = shape.problem(detail, f"bonus[\"{source}\"]")
-    if wrong:
-        move.fail(f"{source}: {wrong.path} {wrong.text}")
-    return detail
-
 
 # -- applying ----------------------------------------------------------------------------------
 
@@ -129,7 +38,7 @@ def run(move: Move, player: int, trigger: str, ship: str | None = None, *, own_s
     for source, ability in active_abilities(move.state, move.catalogue, player, trigger, ship):
         if kinds is not None and ability.kind not in kinds:
             continue
-        if trigger == "ship_action" and not owner_matches(ability, own_ship):
+        if trigger == "ship_action" and not gains.owner_matches(ability, own_ship):
             continue
         apply_effect(move, player, source, ability, context or {})
 
@@ -157,7 +66,7 @@ def apply_effect(move: Move, player: int, source: str, ability: Ability,
         _gain_residents(move, player, source, params, context, why)
         return
     if "cost" in params:
-        ledger.pay(move, player, _cost(move, player, source, params["cost"]), why)
+        ledger.pay(move, player, resolve_cost(move, source, params["cost"]), why)
     if kind == "gain":
         ledger.gain(move, player, params["amounts"], why)
     elif kind == "gain_one_of":
@@ -173,20 +82,15 @@ def apply_effect(move: Move, player: int, source: str, ability: Ability,
         times = max(0, amount + params.get("offset", 0))
         ledger.gain(move, player, {k: n * times for k, n in params["amounts"].items()}, why)
     elif kind == "transport_transaction":
-        from companion.rules.actions import transactions
-
         detail = bonus_detail(move, source, "transport transaction(s)",
                               commands.TRANSACTIONS)
-        transactions(move, player, detail, limit=params["count"], why=why)
+        gains.transactions(move, player, detail, limit=params["count"], why=why,
+                           when_gaining=after_gaining_resident)
     elif kind == "expedition_roll":
-        from companion.rules.actions import expedition_result
-
         detail = bonus_detail(move, source, "dice rolled and kept", commands.DICE)
-        expedition_result(move, player, detail, dice=params["dice"], keep=params["keep"],
-                          why=why)
+        gains.expedition_result(move, player, detail, dice=params["dice"], keep=params["keep"],
+                                why=why, when_gaining=after_gaining_resident)
     elif kind == "diplomacy_action":
-        from companion.rules.diplomacy import TOP, TRACKS, advance
-
         tracks = (bonus_detail(move, source, "track(s)", commands.TRACKS)
                   if params["tracks"] == "choose" else
                   [t for t in TRACKS if move.state["players"][player]["diplomacy"][t] < TOP])
@@ -200,12 +104,8 @@ def apply_effect(move: Move, player: int, source: str, ability: Ability,
         move.emit("extra_turn", f"{move.name(player)} will take an additional turn: {why}",
                   ["add", ["turn", "extra_turns"], 1])
     elif kind == "free_sector":
-        from companion.rules.actions import take_free_sector
-
-        take_free_sector(move, player, source, params["level"], why=why)
+        gains.take_free_sector(move, player, source, params["level"], why=why)
     elif kind in ("return_to_supply", "relocate_hub_resident"):
-        from companion.rules.income import income_obligation
-
         income_obligation(move, player, source, ability)
     else:  # gain_human_then_income is a turn option of its own
         raise AssertionError(f"ability kind {kind} has no handler")
@@ -221,21 +121,76 @@ def _gain_residents(move: Move, player: int, source: str, params: Mapping[str, A
         return
     for gained in range(params["count"]):
         if "cost" in params:
-            buy_resident(move, player, species, params["cost"],
-                         where=choice_of_place(move, source), source=source, why=why)
+            gains.buy_resident(move, player, species, params["cost"],
+                               where=choice_of_place(move, source), source=source, why=why,
+                               when_gaining=after_gaining_resident)
             continue
         obstacle = why_not_gained(move.state, player, species)
         if obstacle:
             move.emit("note", f"{_label(source)}: {obstacle}, so {params['count'] - gained} of "
                       f"{params['count']} not gained")
             return
-        place_resident(move, player, species, choice_of_place(move, source), why=why)
+        gains.gain_resident(move, player, species, choice_of_place(move, source), why=why,
+                            when_gaining=after_gaining_resident)
 
 
 def after_gaining_resident(move: Move, player: int, species: str) -> None:
     """"When gaining an Alien" / "When gaining a Human" abilities (106, 115, 126, 217)."""
     trigger = "gain_human" if species == "human" else "gain_alien"
     run(move, player, trigger)
+
+
+def income_obligation(move: Move, player: int, source: str, ability: Ability) -> None:
+    """A-11's Hub residents moving out, and A-12's return to the supply (end of income)."""
+    me = move.state["players"][player]
+    if ability.kind == "relocate_hub_resident":
+        if me["incomes"] >= ability.params["times"] or not any(me["hub_slots"]):
+            return
+        detail: Any = bonus_detail(move, source, "Hub resident moved: "
+                                   "{\"slot\": n, \"to\": Sector or null}",
+                                   commands.HUB_RESIDENT_MOVED)
+        target = detail.get("to")
+        movable = sorted({species for species in me["hub_slots"] if species is not None
+                          and set(places_for(move.state, player, species)) - {"hub"}})
+        move.check(target is not None or not movable,
+                   f"Hub {source}: a {' or '.join(movable)} resident can move onto a legal "
+                   "Sector, so none is returned (\"If there is no legal place to move one of "
+                   "them, then one must be returned to the supply\")")
+        move.check(target != "hub", f"Hub {source}: the resident moves \"from your Hub onto a "
+                                    "legal Sector\", not back to the Hub")
+        species = remove_resident(move, player, "hub", detail.get("slot", 0), to="hand",
+                                  why=f"Hub {source}")
+        if target is None:
+            move.emit("resident_returned", f"No legal place: the {species} goes back to the "
+                      "supply", ["add", ["supply", species], 1])
+        else:
+            place_resident(move, player, species, target, why=f"Hub {source}",
+                           from_supply=False)
+        return
+    # return_to_supply (A-12): "return one Alien, one Human, or one Sector to the supply. If you
+    # are unable to do so, lose 5 points immediately, going negative if necessary."
+    detail = bonus_detail(move, source, "what is returned: {\"resident\": "
+                          "{\"from\", \"slot\"}} or {\"sector\": n} or {\"none\": true}",
+                          commands.RETURNED)
+    if detail.get("sector") is not None:
+        number = detail["sector"]
+        index = next((i for i, s in enumerate(me["sectors"]) if s["number"] == number), None)
+        if index is None:
+            move.fail(f"{me['name']} has no Sector {number}")
+        residents = me["sectors"][index]["residents"]
+        ops = [["remove_at", ["players", player, "sectors"], index]]
+        ops += [["add", ["supply", r], 1] for r in residents]
+        move.emit("sector_returned", f"{me['name']} returns Sector {number} to the supply "
+                  f"(Hub {source})", *ops)
+    elif detail.get("resident"):
+        where = detail["resident"]
+        remove_resident(move, player, where.get("from"), where.get("slot", 0), to="supply",
+                        why=f"Hub {source}")
+    else:
+        has_any = bool(me["sectors"]) or any(me["hub_slots"])
+        move.check(not has_any, f"{me['name']} has something to return, so loses no points")
+        ledger.gain(move, player, {"points": -ability.params["penalty_points"]},
+                    f"Hub {source}: nothing to return")
 
 
 def _condition_color(condition: Mapping[str, int], context: Mapping[str, Any]) -> str | None:
@@ -253,15 +208,6 @@ def _label(source: str) -> str:
 def _one(option: Mapping[str, int]) -> str:
     (key,) = option
     return key
-
-
-def _cost(move: Move, player: int, source: str, cost: Mapping[str, int]) -> dict[str, int]:
-    """A cost with `any_resource` resolved by the player's choice of resources."""
-    resolved = {k: n for k, n in cost.items() if k != "any_resource"}
-    for _ in range(cost.get("any_resource", 0)):
-        picked = choice(move, f"{source}:pay", "which resource to pay?", None)
-        resolved[picked] = resolved.get(picked, 0) + 1
-    return resolved
 
 
 def _count(move: Move, player: int, what: str) -> int:
@@ -290,15 +236,3 @@ def _species(move: Move, player: int, source: str, species: str,
     if species == "same_as_condition":
         return context.get("condition_color")
     return species
-
-
-def choice_of_place(move: Move, key: str) -> Any:
-    """Where a resident gained by `key` (an ability's source, or "human") goes, when the
-    command says (`"where": {key: place or [places]}`); None lets the only free place be taken."""
-    given = (move.command.get("where") or {}).get(key)
-    if isinstance(given, list):
-        cursor = f"where:{key}"
-        index = move.cursors.get(cursor, 0)
-        move.cursors[cursor] = index + 1
-        return given[index] if index < len(given) else None
-    return given

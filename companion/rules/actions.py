@@ -7,22 +7,15 @@ station's ship bonuses, then everyone's Diplomacy bonuses.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Mapping
 from typing import Any
 
-from companion.rules import abilities, ledger
-from companion.rules.commands import SECTOR
+from companion.rules import abilities, gains, ledger
 from companion.rules.diplomacy import TOP, TRACKS, advance, lobbying_cost, pay_out
+from companion.rules.gains import BUY_GEMS, check_wing, modifiers, total, wing_problem
 from companion.rules.move import Missing, Move
 from companion.rules.station import add_sector, sector_color
 from companion.rules.turns import require_main_action
 
-DIE_FACES = ("food", "water", "metal", "human")
-HUMAN_COST = {"metal": 1, "food": 1, "water": 1}
-ALIEN_COST = {"food": 1, "water": 1}
-GOLD_COST = {"food": 1, "water": 1, "metal": 1}
-BUY_GEMS = 3
 SHIP_NAMES = {"dismantle": "Dismantle", "construction": "Construction",
               "expedition": "Terran Expedition", "transport": "Transport",
               "diplomacy": "Diplomacy", "farm": "Farm", "ice_collector": "Ice Collector"}
@@ -97,7 +90,7 @@ def ship_price(move: Move, player: int, ship_id: str) -> tuple[int, int]:
 def ship_cost(move: Move, player: int, design: str, kind: str, own: bool) -> int:
     """The GEMs placed on the ship after the player's Hub discounts ("to a minimum of 1")."""
     cost = ship_value(move, design, "cost")
-    for _, ability in abilities.modifiers(move, player, "ship_cost_discount", kind, own):
+    for _, ability in modifiers(move, player, "ship_cost_discount", kind, own):
         floor = ability.params["minimum"]
         cost = max(min(cost, floor), cost - ability.params["gems"])
     return cost
@@ -235,29 +228,9 @@ def sector_price(move: Move, player: int, design: str, number: int) -> int:
     """The metal paid for Sector `number` with a `design` Construction ship, after the ship's
     and the station's discounts."""
     cost = sector_cost(move, number)
-    discount = ship_value(move, design, "metal_discount") + abilities.total(
+    discount = ship_value(move, design, "metal_discount") + total(
         move, player, "build_discount", "construction", "metal")
     return max(0, cost - discount)
-
-
-def check_wing(move: Move, player: int, level: int, color: str) -> None:
-    """Refuse a Sector the player's wings cannot take (`wing_problem`)."""
-    problem = wing_problem(move, player, level, color)
-    move.check(problem is None, problem or "")
-
-
-def wing_problem(move: Move, player: int, level: int, color: str) -> str | None:
-    """"Each wing can have only one Sector of each level"; "A wing must have a Level-1 Sector
-    before it can have a Level-2 Sector" - except with Hub A-9 ("any order"). None when fine."""
-    built = {(s["level"], s["color"]) for s in move.state["players"][player]["sectors"]}
-    if (level, color) in built:
-        return f"{move.name(player)}'s {color} wing already has a Level-{level} Sector"
-    any_order = any(a.kind == "build_rule" for a in move.catalogue.hubs[
-        move.state["players"][player]["hub"]].abilities)
-    if level > 1 and not any_order and (level - 1, color) not in built:
-        return (f"the {color} wing needs its Level-{level - 1} Sector before a Level-{level} "
-                "one: \"each wing must be built from smallest to largest\"")
-    return None
 
 
 def built_abilities(move: Move, player: int, number: int) -> None:
@@ -268,28 +241,6 @@ def built_abilities(move: Move, player: int, number: int) -> None:
             abilities.apply_effect(move, player, str(number), ability, {})
 
 
-def take_free_sector(move: Move, player: int, source: str, level: int, *, why: str) -> None:
-    """Sector 326: "immediately gain a free Level-1 Sector of any color. If the station already
-    has one of each color, ignore this immediate effect." "to the greatest extent possible": with
-    no Level-1 Sector of a missing colour on display, none is taken (noted)."""
-    have = {s["color"] for s in move.state["players"][player]["sectors"] if s["level"] == level}
-    if len(have) == 3:
-        return
-    offered = [n for n in move.state["display"] if move.catalogue.sectors[n].level == level
-               and sector_color(move, n) not in have]
-    if not offered:
-        move.emit("note", f"Sector {source}: no Level-{level} Sector of a colour "
-                  f"{move.name(player)}'s station lacks is on display, so none is taken")
-        return
-    number = abilities.bonus_detail(move, source, "free Sector's number", SECTOR)
-    sector = move.catalogue.sectors.get(number)
-    move.check(sector is not None and sector.level == level,
-               f"{source}: the free Sector must be Level-{level}")
-    move.check(number in move.state["display"], f"Sector {number} is not on display")
-    check_wing(move, player, sector.level, sector_color(move, number))
-    add_sector(move, player, number, why)
-
-
 # -- Terran Expedition --------------------------------------------------------------------------
 
 
@@ -298,8 +249,9 @@ def expedition(move: Move, player: int, ship_id: str, design: str, own: bool) ->
     dice, keep, rerolls = expedition_dice(move, player, design, own)
     used = move.command.get("rerolls", 0)
     move.check(used <= rerolls, f"{move.name(player)} may reroll {rerolls} time(s), not {used}")
-    expedition_result(move, player, move.command, dice=dice, keep=keep,
-                      why=f"Terran Expedition with {ship_id}")
+    gains.expedition_result(move, player, move.command, dice=dice, keep=keep,
+                            why=f"Terran Expedition with {ship_id}",
+                            when_gaining=abilities.after_gaining_resident)
     return {}
 
 
@@ -307,48 +259,14 @@ def expedition_dice(move: Move, player: int, design: str, own: bool) -> tuple[in
     """Dice rolled, dice kept and rerolls allowed, with every station modifier."""
     dice = ship_value(move, design, "duration")
     keep = ship_value(move, design, "capacity")
-    for _, ability in abilities.modifiers(move, player, "expedition_bonus", "expedition", own):
+    for _, ability in modifiers(move, player, "expedition_bonus", "expedition", own):
         dice += ability.params["extra_dice"]
         keep += ability.params["extra_capacity"]
     # B-4 and 315: "you may reroll any number of dice once ... If you have both, you can reroll
     # twice." The command's `rolled` is the final result; `rerolls` says how often they rerolled.
-    rerolls = sum(a.params["times"] for _, a in abilities.modifiers(
+    rerolls = sum(a.params["times"] for _, a in modifiers(
         move, player, "reroll", "expedition", own))
     return dice, keep, rerolls
-
-
-def expedition_result(move: Move, player: int, detail: Mapping[str, Any], *, dice: int,
-                      keep: int, why: str) -> None:
-    """Collect the kept dice: {"rolled": [faces], "keep": [faces], "humans": ["observe" |
-    "recruit", ...]}. Each kept die takes 1 capacity, Humans included."""
-    rolled, kept = detail.get("rolled"), detail.get("keep")
-    if not isinstance(rolled, list) or not isinstance(kept, list):
-        move.fail(f"give the dice: \"rolled\": [{dice} faces], \"keep\": [up to {keep}]")
-    bad = [f for f in rolled + kept if f not in DIE_FACES]
-    if bad:
-        move.fail(f"a die shows food, water, metal or human, not {bad[0]!r}")
-    move.check(len(rolled) == dice, f"roll {dice} dice, not {len(rolled)}")
-    move.check(not Counter(kept) - Counter(rolled), f"kept dice {kept} were not all rolled")
-    move.check(0 < len(kept) <= keep, f"keep 1 to {keep} dice (the capacity), not {len(kept)}")
-    resources = Counter(f for f in kept if f != "human")
-    ledger.gain(move, player, dict(resources), why)
-    humans = kept.count("human")
-    plans = detail.get("humans") or []
-    # "For each die depicting a Human selected, there are two options": one choice per Human
-    # die kept, and none for a Human die not kept.
-    move.check(len(plans) == humans,
-               f"{humans} Human dice kept, so {humans} choice(s) of \"observe\" (1 point) or "
-               f"\"recruit\" (pay 1 metal, 1 food, 1 water), not {len(plans)}: "
-               f"\"humans\": [{humans} choice(s)]")
-    for plan in plans:
-        if plan == "observe":
-            ledger.gain(move, player, {"points": 1}, "observing humanity")
-        elif plan == "recruit":
-            abilities.buy_resident(move, player, "human", HUMAN_COST,
-                                   where=abilities.choice_of_place(move, "human"),
-                                   source="human", why="a Human ally")
-        else:
-            move.fail(f"{plan!r}: a Human is observed or recruited")
 
 
 # -- Transport ----------------------------------------------------------------------------------
@@ -357,59 +275,18 @@ def expedition_result(move: Move, player: int, detail: Mapping[str, Any], *, dic
 def transport(move: Move, player: int, ship_id: str, design: str, own: bool) -> dict:
     """"make any number of transactions less than or equal to the number shown on that Transport
     ship. However, they must make at least one in order to use the ship at all.\""""
-    gained = transactions(move, player, move.command.get("transactions"),
-                          limit=transaction_limit(move, player, design),
-                          why=f"Transport with {ship_id}")
+    gained = gains.transactions(move, player, move.command.get("transactions"),
+                                limit=transaction_limit(move, player, design),
+                                why=f"Transport with {ship_id}",
+                                when_gaining=abilities.after_gaining_resident)
     return {"aliens_gained": dict(gained)}
 
 
 def transaction_limit(move: Move, player: int, design: str) -> int:
     """The transactions a `design` Transport ship allows the player (with the station's
     extra ones)."""
-    return ship_value(move, design, "transactions") + abilities.total(
+    return ship_value(move, design, "transactions") + total(
         move, player, "extra_transactions", "transport", "count")
-
-
-def transactions(move: Move, player: int, items: Any, *, limit: int, why: str) -> Counter:
-    """Carry out transactions A-D in order; returns the Aliens gained by colour."""
-    if not isinstance(items, list):
-        move.fail("give the transactions: [{\"type\": \"alien\", \"color\": \"pink\"}, "
-                  "{\"type\": \"gold\"}, {\"type\": \"trade\", \"pay\": [r, r], \"gain\": r}, "
-                  "{\"type\": \"buy\", \"gain\": r}]")
-    move.check(0 < len(items) <= limit, f"make 1 to {limit} transactions, not {len(items)}")
-    gained: Counter = Counter()
-    for item in items:
-        kind = item.get("type") if isinstance(item, Mapping) else None
-        if kind == "alien":
-            color = item.get("color")
-            if color not in ("teal", "pink", "brown"):
-                move.fail("an aerobic Alien is teal, pink or brown")
-            if abilities.buy_resident(move, player, color, ALIEN_COST,
-                                      where=item.get("where"), source="alien",
-                                      why=f"a {color} Alien"):
-                gained[color] += 1
-        elif kind == "gold":
-            if abilities.buy_resident(move, player, "gold", GOLD_COST,
-                                      where=item.get("where"), source="gold",
-                                      why="a gold Alien"):
-                gained["gold"] += 1
-        elif kind == "trade":
-            paid, got = item.get("pay"), item.get("gain")
-            if (not isinstance(paid, list) or len(paid) != 2
-                    or any(r not in ledger.RESOURCES for r in [*paid, got])):
-                move.fail("a trade pays any 2 resources for any 1: {\"pay\": [r, r], "
-                          "\"gain\": r}")
-            ledger.pay(move, player, dict(Counter(paid)), "a trade")
-            ledger.gain(move, player, {got: 1}, "a trade")
-        elif kind == "buy":
-            got = item.get("gain")
-            if got not in ledger.RESOURCES:
-                move.fail("buy one resource: {\"type\": \"buy\", \"gain\": food|water|metal}")
-            ledger.pay(move, player, {"gems": BUY_GEMS}, f"buying 1 {got}")
-            ledger.gain(move, player, {got: 1}, "bought")
-        else:
-            move.fail(f"unknown transaction {item!r} (alien, gold, trade, buy)")
-    return gained
 
 
 # -- Diplomacy, Farm, Ice Collector ---------------------------------------------------------------

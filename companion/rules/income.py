@@ -7,19 +7,11 @@ ship actions the player can take".
 
 from __future__ import annotations
 
-from typing import Any
-
-from companion.rules import abilities, commands, ledger
-from companion.rules.catalogue import Ability
+from companion.rules import abilities, gains, ledger
+from companion.rules.actions import why_unusable
 from companion.rules.move import Move
 from companion.rules.setup import hub_value
-from companion.rules.station import (
-    place_resident,
-    places_for,
-    quarter_active,
-    remove_resident,
-    sector_of,
-)
+from companion.rules.station import place_resident, quarter_active, remove_resident, sector_of
 from companion.rules.turns import require_main_action
 
 INCOME_GEMS_LIMIT = 7
@@ -52,8 +44,6 @@ def usable_ships(move: Move, player: int) -> list[str]:
     """Ships the player could still use this turn: unused, allowed, affordable, and with an
     action that can do something ("A player can only use a ship action if they can complete at
     least one part of its action"). A value the catalogue lacks counts as affordable."""
-    from companion.rules.actions import why_unusable
-
     return [sid for sid in move.state["ships"] if why_unusable(move, player, sid) is None]
 
 
@@ -123,59 +113,6 @@ def relocate(move: Move, player: int) -> None:
         place_resident(move, player, species, target, why="relocation", from_supply=False)
 
 
-def income_obligation(move: Move, player: int, source: str, ability: Ability) -> None:
-    """A-11's Hub residents moving out, and A-12's return to the supply (end of income)."""
-    me = move.state["players"][player]
-    if ability.kind == "relocate_hub_resident":
-        if me["incomes"] >= ability.params["times"] or not any(me["hub_slots"]):
-            return
-        detail: Any = abilities.bonus_detail(move, source, "Hub resident moved: "
-                                             "{\"slot\": n, \"to\": Sector or null}",
-                                             commands.HUB_RESIDENT_MOVED)
-        target = detail.get("to")
-        movable = sorted({species for species in me["hub_slots"] if species is not None
-                          and set(places_for(move.state, player, species)) - {"hub"}})
-        move.check(target is not None or not movable,
-                   f"Hub {source}: a {' or '.join(movable)} resident can move onto a legal "
-                   "Sector, so none is returned (\"If there is no legal place to move one of "
-                   "them, then one must be returned to the supply\")")
-        move.check(target != "hub", f"Hub {source}: the resident moves \"from your Hub onto a "
-                                    "legal Sector\", not back to the Hub")
-        species = remove_resident(move, player, "hub", detail.get("slot", 0), to="hand",
-                                  why=f"Hub {source}")
-        if target is None:
-            move.emit("resident_returned", f"No legal place: the {species} goes back to the "
-                      "supply", ["add", ["supply", species], 1])
-        else:
-            place_resident(move, player, species, target, why=f"Hub {source}",
-                           from_supply=False)
-        return
-    # return_to_supply (A-12): "return one Alien, one Human, or one Sector to the supply. If you
-    # are unable to do so, lose 5 points immediately, going negative if necessary."
-    detail = abilities.bonus_detail(move, source, "what is returned: {\"resident\": "
-                                    "{\"from\", \"slot\"}} or {\"sector\": n} or {\"none\": true}",
-                                    commands.RETURNED)
-    if detail.get("sector") is not None:
-        number = detail["sector"]
-        index = next((i for i, s in enumerate(me["sectors"]) if s["number"] == number), None)
-        if index is None:
-            move.fail(f"{me['name']} has no Sector {number}")
-        residents = me["sectors"][index]["residents"]
-        ops = [["remove_at", ["players", player, "sectors"], index]]
-        ops += [["add", ["supply", r], 1] for r in residents]
-        move.emit("sector_returned", f"{me['name']} returns Sector {number} to the supply "
-                  f"(Hub {source})", *ops)
-    elif detail.get("resident"):
-        where = detail["resident"]
-        remove_resident(move, player, where.get("from"), where.get("slot", 0), to="supply",
-                        why=f"Hub {source}")
-    else:
-        has_any = bool(me["sectors"]) or any(me["hub_slots"])
-        move.check(not has_any, f"{me['name']} has something to return, so loses no points")
-        ledger.gain(move, player, {"points": -ability.params["penalty_points"]},
-                    f"Hub {source}: nothing to return")
-
-
 def human_then_income(move: Move) -> None:
     """Hub A-8: "In lieu of a normal turn, you may pay 1 food, 1 water, and 1 metal to gain a
     Human, place it in living quarters on your station, and then take income"."""
@@ -187,8 +124,8 @@ def human_then_income(move: Move) -> None:
     if power is None:
         move.fail(f"only Hub A-8 may gain a Human and then take income (not {hub})")
         return
-    abilities.buy_resident(move, player, "human", power.params["cost"],
-                           where=abilities.choice_of_place(move, "human"), source=hub,
-                           why=f"Hub {hub}")
+    gains.buy_resident(move, player, "human", power.params["cost"],
+                       where=gains.choice_of_place(move, "human"), source=hub, why=f"Hub {hub}",
+                       when_gaining=abilities.after_gaining_resident)
     take_income(move, player, new_human_counts=True)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from companion.rules import abilities, actions, diplomacy, income, ledger, setup, turns
+from companion.rules import abilities, actions, diplomacy, gains, income, ledger, setup, turns
 from companion.rules.catalogue import Ability, Catalogue
 from companion.rules.effects import ALIEN_COLORS
 from companion.rules.game import hub_power
@@ -138,9 +138,9 @@ def human_then_income(state: dict, catalogue: Catalogue, player: int) -> dict | 
     def gain(move: Move) -> None:
         turns.require_main_action(move, player)
         places = places_for(move.state, player, "human")
-        abilities.buy_resident(move, player, "human", power.params["cost"],
-                               where=places[0] if places else None, source=hub,
-                               why=f"Hub {hub}")
+        gains.buy_resident(move, player, "human", power.params["cost"],
+                           where=places[0] if places else None, source=hub, why=f"Hub {hub}",
+                           when_gaining=abilities.after_gaining_resident)
 
     _, reason, missing = probe(state, catalogue, gain)
     return {"source": hub, "text": power.text, "allowed": reason is None, "reason": reason,
@@ -207,7 +207,7 @@ def ship_options(state: dict, catalogue: Catalogue, ship_id: str) -> dict:
     entry["abilities"] = [
         ability_needs(state, player, source, a)
         for source, a in active_abilities(state, catalogue, player, "ship_action", kind)
-        if abilities.owner_matches(a, own) and a.kind not in abilities.MODIFIER_KINDS]
+        if gains.owner_matches(a, own) and a.kind not in abilities.MODIFIER_KINDS]
     if kind in diplomacy.TRACKS:
         entry["diplomacy_bonuses"] = [
             {"player": p["name"], "options": picks, "automatic": len(picks) == 1}
@@ -234,7 +234,7 @@ def _construction(state: dict, catalogue: Catalogue, player: int, ship_id: str, 
     for number in [*state["display"], *me["private_sectors"]]:
         info = catalogue.sectors[number]
         color, _, missing = probe(state, catalogue, sector_color, number)
-        _, reason, _ = probe(state, catalogue, actions.check_wing, player, info.level, color)
+        _, reason, _ = probe(state, catalogue, gains.check_wing, player, info.level, color)
         cost, _, cost_missing = probe(state, catalogue, actions.sector_cost, number)
         price, _, price_missing = probe(state, catalogue, actions.sector_price, player, design,
                                         number)
@@ -251,9 +251,9 @@ def _construction(state: dict, catalogue: Catalogue, player: int, ship_id: str, 
 def _expedition(state: dict, catalogue: Catalogue, player: int, ship_id: str, design: str,
                 own: bool, gems_left: int | None) -> dict:
     dice, _, missing = probe(state, catalogue, actions.expedition_dice, player, design, own)
-    price, _, _ = probe(state, catalogue, abilities.human_price, player, actions.HUMAN_COST)
+    price, _, _ = probe(state, catalogue, gains.human_price, player, gains.HUMAN_COST)
     rolled, kept, rerolls = dice or (None, None, None)
-    return {"dice": rolled, "keep": kept, "rerolls": rerolls, "faces": list(actions.DIE_FACES),
+    return {"dice": rolled, "keep": kept, "rerolls": rerolls, "faces": list(gains.DIE_FACES),
             "missing": missing,
             "humans": {"observe": {"points": 1}, "recruit": price,
                        "recruit_reason": why_not_gained(state, player, "human"),
@@ -267,7 +267,8 @@ def _transport(state: dict, catalogue: Catalogue, player: int, ship_id: str, des
     def one(item: dict) -> str | None:
         """The engine's verdict on a single transaction right after using the ship."""
         _, reason, _ = probe(state, catalogue, _after_use, player, ship_id, gems_left,
-                             actions.transactions, player, [item], limit=1, why="a preview")
+                             gains.transactions, player, [item], limit=1, why="a preview",
+                             when_gaining=abilities.after_gaining_resident)
         return reason
 
     def resident(item: dict, species: str, cost: dict) -> dict:
@@ -279,13 +280,13 @@ def _transport(state: dict, catalogue: Catalogue, player: int, ship_id: str, des
     pairs = [[a, b] for i, a in enumerate(RESOURCES) for b in RESOURCES[i:]]
     buy = one({"type": "buy", "gain": RESOURCES[0]})
     return {"transactions": limit, "missing": missing,
-            "aliens": [resident({"type": "alien", "color": color}, color, actions.ALIEN_COST)
+            "aliens": [resident({"type": "alien", "color": color}, color, gains.ALIEN_COST)
                        for color in ALIEN_COLORS if color != "gold"],
-            "gold": resident({"type": "gold"}, "gold", actions.GOLD_COST),
+            "gold": resident({"type": "gold"}, "gold", gains.GOLD_COST),
             "trade": {"pay": [pair for pair in pairs
                               if one({"type": "trade", "pay": pair, "gain": pair[0]}) is None],
                       "gain": list(RESOURCES)},
-            "buy": {"gems": actions.BUY_GEMS, "gain": list(RESOURCES),
+            "buy": {"gems": gains.BUY_GEMS, "gain": list(RESOURCES),
                     "allowed": buy is None, "reason": buy}}
 
 

@@ -11,9 +11,12 @@ from collections import Counter
 from typing import Any
 
 from companion.rules import ledger
+from companion.rules.abilities import after_gaining_resident
 from companion.rules.diplomacy import TRACKS, advance
+from companion.rules.gains import gain_resident
 from companion.rules.move import Move
-from companion.rules.station import add_sector, place_resident, sector_color, sector_label
+from companion.rules.station import add_sector, sector_color, sector_label
+from companion.rules.turns import start_turn
 from companion.text import name_problem
 
 COLORS = ("red", "blue", "yellow", "green")
@@ -315,15 +318,14 @@ def starting_bonus(move: Move) -> None:
         _ship_change(move, player, change, hub)
     for species, count in info.value("setup_residents", {}).items():
         for _ in range(count):
-            place_resident(move, player, species, "hub", why=why)
+            gain_resident(move, player, species, "hub", why=why,
+                          when_gaining=after_gaining_resident)
     compensation = _table(move, "turn_order_gems", f"player_{player + 1}")
     ledger.gain(move, player, {"gems": compensation}, "compensation for turn order")
     move.emit("bonuses_taken", f"{move.name(player)} has set up",
               ["remove_at", ["setup", "bonus_order"], 0],
               ["set", ["players", player, "ready"], True])
     if not move.state["setup"]["bonus_order"]:
-        from companion.rules.turns import start_turn
-
         move.emit("play_started", "Setup complete: the game begins",
                   ["set", ["phase"], "play"], ["set", ["setup", "step"], "done"])
         start_turn(move, 0)

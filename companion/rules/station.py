@@ -198,7 +198,8 @@ def place_resident(move: Move, player: int, species: str, where: Any = None, *,
 
     Returns False (and places nothing) when the supply has none of that species: "If there are
     no Aliens of the appropriate color, do not gain one." With `from_supply=False` the resident
-    is one being relocated: no supply, and no "when gaining" abilities.
+    is one being relocated, not taken from the supply. The "when gaining" abilities are not run
+    here: a resident gained from the supply goes through `gains.gain_resident`.
     """
     if from_supply and move.state["supply"][species] <= 0:
         move.emit("note", f"No {species} left in the supply: {move.name(player)} gains none")
@@ -234,10 +235,6 @@ def place_resident(move: Move, player: int, species: str, where: Any = None, *,
                 ["append", ["players", player, "sectors", index, "placed_turn"], turn]]
     move.emit("resident_placed", f"{move.name(player)} places a {label} in "
               f"{'the Hub' if where == 'hub' else f'Sector {where}'}: {why}", *ops)
-    if from_supply:
-        from companion.rules.abilities import after_gaining_resident
-
-        after_gaining_resident(move, player, species)
     return True
 
 

@@ -1,0 +1,287 @@
+"""Gaining by a ship action or a bonus action alike: residents bought, transactions, Expedition
+dice kept, a free Sector, and the station's modifiers these read.
+
+The ship actions (`actions`) and the abilities' bonus actions (`abilities`) both build on this
+module; it knows neither. A resident taken from the supply fires the owner's "when gaining"
+abilities, which belong to the abilities layer: whoever gains one passes them in as
+`when_gaining` (`abilities.after_gaining_resident`), run right after each placement.
+
+What a player decides comes with the command:
+- `"use": [source, ...]` - the optional abilities the player takes ("you may ...");
+- `"choices": {source: value}` - which option / resource / Alien colour / where (a list when the
+  same ability fires several times in one move);
+- `"bonus": {source: {...}}` - the details of a bonus action (transactions, dice, tracks, Sector).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from companion.rules import commands, ledger
+from companion.rules.catalogue import Ability
+from companion.rules.move import Move
+from companion.rules.station import (
+    active_abilities,
+    add_sector,
+    place_resident,
+    sector_color,
+    why_not_gained,
+)
+
+DIE_FACES = ("food", "water", "metal", "human")
+HUMAN_COST = {"metal": 1, "food": 1, "water": 1}
+ALIEN_COST = {"food": 1, "water": 1}
+GOLD_COST = {"food": 1, "water": 1, "metal": 1}
+BUY_GEMS = 3
+
+WhenGaining = Callable[[Move, int, str], None]  # (move, player, species) after a placement
+
+# -- reading modifiers --------------------------------------------------------------------------
+
+
+def owner_matches(ability: Ability, own_ship: bool) -> bool:
+    """An ability's `owner` filter: own ship, another player's or neutral ("other"), or any."""
+    owner = ability.params.get("owner", "any")
+    return owner == "any" or (owner == "own") == own_ship
+
+
+def modifiers(move: Move, player: int, kind: str, ship: str, own_ship: bool = True
+              ) -> list[tuple[str, Ability]]:
+    """The player's active abilities of `kind` that change a `ship` action."""
+    return [
+        (source, a) for source, a in active_abilities(move.state, move.catalogue, player,
+                                                      "ship_action", ship)
+        if a.kind == kind and owner_matches(a, own_ship)
+    ]
+
+
+def total(move: Move, player: int, kind: str, ship: str, param: str) -> int:
+    """Sum of `param` over the player's active modifiers of `kind` for a `ship` action."""
+    return sum(a.params[param] for _, a in modifiers(move, player, kind, ship))
+
+
+def human_discount(move: Move, player: int) -> int:
+    """Resources fewer to pay when gaining a Human (Sector 215, Hub A-10)."""
+    return sum(a.params["resources"] for _, a in active_abilities(
+        move.state, move.catalogue, player, "gain_human") if a.kind == "human_cost_discount")
+
+
+def human_price(move: Move, player: int, cost: Mapping[str, int]) -> dict[str, int]:
+    """215: "pay 1 fewer resource (if there is a resource cost—GEMs are not a resource) ... This
+    does apply when gaining a Human using Sector 307"; A-10 the same: every way with a cost.
+    `human_cost_skip` says which resource is saved first (default metal, water, food)."""
+    price = dict(cost)
+    fewer = human_discount(move, player)
+    for resource in ("any_resource", *(move.command.get("human_cost_skip") or []),
+                     "metal", "water", "food"):
+        while fewer and price.get(resource):
+            price[resource] -= 1
+            fewer -= 1
+    return price
+
+
+# -- decisions that come with the command -------------------------------------------------------
+
+
+def uses(move: Move, source: str) -> bool:
+    """Whether the command takes the optional ability of `source`."""
+    return source in (move.command.get("use") or [])
+
+
+def choice(move: Move, source: str, question: str, options: list[Any] | None = None) -> Any:
+    """The player's choice for `source`: a single option is taken without asking."""
+    if options is not None and len(options) == 1:
+        return options[0]
+    given = (move.command.get("choices") or {}).get(source)
+    if isinstance(given, list):  # the same ability fires several times: one entry each
+        index = move.cursors.get(source, 0)
+        move.cursors[source] = index + 1
+        given = given[index] if index < len(given) else None
+    if given is None:
+        listed = f" ({', '.join(map(str, options))})" if options else ""
+        move.fail(f"{source}: {question}{listed} - give it in choices[{source!r}]")
+    if options is not None and given not in options:
+        move.fail(f"{source}: {given!r} is not one of {', '.join(map(str, options))}")
+    return given
+
+
+def bonus_detail(move: Move, source: str, what: str, shape: commands.Shape) -> Any:
+    """The details of a bonus action of `source` (e.g. its transactions), of `shape`."""
+    detail = (move.command.get("bonus") or {}).get(source)
+    if detail is None:
+        move.fail(f"{source}: give the {what} in bonus[{source!r}]")
+    wrong = shape.problem(detail, f"bonus[\"{source}\"]")
+    if wrong:
+        move.fail(f"{source}: {wrong.path} {wrong.text}")
+    return detail
+
+
+def choice_of_place(move: Move, key: str) -> Any:
+    """Where a resident gained by `key` (an ability's source, or "human") goes, when the
+    command says (`"where": {key: place or [places]}`); None lets the only free place be taken."""
+    given = (move.command.get("where") or {}).get(key)
+    if isinstance(given, list):
+        cursor = f"where:{key}"
+        index = move.cursors.get(cursor, 0)
+        move.cursors[cursor] = index + 1
+        return given[index] if index < len(given) else None
+    return given
+
+
+def resolve_cost(move: Move, source: str, cost: Mapping[str, int]) -> dict[str, int]:
+    """A cost with `any_resource` resolved by the player's choice of resources."""
+    resolved = {k: n for k, n in cost.items() if k != "any_resource"}
+    for _ in range(cost.get("any_resource", 0)):
+        picked = choice(move, f"{source}:pay", "which resource to pay?", None)
+        resolved[picked] = resolved.get(picked, 0) + 1
+    return resolved
+
+
+# -- residents ----------------------------------------------------------------------------------
+
+
+def gain_resident(move: Move, player: int, species: str, where: Any, *, why: str,
+                  when_gaining: WhenGaining) -> bool:
+    """Place a resident from the supply (`station.place_resident`), then the owner's "when
+    gaining" abilities; False when none was placed."""
+    placed = place_resident(move, player, species, where, why=why)
+    if placed:
+        when_gaining(move, player, species)
+    return placed
+
+
+def buy_resident(move: Move, player: int, species: str, cost: Mapping[str, int], *,
+                 where: Any, source: str, why: str, when_gaining: WhenGaining) -> bool:
+    """Pay `cost` for a resident and place it. "Residents cannot be acquired if there are no
+    available living quarters for them": refused before anything is paid when none is left in
+    the supply or no quarter is free (an override pays and places what it can)."""
+    obstacle = why_not_gained(move.state, player, species)
+    move.check(obstacle is None, f"{why}: {obstacle}")
+    price = human_price(move, player, cost) if species == "human" else cost
+    ledger.pay(move, player, resolve_cost(move, source, price), why)
+    return gain_resident(move, player, species, where, why=why, when_gaining=when_gaining)
+
+
+# -- Sectors ------------------------------------------------------------------------------------
+
+
+def check_wing(move: Move, player: int, level: int, color: str) -> None:
+    """Refuse a Sector the player's wings cannot take (`wing_problem`)."""
+    problem = wing_problem(move, player, level, color)
+    move.check(problem is None, problem or "")
+
+
+def wing_problem(move: Move, player: int, level: int, color: str) -> str | None:
+    """"Each wing can have only one Sector of each level"; "A wing must have a Level-1 Sector
+    before it can have a Level-2 Sector" - except with Hub A-9 ("any order"). None when fine."""
+    built = {(s["level"], s["color"]) for s in move.state["players"][player]["sectors"]}
+    if (level, color) in built:
+        return f"{move.name(player)}'s {color} wing already has a Level-{level} Sector"
+    any_order = any(a.kind == "build_rule" for a in move.catalogue.hubs[
+        move.state["players"][player]["hub"]].abilities)
+    if level > 1 and not any_order and (level - 1, color) not in built:
+        return (f"the {color} wing needs its Level-{level - 1} Sector before a Level-{level} "
+                "one: \"each wing must be built from smallest to largest\"")
+    return None
+
+
+def take_free_sector(move: Move, player: int, source: str, level: int, *, why: str) -> None:
+    """Sector 326: "immediately gain a free Level-1 Sector of any color. If the station already
+    has one of each color, ignore this immediate effect." "to the greatest extent possible": with
+    no Level-1 Sector of a missing colour on display, none is taken (noted)."""
+    have = {s["color"] for s in move.state["players"][player]["sectors"] if s["level"] == level}
+    if len(have) == 3:
+        return
+    offered = [n for n in move.state["display"] if move.catalogue.sectors[n].level == level
+               and sector_color(move, n) not in have]
+    if not offered:
+        move.emit("note", f"Sector {source}: no Level-{level} Sector of a colour "
+                  f"{move.name(player)}'s station lacks is on display, so none is taken")
+        return
+    number = bonus_detail(move, source, "free Sector's number", commands.SECTOR)
+    sector = move.catalogue.sectors.get(number)
+    move.check(sector is not None and sector.level == level,
+               f"{source}: the free Sector must be Level-{level}")
+    move.check(number in move.state["display"], f"Sector {number} is not on display")
+    check_wing(move, player, sector.level, sector_color(move, number))
+    add_sector(move, player, number, why)
+
+
+# -- Expedition dice and transactions -----------------------------------------------------------
+
+
+def expedition_result(move: Move, player: int, detail: Mapping[str, Any], *, dice: int,
+                      keep: int, why: str, when_gaining: WhenGaining) -> None:
+    """Collect the kept dice: {"rolled": [faces], "keep": [faces], "humans": ["observe" |
+    "recruit", ...]}. Each kept die takes 1 capacity, Humans included."""
+    rolled, kept = detail.get("rolled"), detail.get("keep")
+    if not isinstance(rolled, list) or not isinstance(kept, list):
+        move.fail(f"give the dice: \"rolled\": [{dice} faces], \"keep\": [up to {keep}]")
+    bad = [f for f in rolled + kept if f not in DIE_FACES]
+    if bad:
+        move.fail(f"a die shows food, water, metal or human, not {bad[0]!r}")
+    move.check(len(rolled) == dice, f"roll {dice} dice, not {len(rolled)}")
+    move.check(not Counter(kept) - Counter(rolled), f"kept dice {kept} were not all rolled")
+    move.check(0 < len(kept) <= keep, f"keep 1 to {keep} dice (the capacity), not {len(kept)}")
+    resources = Counter(f for f in kept if f != "human")
+    ledger.gain(move, player, dict(resources), why)
+    humans = kept.count("human")
+    plans = detail.get("humans") or []
+    # "For each die depicting a Human selected, there are two options": one choice per Human
+    # die kept, and none for a Human die not kept.
+    move.check(len(plans) == humans,
+               f"{humans} Human dice kept, so {humans} choice(s) of \"observe\" (1 point) or "
+               f"\"recruit\" (pay 1 metal, 1 food, 1 water), not {len(plans)}: "
+               f"\"humans\": [{humans} choice(s)]")
+    for plan in plans:
+        if plan == "observe":
+            ledger.gain(move, player, {"points": 1}, "observing humanity")
+        elif plan == "recruit":
+            buy_resident(move, player, "human", HUMAN_COST,
+                         where=choice_of_place(move, "human"), source="human",
+                         why="a Human ally", when_gaining=when_gaining)
+        else:
+            move.fail(f"{plan!r}: a Human is observed or recruited")
+
+
+def transactions(move: Move, player: int, items: Any, *, limit: int, why: str,
+                 when_gaining: WhenGaining) -> Counter:
+    """Carry out transactions A-D in order; returns the Aliens gained by colour."""
+    if not isinstance(items, list):
+        move.fail("give the transactions: [{\"type\": \"alien\", \"color\": \"pink\"}, "
+                  "{\"type\": \"gold\"}, {\"type\": \"trade\", \"pay\": [r, r], \"gain\": r}, "
+                  "{\"type\": \"buy\", \"gain\": r}]")
+    move.check(0 < len(items) <= limit, f"make 1 to {limit} transactions, not {len(items)}")
+    gained: Counter = Counter()
+    for item in items:
+        kind = item.get("type") if isinstance(item, Mapping) else None
+        if kind == "alien":
+            color = item.get("color")
+            if color not in ("teal", "pink", "brown"):
+                move.fail("an aerobic Alien is teal, pink or brown")
+            if buy_resident(move, player, color, ALIEN_COST, where=item.get("where"),
+                            source="alien", why=f"a {color} Alien", when_gaining=when_gaining):
+                gained[color] += 1
+        elif kind == "gold":
+            if buy_resident(move, player, "gold", GOLD_COST, where=item.get("where"),
+                            source="gold", why="a gold Alien", when_gaining=when_gaining):
+                gained["gold"] += 1
+        elif kind == "trade":
+            paid, got = item.get("pay"), item.get("gain")
+            if (not isinstance(paid, list) or len(paid) != 2
+                    or any(r not in ledger.RESOURCES for r in [*paid, got])):
+                move.fail("a trade pays any 2 resources for any 1: {\"pay\": [r, r], "
+                          "\"gain\": r}")
+            ledger.pay(move, player, dict(Counter(paid)), "a trade")
+            ledger.gain(move, player, {got: 1}, "a trade")
+        elif kind == "buy":
+            got = item.get("gain")
+            if got not in ledger.RESOURCES:
+                move.fail("buy one resource: {\"type\": \"buy\", \"gain\": food|water|metal}")
+            ledger.pay(move, player, {"gems": BUY_GEMS}, f"buying 1 {got}")
+            ledger.gain(move, player, {got: 1}, "bought")
+        else:
+            move.fail(f"unknown transaction {item!r} (alien, gold, trade, buy)")
+    return gained

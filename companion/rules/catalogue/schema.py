@@ -39,8 +39,8 @@ SOURCES = ("rulebook", "inferred", "user", "unknown")
 DATA_FORMAT = "phoenix-companion-catalogue"
 OVERLAY_FORMAT = "phoenix-companion-catalogue-overlay"
 VERSION = 1
-DEFAULT_DATA_DIR = Path(__file__).resolve().parent.parent / "data"
-_REPO_ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_DATA_DIR = Path(__file__).resolve().parents[2] / "data"
+_REPO_ROOT = Path(__file__).resolve().parents[3]
 ALL_SHIP_TYPES = (*SHIP_TYPES, "farm", "ice_collector")
 
 

@@ -11,13 +11,13 @@ from `gains`; this module applies each ability at its trigger, the "when gaining
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from companion.rules import commands, gains, ledger
 from companion.rules.catalogue import Ability
 from companion.rules.diplomacy import TOP, TRACKS, advance
-from companion.rules.effects import ALIEN_COLORS
+from companion.rules.effects import ALIEN_COLORS, KINDS
 from companion.rules.gains import bonus_detail, choice, choice_of_place, resolve_cost, uses
 from companion.rules.move import Move
 from companion.rules.station import (
@@ -43,16 +43,21 @@ def run(move: Move, player: int, trigger: str, ship: str | None = None, *, own_s
         apply_effect(move, player, source, ability, context or {})
 
 
-MODIFIER_KINDS = ("ship_cost_discount", "build_discount", "extra_transactions",
-                  "expedition_bonus", "human_cost_discount", "reroll", "placement_rule",
-                  "build_rule")
+def after_gaining_resident(move: Move, player: int, species: str) -> None:
+    """"When gaining an Alien" / "When gaining a Human" abilities (106, 115, 126, 217)."""
+    trigger = "gain_human" if species == "human" else "gain_alien"
+    run(move, player, trigger)
+
+
+# Triggers the abilities never run: final scoring reads game_end, a turn option is a command.
+ELSEWHERE = ("game_end", "turn_option")
 
 
 def apply_effect(move: Move, player: int, source: str, ability: Ability,
                  context: Mapping[str, Any]) -> None:
     """Carry out one triggered ability (modifiers are read by the actions, not run here)."""
     kind, params = ability.kind, ability.params
-    if kind in MODIFIER_KINDS or ability.trigger in ("game_end", "turn_option"):
+    if KINDS[kind].modifier or ability.trigger in ELSEWHERE:
         return
     if params.get("optional") and not uses(move, source):
         return
@@ -62,53 +67,41 @@ def apply_effect(move: Move, player: int, source: str, ability: Ability,
             return
         context = {**context, "condition_color": color}
     why = f"{_label(source)}: {ability.text}"
-    if kind == "gain_residents":
-        _gain_residents(move, player, source, params, context, why)
-        return
-    if "cost" in params:
+    if "cost" in params and "cost" not in KINDS[kind].params:  # else the price of each resident
         ledger.pay(move, player, resolve_cost(move, source, params["cost"]), why)
-    if kind == "gain":
-        ledger.gain(move, player, params["amounts"], why)
-    elif kind == "gain_one_of":
-        options = [_one(option) for option in params["options"]]
-        picked = choice(move, source, "which one?", options)
+    EFFECTS[kind](move, player, source, params, context, why)
+
+
+# -- the effects, by kind (effects.KINDS describes each) ---------------------------------------
+
+# (move, player, source, params, context, why): an ability of that kind carried out.
+Effect = Callable[[Move, int, str, Mapping[str, Any], Mapping[str, Any], str], None]
+
+
+def _gain(move: Move, player: int, source: str, params: Mapping[str, Any],
+          context: Mapping[str, Any], why: str) -> None:
+    ledger.gain(move, player, params["amounts"], why)
+
+
+def _gain_one_of(move: Move, player: int, source: str, params: Mapping[str, Any],
+                 context: Mapping[str, Any], why: str) -> None:
+    options = [_one(option) for option in params["options"]]
+    picked = choice(move, source, "which one?", options)
+    ledger.gain(move, player, {picked: 1}, why)
+
+
+def _gain_any_resources(move: Move, player: int, source: str, params: Mapping[str, Any],
+                        context: Mapping[str, Any], why: str) -> None:
+    for _ in range(params["count"]):
+        picked = choice(move, source, "which resource?", list(ledger.RESOURCES))
         ledger.gain(move, player, {picked: 1}, why)
-    elif kind == "gain_any_resources":
-        for _ in range(params["count"]):
-            picked = choice(move, source, "which resource?", list(ledger.RESOURCES))
-            ledger.gain(move, player, {picked: 1}, why)
-    elif kind == "gain_per":
-        amount = _count(move, player, params["count"]) // params.get("every", 1)
-        times = max(0, amount + params.get("offset", 0))
-        ledger.gain(move, player, {k: n * times for k, n in params["amounts"].items()}, why)
-    elif kind == "transport_transaction":
-        detail = bonus_detail(move, source, "transport transaction(s)",
-                              commands.TRANSACTIONS)
-        gains.transactions(move, player, detail, limit=params["count"], why=why,
-                           when_gaining=after_gaining_resident)
-    elif kind == "expedition_roll":
-        detail = bonus_detail(move, source, "dice rolled and kept", commands.DICE)
-        gains.expedition_result(move, player, detail, dice=params["dice"], keep=params["keep"],
-                                why=why, when_gaining=after_gaining_resident)
-    elif kind == "diplomacy_action":
-        tracks = (bonus_detail(move, source, "track(s)", commands.TRACKS)
-                  if params["tracks"] == "choose" else
-                  [t for t in TRACKS if move.state["players"][player]["diplomacy"][t] < TOP])
-        if params["tracks"] == "all" and len(tracks) < len(TRACKS):
-            # 328, "to the greatest extent possible": a token at the top stays there.
-            move.emit("note", f"{_label(source)}: {len(TRACKS) - len(tracks)} Diplomacy "
-                      "token(s) already at the top space stay there")
-        for track in tracks:
-            advance(move, player, track, pay=params["lobbying"] == "pay", why=why)
-    elif kind == "extra_turn":
-        move.emit("extra_turn", f"{move.name(player)} will take an additional turn: {why}",
-                  ["add", ["turn", "extra_turns"], 1])
-    elif kind == "free_sector":
-        gains.take_free_sector(move, player, source, params["level"], why=why)
-    elif kind in ("return_to_supply", "relocate_hub_resident"):
-        income_obligation(move, player, source, ability)
-    else:  # gain_human_then_income is a turn option of its own
-        raise AssertionError(f"ability kind {kind} has no handler")
+
+
+def _gain_per(move: Move, player: int, source: str, params: Mapping[str, Any],
+              context: Mapping[str, Any], why: str) -> None:
+    amount = _count(move, player, params["count"]) // params.get("every", 1)
+    times = max(0, amount + params.get("offset", 0))
+    ledger.gain(move, player, {k: n * times for k, n in params["amounts"].items()}, why)
 
 
 def _gain_residents(move: Move, player: int, source: str, params: Mapping[str, Any],
@@ -134,41 +127,76 @@ def _gain_residents(move: Move, player: int, source: str, params: Mapping[str, A
                             when_gaining=after_gaining_resident)
 
 
-def after_gaining_resident(move: Move, player: int, species: str) -> None:
-    """"When gaining an Alien" / "When gaining a Human" abilities (106, 115, 126, 217)."""
-    trigger = "gain_human" if species == "human" else "gain_alien"
-    run(move, player, trigger)
+def _transport_transaction(move: Move, player: int, source: str, params: Mapping[str, Any],
+                           context: Mapping[str, Any], why: str) -> None:
+    detail = bonus_detail(move, source, "transport transaction(s)", commands.TRANSACTIONS)
+    gains.transactions(move, player, detail, limit=params["count"], why=why,
+                       when_gaining=after_gaining_resident)
 
 
-def income_obligation(move: Move, player: int, source: str, ability: Ability) -> None:
-    """A-11's Hub residents moving out, and A-12's return to the supply (end of income)."""
+def _expedition_roll(move: Move, player: int, source: str, params: Mapping[str, Any],
+                     context: Mapping[str, Any], why: str) -> None:
+    detail = bonus_detail(move, source, "dice rolled and kept", commands.DICE)
+    gains.expedition_result(move, player, detail, dice=params["dice"], keep=params["keep"],
+                            why=why, when_gaining=after_gaining_resident)
+
+
+def _diplomacy_action(move: Move, player: int, source: str, params: Mapping[str, Any],
+                      context: Mapping[str, Any], why: str) -> None:
+    tracks = (bonus_detail(move, source, "track(s)", commands.TRACKS)
+              if params["tracks"] == "choose" else
+              [t for t in TRACKS if move.state["players"][player]["diplomacy"][t] < TOP])
+    if params["tracks"] == "all" and len(tracks) < len(TRACKS):
+        # 328, "to the greatest extent possible": a token at the top stays there.
+        move.emit("note", f"{_label(source)}: {len(TRACKS) - len(tracks)} Diplomacy "
+                  "token(s) already at the top space stay there")
+    for track in tracks:
+        advance(move, player, track, pay=params["lobbying"] == "pay", why=why)
+
+
+def _extra_turn(move: Move, player: int, source: str, params: Mapping[str, Any],
+                context: Mapping[str, Any], why: str) -> None:
+    move.emit("extra_turn", f"{move.name(player)} will take an additional turn: {why}",
+              ["add", ["turn", "extra_turns"], 1])
+
+
+def _free_sector(move: Move, player: int, source: str, params: Mapping[str, Any],
+                 context: Mapping[str, Any], why: str) -> None:
+    gains.take_free_sector(move, player, source, params["level"], why=why)
+
+
+def _relocate_hub_resident(move: Move, player: int, source: str, params: Mapping[str, Any],
+                           context: Mapping[str, Any], why: str) -> None:
+    """A-11's Hub residents moving out at the end of the first `times` Income actions."""
     me = move.state["players"][player]
-    if ability.kind == "relocate_hub_resident":
-        if me["incomes"] >= ability.params["times"] or not any(me["hub_slots"]):
-            return
-        detail: Any = bonus_detail(move, source, "Hub resident moved: "
-                                   "{\"slot\": n, \"to\": Sector or null}",
-                                   commands.HUB_RESIDENT_MOVED)
-        target = detail.get("to")
-        movable = sorted({species for species in me["hub_slots"] if species is not None
-                          and set(places_for(move.state, player, species)) - {"hub"}})
-        move.check(target is not None or not movable,
-                   f"Hub {source}: a {' or '.join(movable)} resident can move onto a legal "
-                   "Sector, so none is returned (\"If there is no legal place to move one of "
-                   "them, then one must be returned to the supply\")")
-        move.check(target != "hub", f"Hub {source}: the resident moves \"from your Hub onto a "
-                                    "legal Sector\", not back to the Hub")
-        species = remove_resident(move, player, "hub", detail.get("slot", 0), to="hand",
-                                  why=f"Hub {source}")
-        if target is None:
-            move.emit("resident_returned", f"No legal place: the {species} goes back to the "
-                      "supply", ["add", ["supply", species], 1])
-        else:
-            place_resident(move, player, species, target, why=f"Hub {source}",
-                           from_supply=False)
+    if me["incomes"] >= params["times"] or not any(me["hub_slots"]):
         return
-    # return_to_supply (A-12): "return one Alien, one Human, or one Sector to the supply. If you
-    # are unable to do so, lose 5 points immediately, going negative if necessary."
+    detail: Any = bonus_detail(move, source, "Hub resident moved: "
+                               "{\"slot\": n, \"to\": Sector or null}",
+                               commands.HUB_RESIDENT_MOVED)
+    target = detail.get("to")
+    movable = sorted({species for species in me["hub_slots"] if species is not None
+                      and set(places_for(move.state, player, species)) - {"hub"}})
+    move.check(target is not None or not movable,
+               f"Hub {source}: a {' or '.join(movable)} resident can move onto a legal "
+               "Sector, so none is returned (\"If there is no legal place to move one of "
+               "them, then one must be returned to the supply\")")
+    move.check(target != "hub", f"Hub {source}: the resident moves \"from your Hub onto a "
+                                "legal Sector\", not back to the Hub")
+    species = remove_resident(move, player, "hub", detail.get("slot", 0), to="hand",
+                              why=f"Hub {source}")
+    if target is None:
+        move.emit("resident_returned", f"No legal place: the {species} goes back to the "
+                  "supply", ["add", ["supply", species], 1])
+    else:
+        place_resident(move, player, species, target, why=f"Hub {source}", from_supply=False)
+
+
+def _return_to_supply(move: Move, player: int, source: str, params: Mapping[str, Any],
+                      context: Mapping[str, Any], why: str) -> None:
+    """A-12 (end of income): "return one Alien, one Human, or one Sector to the supply. If you
+    are unable to do so, lose 5 points immediately, going negative if necessary.\""""
+    me = move.state["players"][player]
     detail = bonus_detail(move, source, "what is returned: {\"resident\": "
                           "{\"from\", \"slot\"}} or {\"sector\": n} or {\"none\": true}",
                           commands.RETURNED)
@@ -189,8 +217,52 @@ def income_obligation(move: Move, player: int, source: str, ability: Ability) ->
     else:
         has_any = bool(me["sectors"]) or any(me["hub_slots"])
         move.check(not has_any, f"{me['name']} has something to return, so loses no points")
-        ledger.gain(move, player, {"points": -ability.params["penalty_points"]},
+        ledger.gain(move, player, {"points": -params["penalty_points"]},
                     f"Hub {source}: nothing to return")
+
+
+# The kinds that are run at their trigger (not modifiers, final scoring or a turn option).
+EFFECTS: dict[str, Effect] = {
+    "gain": _gain, "gain_one_of": _gain_one_of, "gain_any_resources": _gain_any_resources,
+    "gain_per": _gain_per, "gain_residents": _gain_residents,
+    "transport_transaction": _transport_transaction, "expedition_roll": _expedition_roll,
+    "diplomacy_action": _diplomacy_action, "extra_turn": _extra_turn,
+    "free_sector": _free_sector, "return_to_supply": _return_to_supply,
+    "relocate_hub_resident": _relocate_hub_resident,
+}
+
+
+# -- Hub powers outside the main action --------------------------------------------------------
+
+
+def hub_power(move: Move) -> None:
+    """`hub_power`: {"player", "source"} - a Hub power used outside the main action: A-1's
+    "On each turn ... you may convert 1 metal into 1 food or 1 water", B-6's "At any time, you
+    may spend 1 point to gain 4 GEMs"."""
+    player = move.player()
+    if move.state["phase"] != "play":
+        move.fail("Hub powers are used once the game is in play")
+    source = move.command.get("source")
+    me = move.state["players"][player]
+    move.check(source == me["hub"], f"{me['name']}'s Hub is {me['hub']}, not {source}")
+    found = [a for a in move.catalogue.hubs[me["hub"]].abilities
+             if a.trigger in ("turn", "any_time")]
+    if not found:
+        move.fail(f"Hub {me['hub']} has no power to use outside an action")
+    ability = found[0]
+    if ability.trigger == "turn":
+        move.check(move.state["turn"]["active"] == player,
+                   f"Hub {source}'s power is used on {me['name']}'s own turn")
+        move.check(source not in move.state["turn"]["used"],
+                   f"Hub {source}'s power is used once per turn")
+        move.emit("power_used", f"{me['name']} uses Hub {source}",
+                  ["append", ["turn", "used"], source])
+    apply_effect(move, player, source, ability.__class__(
+        ability.trigger, ability.kind, {**ability.params, "optional": False}, ability.text,
+        ability.quarter), {})
+
+
+# -- reading an ability and the state ----------------------------------------------------------
 
 
 def _condition_color(condition: Mapping[str, int], context: Mapping[str, Any]) -> str | None:

@@ -16,6 +16,7 @@ Pure data and functions: no I/O.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 # --- the words ---------------------------------------------------------------------------------
@@ -176,123 +177,109 @@ def _true(value: Any) -> str | None:
 
 # --- the kinds ---------------------------------------------------------------------------------
 
-# kind -> {param: (check, required)}; the description is for docs and error messages.
-KINDS: dict[str, dict[str, tuple[Check, bool]]] = {
-    # gains
-    "gain": {"amounts": (gain_bundle, True)},
-    "gain_one_of": {"options": (_bundle_list, True)},
-    "gain_any_resources": {"count": (whole(1), True)},
-    "gain_per": {
-        "count": (one_of(*GAIN_COUNTS), True),
-        "every": (whole(1), False),
-        "amounts": (gain_bundle, True),
-        "offset": (_integer, False),
-    },
-    "gain_residents": {
-        "species": (one_of(*RESIDENT_CHOICES), True),
-        "count": (whole(1), True),
-    },
-    # changes to an action
-    "ship_cost_discount": {"gems": (whole(1), True), "minimum": (whole(0), True)},
-    "build_discount": {"metal": (whole(1), True)},
-    "human_cost_discount": {"resources": (whole(1), True)},
-    "extra_transactions": {"count": (whole(1), True)},
-    "expedition_bonus": {"extra_dice": (whole(0), True), "extra_capacity": (whole(0), True)},
-    "reroll": {"times": (whole(1), True)},
-    # bonus actions (never ship actions: they trigger no Sector, Hub or Diplomacy bonuses)
-    "transport_transaction": {"count": (whole(1), True)},
-    "expedition_roll": {"dice": (whole(1), True), "keep": (whole(1), True)},
-    "diplomacy_action": {
-        "tracks": (one_of("choose", "all"), True),
-        "spaces": (whole(1), True),
-        "lobbying": (one_of("pay", "free"), True),
-    },
-    "extra_turn": {},
-    "free_sector": {"level": (whole(1), True), "color": (one_of("any", *SECTOR_COLORS), True)},
-    "gain_human_then_income": {},
-    # income obligations
-    "return_to_supply": {
-        "choices": (_returnable, True),
-        "count": (whole(1), True),
-        "penalty_points": (whole(1), True),
-    },
-    "relocate_hub_resident": {"times": (whole(1), True)},
-    # standing rule changes
-    "placement_rule": {
-        "sector_color": (one_of(*SECTOR_COLORS), True),
-        "allows": (one_of("any_alien"), True),
-    },
-    "build_rule": {"any_order": (_true, True)},
-    # final scoring
-    "points_per": {
-        "count": (one_of(*POINT_COUNTS), True),
-        "points": (whole(1), True),
-        "every": (whole(1), False),
-    },
-    "points_table": {"count": (one_of("ships_left"), True), "table": (_table, True)},
-}
 
-KIND_DESCRIPTIONS: dict[str, str] = {
-    "gain": "gain the `amounts` (gems, points, food, water, metal)",
-    "gain_one_of": "gain exactly one of the `options` (each an amounts object)",
-    "gain_any_resources": "gain `count` resources of the owner's choice, any mix",
-    "gain_per": "gain `amounts` x max(0, count // every + offset)",
-    "gain_residents": "gain `count` residents of `species` free (supply and quarters permitting)",
-    "ship_cost_discount": "pay `gems` fewer for the ship's cost (not the owner's fee), "
-    "to at least `minimum`",
-    "build_discount": "the Sector being built costs `metal` less",
-    "human_cost_discount": "gaining a Human costs `resources` fewer resources (not GEMs)",
-    "extra_transactions": "the Transport ship allows `count` more transactions",
-    "expedition_bonus": "roll `extra_dice` more dice and keep `extra_capacity` more",
-    "reroll": "after rolling, reroll any number of dice `times` times",
-    "transport_transaction": "perform `count` transport transactions (a bonus action)",
-    "expedition_roll": "roll `dice` Expedition dice and keep `keep` (a bonus action)",
-    "diplomacy_action": "advance `spaces` on one chosen track or on all tracks, paying the "
-    "lobbying cost or free",
-    "extra_turn": "take an additional turn before the next player",
-    "free_sector": "take a free Sector of `level` (`color` any the station can take)",
-    "gain_human_then_income": "pay the `cost`, gain and place a Human, then take income",
-    "return_to_supply": "return `count` of `choices` to the supply, or lose `penalty_points`",
-    "relocate_hub_resident": "the first `times` Income actions: move a Hub resident to a legal "
-    "Sector for free (return it if there is none)",
-    "placement_rule": "Sectors of `sector_color` may hold Aliens of any colour",
-    "build_rule": "Sectors may be built in any order (wings still single-coloured)",
-    "points_per": "score `points` x (count // every)",
-    "points_table": "score table[str(count)] points (0 when absent)",
+@dataclass(frozen=True)
+class EffectKind:
+    """One kind of effect: its parameters ({name: (check, required)}), what it does (for docs
+    and error messages), the triggers it may have (None: any but game_end and continuous), the
+    ship type a ship_action ability of it needs, and whether it is a modifier (read by an
+    action, never run at a trigger). `abilities.EFFECTS` carries out the kinds that are run."""
+
+    params: Mapping[str, tuple[Check, bool]]
+    description: str
+    triggers: tuple[str, ...] | None = None
+    ship: str | None = None
+    modifier: bool = False
+
+
+KINDS: dict[str, EffectKind] = {
+    # gains
+    "gain": EffectKind({"amounts": (gain_bundle, True)},
+                       "gain the `amounts` (gems, points, food, water, metal)"),
+    "gain_one_of": EffectKind({"options": (_bundle_list, True)},
+                              "gain exactly one of the `options` (each an amounts object)"),
+    "gain_any_resources": EffectKind({"count": (whole(1), True)},
+                                     "gain `count` resources of the owner's choice, any mix"),
+    "gain_per": EffectKind({"count": (one_of(*GAIN_COUNTS), True), "every": (whole(1), False),
+                            "amounts": (gain_bundle, True), "offset": (_integer, False)},
+                           "gain `amounts` x max(0, count // every + offset)"),
+    "gain_residents": EffectKind({"species": (one_of(*RESIDENT_CHOICES), True),
+                                  "count": (whole(1), True), "cost": (cost_bundle, False)},
+                                 "gain `count` residents of `species`, free or each for its "
+                                 "`cost` (supply and quarters permitting)"),
+    # changes to an action
+    "ship_cost_discount": EffectKind({"gems": (whole(1), True), "minimum": (whole(0), True)},
+                                     "pay `gems` fewer for the ship's cost (not the owner's "
+                                     "fee), to at least `minimum`",
+                                     ("ship_action",), modifier=True),
+    "build_discount": EffectKind({"metal": (whole(1), True)},
+                                 "the Sector being built costs `metal` less",
+                                 ("ship_action",), "construction", modifier=True),
+    "human_cost_discount": EffectKind({"resources": (whole(1), True)},
+                                      "gaining a Human costs `resources` fewer resources (not "
+                                      "GEMs)", ("gain_human",), modifier=True),
+    "extra_transactions": EffectKind({"count": (whole(1), True)},
+                                     "the Transport ship allows `count` more transactions",
+                                     ("ship_action",), "transport", modifier=True),
+    "expedition_bonus": EffectKind({"extra_dice": (whole(0), True),
+                                    "extra_capacity": (whole(0), True)},
+                                   "roll `extra_dice` more dice and keep `extra_capacity` more",
+                                   ("ship_action",), "expedition", modifier=True),
+    "reroll": EffectKind({"times": (whole(1), True)},
+                         "after rolling, reroll any number of dice `times` times",
+                         ("ship_action",), "expedition", modifier=True),
+    # bonus actions (never ship actions: they trigger no Sector, Hub or Diplomacy bonuses)
+    "transport_transaction": EffectKind({"count": (whole(1), True)},
+                                        "perform `count` transport transactions (a bonus "
+                                        "action)"),
+    "expedition_roll": EffectKind({"dice": (whole(1), True), "keep": (whole(1), True)},
+                                  "roll `dice` Expedition dice and keep `keep` (a bonus action)"),
+    "diplomacy_action": EffectKind({"tracks": (one_of("choose", "all"), True),
+                                    "spaces": (whole(1), True),
+                                    "lobbying": (one_of("pay", "free"), True)},
+                                   "advance `spaces` on one chosen track or on all tracks, "
+                                   "paying the lobbying cost or free"),
+    "extra_turn": EffectKind({}, "take an additional turn before the next player"),
+    "free_sector": EffectKind({"level": (whole(1), True),
+                               "color": (one_of("any", *SECTOR_COLORS), True)},
+                              "take a free Sector of `level` (`color` any the station can take)",
+                              ("built",)),
+    "gain_human_then_income": EffectKind({}, "pay the `cost`, gain and place a Human, then take "
+                                         "income", ("turn_option",)),
+    # income obligations
+    "return_to_supply": EffectKind({"choices": (_returnable, True), "count": (whole(1), True),
+                                    "penalty_points": (whole(1), True)},
+                                   "return `count` of `choices` to the supply, or lose "
+                                   "`penalty_points`", ("income_end",)),
+    "relocate_hub_resident": EffectKind({"times": (whole(1), True)},
+                                        "the first `times` Income actions: move a Hub resident "
+                                        "to a legal Sector for free (return it if there is none)",
+                                        ("income_end",)),
+    # standing rule changes
+    "placement_rule": EffectKind({"sector_color": (one_of(*SECTOR_COLORS), True),
+                                  "allows": (one_of("any_alien"), True)},
+                                 "Sectors of `sector_color` may hold Aliens of any colour",
+                                 ("continuous",), modifier=True),
+    "build_rule": EffectKind({"any_order": (_true, True)},
+                             "Sectors may be built in any order (wings still single-coloured)",
+                             ("continuous",), modifier=True),
+    # final scoring
+    "points_per": EffectKind({"count": (one_of(*POINT_COUNTS), True),
+                              "points": (whole(1), True), "every": (whole(1), False)},
+                             "score `points` x (count // every)", ("game_end",)),
+    "points_table": EffectKind({"count": (one_of("ships_left"), True),
+                                "table": (_table, True)},
+                               "score table[str(count)] points (0 when absent)", ("game_end",)),
 }
 
 # Parameters any kind may carry.
 COMMON_PARAMS: dict[str, Check] = {
     "optional": boolean,  # "you may ..." (default false: mandatory)
     "limit_per_action": _limit,  # how often per triggering action/turn; null or absent: no limit
-    "cost": cost_bundle,  # paid to the supply to use it
+    "cost": cost_bundle,  # paid to use it (a kind with a `cost` of its own: the price of each)
     "condition": _condition,  # a condition the triggering action must meet
 }
 
-# Which triggers each kind can have (absent: any trigger except game_end and continuous).
-KIND_TRIGGERS: dict[str, tuple[str, ...]] = {
-    "points_per": ("game_end",),
-    "points_table": ("game_end",),
-    "placement_rule": ("continuous",),
-    "build_rule": ("continuous",),
-    "ship_cost_discount": ("ship_action",),
-    "build_discount": ("ship_action",),
-    "extra_transactions": ("ship_action",),
-    "expedition_bonus": ("ship_action",),
-    "reroll": ("ship_action",),
-    "human_cost_discount": ("gain_human",),
-    "return_to_supply": ("income_end",),
-    "relocate_hub_resident": ("income_end",),
-    "gain_human_then_income": ("turn_option",),
-    "free_sector": ("built",),
-}
-# Kinds that change a particular ship action need that ship type.
-KIND_SHIPS: dict[str, str] = {
-    "build_discount": "construction",
-    "extra_transactions": "transport",
-    "expedition_bonus": "expedition",
-    "reroll": "expedition",
-}
 RESERVED = ("trigger", "kind", "text", "quarter")
 TRIGGER_PARAMS = ("ship", "owner")
 
@@ -337,7 +324,7 @@ def validate_ability(entry: Any, *, sector: bool = False) -> list[str]:
         problems += [f"{p}: only for trigger ship_action" for p in TRIGGER_PARAMS if p in entry]
 
     # kind parameters
-    spec = KINDS[kind]
+    spec = KINDS[kind].params
     for name, (check, required) in spec.items():
         if name not in entry:
             if required:
@@ -356,12 +343,12 @@ def validate_ability(entry: Any, *, sector: bool = False) -> list[str]:
                  if name not in allowed]
 
     # combinations
-    triggers = KIND_TRIGGERS.get(kind)
+    triggers = KINDS[kind].triggers
     if triggers is not None and trigger not in triggers:
         problems.append(f"kind {kind} needs trigger {' or '.join(triggers)}, not {trigger}")
     if triggers is None and trigger in ("game_end", "continuous"):
         problems.append(f"trigger {trigger} cannot have kind {kind}")
-    needed = KIND_SHIPS.get(kind)
+    needed = KINDS[kind].ship
     if needed and trigger == "ship_action" and ship != needed:
         problems.append(f"kind {kind} needs ship {needed}, not {ship!r}")
     species = entry.get("species")

@@ -38,7 +38,7 @@ BUY_GEMS = 3
 
 WhenGaining = Callable[[Move, int, str], None]  # (move, player, species) after a placement
 
-# -- reading modifiers --------------------------------------------------------------------------
+# -- reading modifiers -------------------------------------------------------------------------
 
 
 def owner_matches(ability: Ability, own_ship: bool) -> bool:
@@ -82,7 +82,7 @@ def human_price(move: Move, player: int, cost: Mapping[str, int]) -> dict[str, i
     return price
 
 
-# -- decisions that come with the command -------------------------------------------------------
+# -- decisions that come with the command ------------------------------------------------------
 
 
 def uses(move: Move, source: str) -> bool:
@@ -139,7 +139,7 @@ def resolve_cost(move: Move, source: str, cost: Mapping[str, int]) -> dict[str, 
     return resolved
 
 
-# -- residents ----------------------------------------------------------------------------------
+# -- residents ---------------------------------------------------------------------------------
 
 
 def gain_resident(move: Move, player: int, species: str, where: Any, *, why: str,
@@ -164,7 +164,7 @@ def buy_resident(move: Move, player: int, species: str, cost: Mapping[str, int],
     return gain_resident(move, player, species, where, why=why, when_gaining=when_gaining)
 
 
-# -- Sectors ------------------------------------------------------------------------------------
+# -- Sectors -----------------------------------------------------------------------------------
 
 
 def check_wing(move: Move, player: int, level: int, color: str) -> None:
@@ -209,7 +209,7 @@ def take_free_sector(move: Move, player: int, source: str, level: int, *, why: s
     add_sector(move, player, number, why)
 
 
-# -- Expedition dice and transactions -----------------------------------------------------------
+# -- Expedition dice and transactions ----------------------------------------------------------
 
 
 def expedition_result(move: Move, player: int, detail: Mapping[str, Any], *, dice: int,

@@ -76,33 +76,6 @@ def adjust(move: Move) -> None:
               ["add", path, delta])
 
 
-def hub_power(move: Move) -> None:
-    """`hub_power`: {"player", "source"} - a Hub power used outside the main action: A-1's
-    "On each turn ... you may convert 1 metal into 1 food or 1 water", B-6's "At any time, you
-    may spend 1 point to gain 4 GEMs"."""
-    player = move.player()
-    if move.state["phase"] != "play":
-        move.fail("Hub powers are used once the game is in play")
-    source = move.command.get("source")
-    me = move.state["players"][player]
-    move.check(source == me["hub"], f"{me['name']}'s Hub is {me['hub']}, not {source}")
-    found = [a for a in move.catalogue.hubs[me["hub"]].abilities
-             if a.trigger in ("turn", "any_time")]
-    if not found:
-        move.fail(f"Hub {me['hub']} has no power to use outside an action")
-    ability = found[0]
-    if ability.trigger == "turn":
-        move.check(move.state["turn"]["active"] == player,
-                   f"Hub {source}'s power is used on {me['name']}'s own turn")
-        move.check(source not in move.state["turn"]["used"],
-                   f"Hub {source}'s power is used once per turn")
-        move.emit("power_used", f"{me['name']} uses Hub {source}",
-                  ["append", ["turn", "used"], source])
-    abilities.apply_effect(move, player, source, ability.__class__(
-        ability.trigger, ability.kind, {**ability.params, "optional": False}, ability.text,
-        ability.quarter), {})
-
-
 HANDLERS: dict[str, Callable[[Move], None]] = {
     "new_game": setup.new_game,
     "sector_display": setup.sector_display,
@@ -117,7 +90,7 @@ HANDLERS: dict[str, Callable[[Move], None]] = {
     "human_then_income": income.human_then_income,
     "diplomacy_bonus": diplomacy.choose_bonus,
     "end_turn": turns.end_turn,
-    "hub_power": hub_power,
+    "hub_power": abilities.hub_power,
     "adjust": adjust,
 }
 

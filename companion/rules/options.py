@@ -15,8 +15,7 @@ from typing import Any
 
 from companion.rules import abilities, actions, diplomacy, gains, income, ledger, setup, turns
 from companion.rules.catalogue import Ability, Catalogue
-from companion.rules.effects import ALIEN_COLORS
-from companion.rules.game import hub_power
+from companion.rules.effects import ALIEN_COLORS, KINDS
 from companion.rules.ledger import RESOURCES, shortfall
 from companion.rules.move import Missing, Move, Refused
 from companion.rules.station import (
@@ -157,7 +156,7 @@ def hub_powers(state: dict, catalogue: Catalogue) -> list[dict]:
             need = ability_needs(state, player, me["hub"], ability)
             command = {"cmd": "hub_power", "player": me["name"], "source": me["hub"],
                        **fill([need])}
-            _, reason, missing = probe(state, catalogue, hub_power, command=command)
+            _, reason, missing = probe(state, catalogue, abilities.hub_power, command=command)
             found.append({**need, "player": me["name"], "allowed": reason is None,
                           "reason": reason, "missing": missing})
     return found
@@ -207,7 +206,7 @@ def ship_options(state: dict, catalogue: Catalogue, ship_id: str) -> dict:
     entry["abilities"] = [
         ability_needs(state, player, source, a)
         for source, a in active_abilities(state, catalogue, player, "ship_action", kind)
-        if gains.owner_matches(a, own) and a.kind not in abilities.MODIFIER_KINDS]
+        if gains.owner_matches(a, own) and not KINDS[a.kind].modifier]
     if kind in diplomacy.TRACKS:
         entry["diplomacy_bonuses"] = [
             {"player": p["name"], "options": picks, "automatic": len(picks) == 1}

@@ -11,6 +11,8 @@ from __future__ import annotations
 import pytest
 from tables import Table
 
+from companion.rules import abilities
+from companion.rules.effects import KINDS
 from companion.rules.move import Refused
 
 RICH = {"gems": 30, "food": 6, "water": 6, "metal": 6, "points": 0}
@@ -639,3 +641,11 @@ def test_gained_resident_without_quarters_is_not_gained(table_catalogue):
     table.run(DIPLOMACY)
     assert table.state["supply"]["human"] == humans
     assert table.player("Ann")["diplomacy"]["transport"] == 1
+
+
+def test_every_kind_run_at_its_trigger_has_its_effect():
+    """One record per kind in effects.KINDS; abilities.EFFECTS carries out exactly the kinds
+    that are neither modifiers nor left to final scoring or a turn option of their own."""
+    run = {name for name, kind in KINDS.items() if not kind.modifier
+           and (kind.triggers is None or set(kind.triggers) - set(abilities.ELSEWHERE))}
+    assert set(abilities.EFFECTS) == run

@@ -40,6 +40,7 @@ bench: install
 	@if [ -f "$(DICE_DATASET)/labels.json" ]; then \
 		$(VENV)/bin/phoenix-dice bench "$(DICE_DATASET)"; \
 		$(VENV)/bin/phoenix-dice bench "$(DICE_DATASET)" --held-out; \
+		$(VENV)/bin/phoenix-dice bench "$(DICE_DATASET)" --calibrate 10; \
 	else echo "dice bench skipped: no labelled photos at $(DICE_DATASET) (set DICE_DATASET)"; fi
 
 clean:

@@ -88,10 +88,11 @@ class BenchResult:
         ])  # fmt: skip
 
 
-def match(labelled: Iterable[tuple[int, tuple[float, float, float, float]]],
+def match(labelled: Iterable[tuple[int | str, tuple[float, float, float, float]]],
           dice: Iterable[Die]) -> tuple[int, int]:
     """(found, correct): each die, most confident first, claims the nearest unclaimed labelled
-    die whose box contains its box centre; correct when the values agree."""
+    die whose box contains its box centre; correct when the labelled value (or, for a die
+    labelled only with a face, the face) agrees."""
     labels = list(labelled)
     claimed = [False] * len(labels)
     found = correct = 0
@@ -107,7 +108,7 @@ def match(labelled: Iterable[tuple[int, tuple[float, float, float, float]]],
         if best >= 0:
             claimed[best] = True
             found += 1
-            correct += int(labels[best][0] == die.value)
+            correct += int(labels[best][0] in (die.value, die.face))
     return found, correct
 
 
@@ -117,7 +118,7 @@ def score_image(item: LabelledImage, read: Callable[[np.ndarray], Reading]) -> I
     start = time.perf_counter()
     reading = read(frame)
     millis = (time.perf_counter() - start) * 1000
-    found, correct = match(((d.value, d.box) for d in item.dice), reading.dice)
+    found, correct = match(((d.key, d.box) for d in item.dice), reading.dice)
     return ImageScore(len(item.dice), len(reading.dice), found, correct, millis)
 
 

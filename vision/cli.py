@@ -1,13 +1,14 @@
-"""`phoenix-dice`: the dice reader's command line (read, watch, teach, bench).
+"""`phoenix-dice`: the dice reader's command line (read, watch, calibrate, teach, bench).
 
 Exit codes: 0 success, 1 a target or reading problem (e.g. camera lost in `watch`),
-2 bad input (unreadable image, missing folder, bad option, no taught icon model).
+2 bad input (unreadable image, missing folder, bad option, missing or unreadable profile).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -19,13 +20,15 @@ import numpy as np
 from companion import __version__
 from companion.files import JsonFileError, check_target, write_atomically
 from companion.text import os_error, safe_output
+from vision.calibrate import Calibrator, calibrate
 from vision.camera import CameraError, CameraSettings, open_camera
 from vision.dataset import DatasetError, is_held_out, load_dataset
 from vision.faces import FACES, FaceMapError, Reading
 from vision.frames import ImageError, load_image
-from vision.icons import IconModel, IconModelError, IconReader, IconTeacher, default_model_path
+from vision.icons import IconReader, default_model_path
 from vision.overlay import draw_overlay
 from vision.pips import ModelError, PipReader
+from vision.profile import Profile, ProfileError
 from vision.settle import Settler
 
 
@@ -34,11 +37,19 @@ class UsageError(Exception):
 
 
 def make_reader(args: argparse.Namespace) -> Callable[[np.ndarray], Reading]:
-    """The pip reader, or the icon reader with the taught model when --icons is given."""
-    if getattr(args, "icons", False):
-        path = Path(args.model) if args.model else default_model_path()
-        return IconReader(IconModel.load(path)).read
-    return PipReader(face_map=args.face_map).read
+    """The reader for --profile (or --icons: the taught icon profile), else the plain pip
+    reader."""
+    path = args.profile or (default_model_path() if args.icons else None)
+    profile = Profile.load(path) if path else None
+    return reader_for(profile, args.face_map)
+
+
+def reader_for(profile: Profile | None, face_map: str | None = None
+               ) -> Callable[[np.ndarray], Reading]:
+    """The icon reader for an icon profile, else the pip reader (with the profile, if any)."""
+    if profile is not None and profile.kind == "icons":
+        return IconReader(profile).read
+    return PipReader(face_map=face_map, profile=profile).read
 
 
 def cmd_read(args: argparse.Namespace) -> int:
@@ -129,9 +140,32 @@ def cmd_watch(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    """Learn a table's setup from a folder of labelled photos and save the profile."""
+    items = load_dataset(args.folder)
+    if not items:
+        raise UsageError(f"{args.folder}: no labelled photos")
+    start = time.perf_counter()
+    profile = calibrate(items, args.face_map)
+    path = profile.save(args.out)
+    print(describe_profile(profile, items[0].width, items[0].height))
+    print(f"learned from {len(items)} photos in {time.perf_counter() - start:.1f} s; saved {path}")
+    return 0
+
+
+def describe_profile(profile: Profile, width: int, height: int) -> str:
+    """One line on what a profile holds, die size in pixels of a width x height photo."""
+    counts = ", ".join(f"{n} x {label}" for label, n in profile.counts().items())
+    custom = f"; custom faces (read from the examples): {list(profile.custom)}" \
+        if profile.custom else ""
+    return (f"{profile.kind} dice about {profile.die_px((height, width)):.0f} px across in "
+            f"{width}x{height} photos; examples {counts}{custom}")
+
+
 def cmd_teach(args: argparse.Namespace) -> int:
-    """Teach the icon faces from a camera (prompted) or from a folder with one folder per face."""
-    teacher = IconTeacher()
+    """Teach the icon faces (a calibration): from a camera (prompted) or from a folder with one
+    folder per face."""
+    calibrator = Calibrator("icons")
     if args.from_folder:
         root = Path(args.from_folder)
         for face in FACES:
@@ -140,17 +174,17 @@ def cmd_teach(args: argparse.Namespace) -> int:
                 raise UsageError(f"{folder}: missing (expected one folder per face: {FACES})")
             for path in sorted(folder.iterdir()):
                 if path.is_file():
-                    teacher.add(load_image(path), face)
+                    calibrator.add_shown(load_image(path), face)
     else:
         camera = open_camera(args.camera, _settings(args))
         with camera:
             for face in FACES:
                 for shot in range(1, args.shots + 1):
                     input(f"Show {face} on top of every die ({shot}/{args.shots}), then Enter: ")
-                    found = teacher.add(camera.read(), face)
+                    found = calibrator.add_shown(camera.read(), face)
                     print(f"  learned {found} {face} face(s)")
-    path = teacher.model().save(args.model or default_model_path())
-    counts = ", ".join(f"{n} {f}" for f, n in teacher.counts().items())
+    path = calibrator.profile().save(args.out or default_model_path())
+    counts = ", ".join(f"{n} {f}" for f, n in calibrator.counts().items())
     print(f"taught {counts}; saved {path}")
     return 0
 
@@ -160,18 +194,26 @@ def cmd_bench(args: argparse.Namespace) -> int:
     items = load_dataset(args.dataset)
     if args.held_out:
         items = [it for k, it in enumerate(items) if is_held_out(k, len(items))]
+    profile = None
+    if args.calibrate:
+        if args.calibrate >= len(items):
+            raise UsageError(f"--calibrate {args.calibrate}: needs more than that many photos "
+                             f"({len(items)} here) so some are left to read")
+        shown = set(random.Random(args.seed).sample(range(len(items)), args.calibrate))
+        profile = calibrate([items[k] for k in sorted(shown)], args.face_map)
+        items = [it for k, it in enumerate(items) if k not in shown]
     if not items:
         raise UsageError(f"{args.dataset}: no labelled images")
     from vision.bench import bench  # only the bench needs it
 
     cv2.setNumThreads(1)
-    result = bench(items, PipReader(face_map=args.face_map).read)
+    result = bench(items, reader_for(profile, args.face_map))
     print(json.dumps(result.to_json()) if args.json else result.text())
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with its four sub-commands."""
+    """The argument parser with its sub-commands."""
     parser = argparse.ArgumentParser(
         prog="phoenix-dice",
         description="Reads Terran Expedition dice from camera frames or image files.",
@@ -182,8 +224,10 @@ def build_parser() -> argparse.ArgumentParser:
     def reader_options(p: argparse.ArgumentParser) -> None:
         p.add_argument("--face-map", help='pip values to faces, e.g. "1-2=food,3-4=water,'
                        '5=metal,6=human" (the default)')
-        p.add_argument("--icons", action="store_true", help="read icon dice with the taught model")
-        p.add_argument("--model", help="icon model file (default: in the user's data folder)")
+        p.add_argument("--profile", type=Path, help="a table's calibration (phoenix-dice "
+                       "calibrate or teach)")
+        p.add_argument("--icons", action="store_true",
+                       help="read icon dice with the taught profile in the user's data folder")
 
     def camera_options(p: argparse.ArgumentParser) -> None:
         p.add_argument("--camera", default="auto", type=_camera,
@@ -211,16 +255,28 @@ def build_parser() -> argparse.ArgumentParser:
                    help="time frames by this rate (replays) not the clock")
     p.set_defaults(func=cmd_watch)
 
-    p = sub.add_parser("teach", help="teach the four icon faces")
+    p = sub.add_parser("calibrate", help="learn a table's setup from labelled photos")
+    p.add_argument("folder", metavar="FOLDER", help="photos and their labels.json")
+    p.add_argument("--out", type=Path, required=True, metavar="PROFILE",
+                   help="where to save the profile (.npz)")
+    p.add_argument("--face-map", help="pip values to faces (default: from the labels when they "
+                   "give faces, else the standard map)")
+    p.set_defaults(func=cmd_calibrate)
+
+    p = sub.add_parser("teach", help="teach the four icon faces (an icon calibration)")
     camera_options(p)
     p.add_argument("--shots", type=_number(int, 1, 100), default=3, help="shots per face")
     p.add_argument("--from-folder", help="folder with food/ water/ metal/ human/ image folders")
-    p.add_argument("--model", help="where to save (default: in the user's data folder)")
+    p.add_argument("--out", type=Path, metavar="PROFILE",
+                   help="where to save (default: in the user's data folder)")
     p.set_defaults(func=cmd_teach)
 
     p = sub.add_parser("bench", help="accuracy and speed on a labelled folder")
     p.add_argument("dataset", metavar="DATASET_DIR")
     p.add_argument("--held-out", action="store_true", help="only the held-out split")
+    p.add_argument("--calibrate", type=_number(int, 1, 10000), metavar="K",
+                   help="calibrate on K photos drawn at random, read the others")
+    p.add_argument("--seed", type=int, default=0, help="draw for --calibrate (default 0)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--face-map")
     p.set_defaults(func=cmd_bench)
@@ -259,7 +315,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             code = args.func(args)
             sys.stdout.flush()
-        except (UsageError, ImageError, DatasetError, IconModelError, FaceMapError, ModelError,
+        except (UsageError, ImageError, DatasetError, ProfileError, FaceMapError, ModelError,
                 CameraError) as exc:
             print(f"phoenix-dice: {exc}", file=sys.stderr)
             return 2

@@ -6,14 +6,21 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from companion.files import JsonFileError, read_json
+from vision.faces import FACES
 
 
 @dataclass(frozen=True)
 class LabelledDie:
-    """One labelled die: its face value and its box in pixels."""
+    """One labelled die: its pip value and/or its face, and its box in pixels."""
 
-    value: int
+    value: int | None
     box: tuple[float, float, float, float]
+    face: str | None = None
+
+    @property
+    def key(self) -> int | str:
+        """What a reading must give for this die: the value when labelled, else the face."""
+        return self.value if self.value is not None else self.face
 
 
 @dataclass(frozen=True)
@@ -51,13 +58,14 @@ def load_dataset(folder: str | Path) -> list[LabelledImage]:
             width, height = int(entry["width"]), int(entry["height"])
             dice = tuple(
                 LabelledDie(
-                    value=int(d["value"]),
+                    value=int(d["value"]) if "value" in d else None,
                     box=(
                         d["box"][0] * width,
                         d["box"][1] * height,
                         d["box"][2] * width,
                         d["box"][3] * height,
                     ),
+                    face=_face(d),
                 )
                 for d in entry["dice"]
             )
@@ -65,6 +73,18 @@ def load_dataset(folder: str | Path) -> list[LabelledImage]:
             raise DatasetError(f"{labels_path}: bad entry for {name!r} ({exc})") from exc
         images.append(LabelledImage(folder / name, width, height, dice))
     return images
+
+
+def _face(die: dict) -> str | None:
+    """A label's face, checked; a label needs a value 1..6 or a face (KeyError/ValueError)."""
+    face = die.get("face")
+    if face is None and "value" not in die:
+        raise KeyError("value or face")
+    if face is not None and face not in FACES:
+        raise ValueError(f"face {face!r} is not one of {list(FACES)}")
+    if "value" in die and int(die["value"]) not in range(1, 7):
+        raise ValueError(f"value {die['value']!r} is not 1..6")
+    return face
 
 
 def is_held_out(index: int, count: int) -> bool:

@@ -1,13 +1,17 @@
 """Pip dice reader: a tiny centre detector, then a tiny crop classifier, both run by cv2.dnn.
 
 Pipeline (parameters in `PipParams`):
-1. scale   - the frame to WORK_SIDE px on its long side (dice about 20-70 px across);
+1. scale   - the frame to `work_side` px on its long side (dice about 20-70 px across), or, with
+              a calibration profile, so that its dice are `size_ref` px across;
 2. detect  - the half-size frame through `dice_detector.onnx` -> centre heat map, offset, size;
 3. peaks   - local maxima of the heat map above `det_threshold`, near-duplicates dropped;
 4. crop    - a square of `context` x die size around each centre, resized to 40x40;
 5. classify- the crops through `dice_pips.onnx` -> not-a-die or 1..6 (top face only); an
               unsure crop gets a second look turned 90/180/270 degrees, averaged;
-6. report  - dice with their face from the face map, box and confidence in frame pixels.
+6. recall  - with a profile that has custom faces (values whose dice the network misread on
+              that setup), each die is looked up among its examples; a die they call custom
+              is read as that value;
+7. report  - dice with their face from the face map, box and confidence in frame pixels.
 The networks are trained by `vision.training.train_pips` (see docs/dice.md).
 """
 
@@ -23,6 +27,7 @@ import numpy as np
 
 from vision.faces import Die, Reading, parse_face_map
 from vision.frames import as_bgr, darkness_hint
+from vision.profile import Profile, face_crop
 
 MODEL_DIR = Path(__file__).parent / "models"
 DETECTOR_FILE = "dice_detector.onnx"
@@ -43,6 +48,7 @@ class PipParams:
     max_background: float = 0.5  # drop a candidate whose not-a-die probability is above this
     max_candidates: int = 60  # at most this many candidates per frame
     second_look_below: float = 0.9  # re-read crops less sure than this, 4 ways round, averaged
+    max_work_side: int = 2560  # a profile's scale never makes the work frame larger than this
 
 
 class ModelError(RuntimeError):
@@ -72,9 +78,14 @@ class PipReader:
         face_map: str | Mapping[int, str] | None = None,
         params: PipParams | None = None,
         model_dir: str | Path | None = None,
+        profile: Profile | None = None,
     ) -> None:
-        """Load both networks once; `face_map` turns values into expedition faces."""
-        self.face_map = parse_face_map(face_map)
+        """Load both networks once; `face_map` turns values into expedition faces (default: the
+        profile's, else the standard one); `profile` is a table's calibration."""
+        if profile is not None and profile.kind != "pips":
+            raise ValueError(f"a {profile.kind} profile cannot read pip dice")
+        self.profile = profile
+        self.face_map = parse_face_map(face_map if face_map or not profile else profile.face_map)
         self.params = params or PipParams()
         folder = Path(model_dir) if model_dir else MODEL_DIR
         self.detector = _load_net(folder / DETECTOR_FILE)
@@ -87,17 +98,24 @@ class PipReader:
         if hint:
             return Reading((), hint)
         p = self.params
-        scale = p.work_side / max(frame.shape[:2])
-        work = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        scale = self.work_scale(frame.shape)
+        work = cv2.resize(frame, None, fx=scale, fy=scale,
+                          interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
         centres = self._detect(work)
         if not centres:
             return Reading(())
-        probs = self._classify(work, centres)
+        probs = self.classify(work, centres)
+        grey = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY) if self.profile else None
         dice = []
         for (cx, cy, size, _score), prob in zip(centres, probs):
             if prob[0] > p.max_background:
                 continue
             value = int(np.argmax(prob[1:])) + 1
+            confidence = float(prob[value])
+            if self.profile and self.profile.custom:
+                label, knn_confidence = self.profile.nearest(face_crop(grey, cx, cy, size))
+                if int(label) in self.profile.custom:
+                    value, confidence = int(label), knn_confidence
             half = size / 2 / scale
             box = (
                 max(0, round(cx / scale - half)),
@@ -105,9 +123,18 @@ class PipReader:
                 min(frame.shape[1], round(cx / scale + half)),
                 min(frame.shape[0], round(cy / scale + half)),
             )
-            dice.append(Die(value, self.face_map[value], box, float(prob[value])))
+            dice.append(Die(value, self.face_map[value], box, confidence))
         dice.sort(key=lambda d: (d.box[1], d.box[0]))
         return Reading(tuple(dice))
+
+    def work_scale(self, shape: tuple[int, ...]) -> float:
+        """Frame -> work scale: the profile's dice to `size_ref` px, else the long side to
+        `work_side` px."""
+        p = self.params
+        long_side = max(shape[:2])
+        if self.profile is None:
+            return p.work_side / long_side
+        return min(p.size_ref / self.profile.die_px(shape), p.max_work_side / long_side)
 
     def _detect(self, work: np.ndarray) -> list[tuple[float, float, float, float]]:
         """Candidate dice as (x, y, size, score) in work pixels."""
@@ -135,8 +162,8 @@ class PipReader:
             kept.append((float(cx), float(cy), size, float(heat[y, x])))
         return kept
 
-    def _classify(self, work: np.ndarray, centres: list) -> np.ndarray:
-        """Softmax over (not-a-die, 1..6) for a crop around each candidate."""
+    def classify(self, work: np.ndarray, centres: list) -> np.ndarray:
+        """Softmax over (not-a-die, 1..6) for a crop around each (x, y, size, ...) candidate."""
         p = self.params
         crops = []
         for cx, cy, size, _ in centres:

@@ -88,12 +88,12 @@ def test_teach_from_folder_then_read_icons(tmp_path: Path, capsys) -> None:
             frame, _ = render_tray([face] * 3, seed=300 + 10 * k + FACES.index(face))
             cv2.imwrite(str(shots / face / f"{k}.png"), frame)
     model = tmp_path / "icons.npz"
-    assert main(["teach", "--from-folder", str(shots), "--model", str(model)]) == 0
+    assert main(["teach", "--from-folder", str(shots), "--out", str(model)]) == 0
     assert "6 food" in capsys.readouterr().out and model.is_file()
     frame, _ = render_tray(["human", "water", "metal"], seed=999)
     image = tmp_path / "roll.png"
     cv2.imwrite(str(image), frame)
-    assert main(["read", str(image), "--json", "--icons", "--model", str(model)]) == 0
+    assert main(["read", str(image), "--json", "--profile", str(model)]) == 0
     dice = json.loads(capsys.readouterr().out)["dice"]
     assert sorted(d["face"] for d in dice) == ["human", "metal", "water"]
     assert all(d["value"] is None for d in dice)
@@ -107,7 +107,7 @@ def test_read_icons_without_a_model_exits_2(tmp_path: Path, capsys, monkeypatch)
 
 def test_teach_folder_missing_a_face_exits_2(tmp_path: Path, capsys) -> None:
     (tmp_path / "food").mkdir()
-    assert main(["teach", "--from-folder", str(tmp_path), "--model", str(tmp_path / "m.npz")]) == 2
+    assert main(["teach", "--from-folder", str(tmp_path), "--out", str(tmp_path / "m.npz")]) == 2
     assert "water" in capsys.readouterr().err
 
 

@@ -1,4 +1,4 @@
-"""Icon dice: teach on SYNTHETIC renders, then read unseen SYNTHETIC renders."""
+"""Icon dice: teach (an icon calibration) on SYNTHETIC renders, then read unseen ones."""
 
 from pathlib import Path
 
@@ -6,23 +6,25 @@ import numpy as np
 import pytest
 from synth_dice import render_tray
 
+from vision.calibrate import Calibrator
 from vision.faces import FACES
-from vision.icons import IconModel, IconModelError, IconReader, IconTeacher, find_faces
+from vision.icons import IconReader, find_faces
+from vision.profile import Profile, ProfileError
 
 
-def taught(seed: int = 0, shots: int = 2) -> IconTeacher:
-    """A teacher shown each face `shots` times, three dice at a time (as a player would)."""
-    teacher = IconTeacher()
+def taught(seed: int = 0, shots: int = 2) -> Calibrator:
+    """A calibrator shown each face `shots` times, three dice at a time (as a player would)."""
+    teacher = Calibrator("icons")
     for face in FACES:
         for shot in range(shots):
             frame, _ = render_tray([face] * 3, seed=seed + 10 * shot + FACES.index(face))
-            assert teacher.add(frame, face) == 3
+            assert teacher.add_shown(frame, face) == 3
     return teacher
 
 
 @pytest.fixture(scope="module")
 def reader() -> IconReader:
-    return IconReader(taught().model())
+    return IconReader(taught().profile())
 
 
 def test_finds_every_synthetic_die() -> None:
@@ -49,37 +51,38 @@ def test_reads_unseen_synthetic_renders(reader: IconReader, seed: int) -> None:
         assert die.value is None and 0 < die.confidence <= 1
 
 
-def test_model_round_trip_in_data_folder(tmp_path: Path, monkeypatch) -> None:
+def test_profile_round_trip_in_data_folder(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setenv("PHOENIX_COMPANION_HOME", str(tmp_path / "home"))
     from vision.icons import default_model_path
 
-    path = taught(shots=1).model().save(default_model_path())
+    path = taught(shots=1).profile().save(default_model_path())
     assert path == tmp_path / "home" / "icon-dice.npz"
-    model = IconModel.load(path)
-    assert sorted(set(model.labels)) == sorted(FACES) and model.crops.dtype == np.uint8
+    profile = Profile.load(path)
+    assert profile.kind == "icons" and sorted(profile.counts()) == sorted(FACES)
+    assert 40 / 640 < profile.die_size < 70 / 640  # render_tray's 48-px dice, sides included
     frame, _ = render_tray(["metal", "human"], seed=77)
-    assert sorted(d.face for d in IconReader(model).read(frame).dice) == ["human", "metal"]
+    assert sorted(d.face for d in IconReader(profile).read(frame).dice) == ["human", "metal"]
 
 
-def test_incomplete_or_missing_models_are_refused(tmp_path: Path) -> None:
-    teacher = IconTeacher()
-    teacher.add(render_tray(["food"], seed=1)[0], "food")
-    with pytest.raises(IconModelError, match="water, metal, human"):
-        teacher.model()
-    with pytest.raises(IconModelError, match="teach"):
-        IconModel.load(tmp_path / "nothing.npz")
+def test_incomplete_or_missing_profiles_are_refused(tmp_path: Path) -> None:
+    teacher = Calibrator("icons")
+    teacher.add_shown(render_tray(["food"], seed=1)[0], "food")
+    with pytest.raises(ProfileError, match="water, metal, human"):
+        teacher.profile()
+    with pytest.raises(ProfileError, match="teach"):
+        Profile.load(tmp_path / "nothing.npz")
     (tmp_path / "junk.npz").write_bytes(b"not a zip")
-    with pytest.raises(IconModelError, match=r"junk\.npz"):
-        IconModel.load(tmp_path / "junk.npz")
+    with pytest.raises(ProfileError, match=r"junk\.npz"):
+        Profile.load(tmp_path / "junk.npz")
 
 
 def test_teaching_needs_a_die_and_a_known_face() -> None:
-    teacher = IconTeacher()
+    teacher = Calibrator("icons")
     empty = np.full((480, 640, 3), (120, 135, 150), np.uint8)
-    with pytest.raises(IconModelError, match="no die found"):
-        teacher.add(empty, "food")
+    with pytest.raises(ProfileError, match="no die found"):
+        teacher.add_shown(empty, "food")
     with pytest.raises(ValueError, match="unknown face"):
-        teacher.add(empty, "gold")
+        teacher.add_shown(empty, "gold")
 
 
 def test_black_frame_reads_no_dice_with_a_hint(reader: IconReader) -> None:

@@ -3,8 +3,9 @@
 import pytest
 from synth_dice import render_tray
 
+from vision.calibrate import Calibrator
 from vision.faces import Die, Reading
-from vision.icons import IconReader, IconTeacher
+from vision.icons import IconReader
 from vision.settle import Settler, same_dice
 
 
@@ -55,10 +56,10 @@ def test_bad_settings_are_refused() -> None:
 def test_synthetic_frames_moving_then_still() -> None:
     """Dice slide for 10 frames (SYNTHETIC renders), then lie still: reported once, after 0.5 s."""
     faces = ["food", "water", "metal", "human"]
-    teacher = IconTeacher()
+    teacher = Calibrator("icons")
     for face in faces:
-        teacher.add(render_tray([face] * 3, seed=100)[0], face)
-    reader = IconReader(teacher.model())
+        teacher.add_shown(render_tray([face] * 3, seed=100)[0], face)
+    reader = IconReader(teacher.profile())
     settler = Settler(settle_seconds=0.5, expected=4)
     base = [(100.0, 120.0), (300.0, 120.0), (500.0, 120.0), (300.0, 340.0)]
     fps, reports = 10, []

@@ -1,0 +1,117 @@
+"""Calibration: profiles learned from REAL fixture photos (d6-tray, BSD-3, Nell Byler), read back;
+custom faces are SYNTHETIC emblems painted over real dice (custom_faces.py)."""
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from custom_faces import paint_emblem
+from synth_dice import render_tray
+
+from vision.bench import match
+from vision.calibrate import Calibrator
+from vision.cli import main
+from vision.dataset import load_dataset
+from vision.faces import FACES
+from vision.frames import load_image
+from vision.pips import PipReader
+from vision.profile import Profile
+
+FIXTURES = Path(__file__).parent / "fixtures"
+IMAGES = sorted(p.name for p in FIXTURES.glob("*.jpg"))
+
+
+def folder_of(tmp: Path, labels: dict, frames: dict[str, np.ndarray]) -> Path:
+    """A labelled folder (labels.json + PNG photos) as `phoenix-dice calibrate` reads it."""
+    tmp.mkdir(parents=True, exist_ok=True)
+    entries = {}
+    for name, frame in frames.items():
+        png = Path(name).with_suffix(".png").name
+        cv2.imwrite(str(tmp / png), frame)
+        entries[png] = labels[name]
+    (tmp / "labels.json").write_text(json.dumps(entries))
+    return tmp
+
+
+def truth_of(labels: dict, name: str) -> list[tuple[int, tuple[float, ...]]]:
+    entry = labels[name]
+    w, h = entry["width"], entry["height"]
+    return [(d["value"], (d["box"][0] * w, d["box"][1] * h, d["box"][2] * w, d["box"][3] * h))
+            for d in entry["dice"]]
+
+
+def assert_exact(reading, truth) -> None:
+    assert match(truth, reading.dice) == (len(truth), len(truth))
+    assert len(reading.dice) == len(truth)
+
+
+@pytest.mark.parametrize("held", IMAGES)
+def test_profile_from_two_photos_reads_the_third(tmp_path: Path, capsys, fixture_labels,
+                                                 held: str) -> None:
+    """`calibrate FOLDER --out PROFILE`, then `read --profile PROFILE` on the unseen photo."""
+    shown = {n: load_image(FIXTURES / n) for n in IMAGES if n != held}
+    folder = folder_of(tmp_path / "shots", fixture_labels, shown)
+    profile = tmp_path / "table.npz"
+    assert main(["calibrate", str(folder), "--out", str(profile)]) == 0
+    out = capsys.readouterr().out
+    assert "pips dice about" in out and "saved" in out
+    sizes = [b[2] - b[0] for n in shown for _, b in truth_of(fixture_labels, n)]
+    assert Profile.load(profile).die_px((640, 640)) == pytest.approx(np.median(sizes), rel=0.1)
+    assert main(["read", str(FIXTURES / held), "--json", "--profile", str(profile)]) == 0
+    dice = json.loads(capsys.readouterr().out)["dice"]
+    values = sorted(d["value"] for d in dice)
+    assert values == sorted(v for v, _ in truth_of(fixture_labels, held))
+
+
+def test_custom_faces_read_after_calibration(fixture_labels) -> None:
+    """Every 2 carries an emblem; the network alone misreads them, the profile reads 2."""
+    items = {it.path.name: it for it in load_dataset(FIXTURES)}
+    frames = {}
+    for name, item in items.items():
+        twos = [d.box for d in item.dice if d.value == 2]
+        frames[name] = paint_emblem(load_image(item.path), twos)
+    plain = PipReader()
+    truths = {n: truth_of(fixture_labels, n) for n in IMAGES}
+    assert any(match(truths[n], plain.read(frames[n]).dice)[1] < len(truths[n]) for n in IMAGES)
+    for held in IMAGES:
+        calibrator = Calibrator("pips", plain)
+        for name in IMAGES:
+            if name != held:
+                calibrator.add_labelled(frames[name], items[name].dice)
+        profile = calibrator.profile()
+        assert profile.custom == (2,)
+        assert_exact(PipReader(profile=profile).read(frames[held]), truths[held])
+
+
+def test_bench_calibrates_on_k_photos_and_reads_the_others(capsys) -> None:
+    assert main(["bench", str(FIXTURES), "--calibrate", "2", "--seed", "3", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["images"] == len(IMAGES) - 2 and result["die_accuracy"] == 1.0
+    assert main(["bench", str(FIXTURES), "--calibrate", str(len(IMAGES))]) == 2
+    assert "more than that many" in capsys.readouterr().err
+
+
+def test_icon_dice_calibrate_from_face_labels(tmp_path: Path, capsys) -> None:
+    """SYNTHETIC icon dice labelled by face in labels.json: the same calibration as teach."""
+    folder = tmp_path / "icons"
+    folder.mkdir()
+    labels = {}
+    for k in range(4):
+        faces = [FACES[(k + j) % 4] for j in range(5)]
+        frame, placed = render_tray(faces, seed=500 + k)
+        cv2.imwrite(str(folder / f"{k}.png"), frame)
+        h, w = frame.shape[:2]
+        labels[f"{k}.png"] = {"width": w, "height": h, "dice": [
+            {"face": p.face, "box": [p.box[0] / w, p.box[1] / h, p.box[2] / w, p.box[3] / h]}
+            for p in placed]}
+    (folder / "labels.json").write_text(json.dumps(labels))
+    profile = tmp_path / "icons.npz"
+    assert main(["calibrate", str(folder), "--out", str(profile)]) == 0
+    assert "icons dice about" in capsys.readouterr().out
+    frame, _ = render_tray(["water", "human", "food"], seed=999)
+    cv2.imwrite(str(tmp_path / "roll.png"), frame)
+    assert main(["read", str(tmp_path / "roll.png"), "--json", "--profile", str(profile)]) == 0
+    dice = json.loads(capsys.readouterr().out)["dice"]
+    assert sorted(d["face"] for d in dice) == ["food", "human", "water"]

@@ -1,0 +1,136 @@
+"""Calibration: learn one table's setup from a few labelled photos (or from faces shown in turn).
+
+Pipeline (`Calibrator`):
+1. size     - each labelled die's side as a part of its photo's long side (the profile keeps the
+               median, so the reader scales any frame to put dice at the size it works at);
+2. look     - a grey crop of each die's face, described 4 ways round (`vision.profile`);
+3. custom   - pip dice only: the pip network reads every labelled die; a value whose dice it
+               misreads on this setup is a custom face, read from the examples;
+4. face map - from labels that give both value and face, else the given (or standard) map.
+Icon dice are found with `vision.icons.find_faces` and labelled by the box they fall in, or,
+when teaching, by the face the player was asked to show.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Mapping, Sequence
+
+import cv2
+import numpy as np
+
+from vision.dataset import LabelledDie, LabelledImage
+from vision.faces import FACES, parse_face_map
+from vision.frames import as_bgr, darkness_hint, load_image
+from vision.icons import IconParams, find_faces
+from vision.pips import PipReader
+from vision.profile import Profile, ProfileError, face_crop, four_ways
+
+MIN_RECALL = 0.8  # a pip value whose dice the network reads right less often is a custom face
+
+
+class Calibrator:
+    """Collects labelled face examples of one setup and turns them into a `Profile`."""
+
+    def __init__(self, kind: str, pip_reader: PipReader | None = None,
+                 icon_params: IconParams | None = None) -> None:
+        """`kind`: "pips" (uses `pip_reader`, loaded when not given) or "icons"."""
+        self.kind = kind
+        self.pip_reader = (pip_reader or PipReader()) if kind == "pips" else None
+        self.icon_params = icon_params or IconParams()
+        self.features: list[np.ndarray] = []
+        self.labels: list[str] = []
+        self.sizes: list[float] = []
+        self.net_reads: list[tuple[int, int]] = []  # (network's value or 0, labelled value)
+        self.value_faces: dict[int, str] = {}
+
+    def add_labelled(self, frame: np.ndarray, dice: Sequence[LabelledDie]) -> int:
+        """Learn the labelled dice of one photo; returns how many were learned."""
+        frame = as_bgr(frame)
+        if self.kind == "icons":
+            found = [(crop, box, _label_at(box, dice)) for crop, box in
+                     find_faces(frame, self.icon_params)]
+            return self._add_found(frame, [(c, b, f) for c, b, f in found if f])
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        centres = [((x0 + x1) / 2, (y0 + y1) / 2, float(np.sqrt((x1 - x0) * (y1 - y0))), 0.0)
+                   for x0, y0, x1, y1 in (d.box for d in dice)]
+        probs = self.pip_reader.classify(frame, centres) if dice else []
+        for die, (cx, cy, side, _), prob in zip(dice, centres, probs):
+            if die.value is None:
+                raise ProfileError("pip dice need a value in every label")
+            self._add(face_crop(grey, cx, cy, side), str(die.value), side / max(frame.shape[:2]))
+            self.net_reads.append((int(np.argmax(prob)), die.value))
+            if die.face:
+                self.value_faces[die.value] = die.face
+        return len(dice)
+
+    def add_shown(self, frame: np.ndarray, face: str) -> int:
+        """Learn every die found in the frame as showing `face` (teaching icon dice)."""
+        if face not in FACES:
+            raise ValueError(f"unknown face {face!r}; expected one of {list(FACES)}")
+        frame = as_bgr(frame)
+        found = [(crop, box, face) for crop, box in find_faces(frame, self.icon_params)]
+        if not found:
+            hint = darkness_hint(frame)
+            raise ProfileError(f"no die found while teaching {face}" + (f" ({hint})"
+                                                                        if hint else ""))
+        return self._add_found(frame, found)
+
+    def counts(self) -> dict[str, int]:
+        """Examples learned so far per label."""
+        return {label: self.labels.count(label) for label in sorted(set(self.labels))}
+
+    def profile(self, face_map: str | Mapping[int, str] | None = None) -> Profile:
+        """The learned profile (ProfileError when nothing was learned)."""
+        if not self.labels:
+            raise ProfileError("no die was learned: check the photos and their labels")
+        if face_map is None and sorted(self.value_faces) == [1, 2, 3, 4, 5, 6]:
+            face_map = self.value_faces
+        return Profile(self.kind, statistics.median(self.sizes),
+                       np.array(self.features, np.float32), list(self.labels),
+                       parse_face_map(face_map), self._custom())
+
+    def _add(self, crop: np.ndarray, label: str, size: float) -> None:
+        """One example, 4 ways round."""
+        self.features.append(np.stack(four_ways(crop)))
+        self.labels.append(label)
+        self.sizes.append(size)
+
+    def _add_found(self, frame: np.ndarray, found: list) -> int:
+        """Icon faces found in a frame, each with its label."""
+        for crop, (x0, y0, x1, y1), label in found:
+            self._add(crop, label, float(np.sqrt((x1 - x0) * (y1 - y0))) / max(frame.shape[:2]))
+        return len(found)
+
+    def _custom(self) -> tuple[int, ...]:
+        """Pip values the network misreads on this setup: fewer than MIN_RECALL of the dice
+        labelled with the value were read as it (custom faces)."""
+        if self.kind != "pips":
+            return ()
+        custom = []
+        for value in range(1, 7):
+            reads = [read for read, truth in self.net_reads if truth == value]
+            if reads and reads.count(value) < MIN_RECALL * len(reads):
+                custom.append(value)
+        return tuple(custom)
+
+
+def _label_at(box: tuple[int, int, int, int], dice: Sequence[LabelledDie]) -> str | None:
+    """The face of the labelled die whose box holds the centre of `box`, if any."""
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    for die in dice:
+        x0, y0, x1, y1 = die.box
+        if x0 <= cx <= x1 and y0 <= cy <= y1:
+            return die.face
+    return None
+
+
+def calibrate(items: Sequence[LabelledImage], face_map: str | Mapping[int, str] | None = None,
+              pip_reader: PipReader | None = None) -> Profile:
+    """A profile from labelled photos: icon dice when no label gives a value, else pip dice."""
+    dice = [d for item in items for d in item.dice]
+    kind = "pips" if dice and all(d.value is not None for d in dice) else "icons"
+    calibrator = Calibrator(kind, pip_reader)
+    for item in items:
+        calibrator.add_labelled(load_image(item.path), item.dice)
+    return calibrator.profile(face_map)

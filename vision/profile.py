@@ -1,0 +1,138 @@
+"""A calibration profile: what was learned of one table's setup, and the face look-up it uses.
+
+A profile holds the die size (as a part of the frame's long side), the look of each face as
+HOG-style descriptors of grey face crops (each example 4 ways round), the face map and, for pip
+dice, which values carry custom faces the pip network misreads (a die the examples call one of
+those is read as it). Saved as a compressed .npz, no pickles.
+"""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.faces import FACES, FaceMapError, parse_face_map
+
+KINDS = ("pips", "icons")  # pip dice (network + examples) or icon dice (examples only)
+CROP_SIDE = 32  # grey face crop side for the descriptor
+HOG_CELL = 8  # pixels per histogram cell
+HOG_BINS = 9  # unsigned orientation bins over 0..180 degrees
+SOFTNESS = 0.25  # descriptor distance that makes one label e times likelier than another
+
+
+class ProfileError(ValueError):
+    """A missing, unreadable or incomplete calibration profile."""
+
+
+def describe(crop: np.ndarray) -> np.ndarray:
+    """HOG-style vector of a grey square crop: per-cell unsigned gradient histograms, 2x2-block
+    L2-normalised (OpenCV 5 dropped HOGDescriptor and cv2.ml, so it is done here in numpy)."""
+    img = crop.astype(np.float32)
+    gx = cv2.Sobel(img, cv2.CV_32F, 1, 0, ksize=1)
+    gy = cv2.Sobel(img, cv2.CV_32F, 0, 1, ksize=1)
+    mag, ang = cv2.cartToPolar(gx, gy, angleInDegrees=True)
+    bins = (np.mod(ang, 180.0) * HOG_BINS / 180.0).astype(np.int32) % HOG_BINS
+    cells = img.shape[0] // HOG_CELL
+    hist = np.zeros((cells, cells, HOG_BINS), np.float32)
+    ys, xs = np.indices(img.shape)
+    np.add.at(hist, (ys // HOG_CELL, xs // HOG_CELL, bins), mag)
+    blocks = [hist[y:y + 2, x:x + 2].reshape(-1) for y in range(cells - 1)
+              for x in range(cells - 1)]
+    return np.concatenate([b / (np.linalg.norm(b) + 1e-6) for b in blocks])
+
+
+def face_crop(grey: np.ndarray, cx: float, cy: float, side: float) -> np.ndarray:
+    """The CROP_SIDE square grey crop of a die face of `side` pixels centred on (cx, cy)."""
+    s = CROP_SIDE / max(side, 1.0)
+    m = np.array([[s, 0, CROP_SIDE / 2 - s * cx], [0, s, CROP_SIDE / 2 - s * cy]])
+    return cv2.warpAffine(grey, m, (CROP_SIDE, CROP_SIDE), flags=cv2.INTER_AREA,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def four_ways(crop: np.ndarray) -> list[np.ndarray]:
+    """Descriptors of a crop turned 0, 90, 180 and 270 degrees."""
+    return [describe(np.ascontiguousarray(np.rot90(crop, k))) for k in range(4)]
+
+
+@dataclass
+class Profile:
+    """One table's setup: die size, face examples, face map and the values left to the network."""
+
+    kind: str
+    die_size: float  # median die side / frame long side on the calibration photos
+    features: np.ndarray  # (N, 4, D) float32: each example's descriptors, 4 ways round
+    labels: list[str]  # per example: a pip value "1".."6" (pips) or a face name (icons)
+    face_map: dict[int, str]
+    custom: tuple[int, ...] = ()  # pip values with custom faces: read from the examples
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ProfileError(f"profile kind {self.kind!r}: expected one of {KINDS}")
+        if self.features.ndim != 3 or len(self.features) != len(self.labels) \
+                or not len(self.labels):
+            raise ProfileError("profile: no face examples, or examples and labels differ")
+        if not 0 < self.die_size <= 1:
+            raise ProfileError(f"profile: die size {self.die_size} is not a part of the frame")
+        if self.kind == "icons":
+            missing = [f for f in FACES if f not in self.labels]
+            if missing:
+                raise ProfileError(f"profile: no examples of {', '.join(missing)}; teach them")
+        self._codes = {label: k for k, label in enumerate(sorted(set(self.labels)))}
+        self._names = sorted(self._codes)
+        self._index = np.array([self._codes[label] for label in self.labels], np.int32)
+
+    def die_px(self, frame_shape: tuple[int, ...]) -> float:
+        """The expected die side in pixels of a frame of this shape."""
+        return self.die_size * max(frame_shape[:2])
+
+    def nearest(self, crop: np.ndarray) -> tuple[str, float]:
+        """The label of the nearest example (each at its best turn), and a confidence: a
+        softmax over each label's nearest distance."""
+        dist = np.linalg.norm(self.features - describe(crop), axis=2).min(axis=1)
+        per_label = np.full(len(self._names), np.inf)
+        np.minimum.at(per_label, self._index, dist)
+        weights = np.exp((per_label.min() - per_label) / SOFTNESS)
+        best = int(np.argmin(per_label))
+        return self._names[best], float(weights[best] / weights.sum())
+
+    def counts(self) -> dict[str, int]:
+        """Examples per label."""
+        return {label: self.labels.count(label) for label in self._names}
+
+    def save(self, path: str | Path) -> Path:
+        """Write the profile as a compressed .npz, creating the folder."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        meta = {"kind": self.kind, "die_size": self.die_size, "custom": list(self.custom),
+                "face_map": {str(v): f for v, f in self.face_map.items()}}
+        with path.open("wb") as fh:
+            np.savez_compressed(fh, features=self.features.astype(np.float32),
+                                labels=np.array(self.labels, dtype="U8"),
+                                meta=np.array(json.dumps(meta)))
+        return path
+
+    @classmethod
+    def load(cls, path: str | Path) -> Profile:
+        """Read a saved profile, or ProfileError naming the file."""
+        path = Path(path)
+        if not path.is_file():
+            raise ProfileError(f"{path}: no profile yet; make one with `phoenix-dice calibrate` "
+                               "(or teach icon dice with `phoenix-dice teach`)")
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                features, labels = data["features"], [str(x) for x in data["labels"]]
+                meta = json.loads(str(data["meta"]))
+            profile = cls(str(meta["kind"]), float(meta["die_size"]),
+                          np.asarray(features, np.float32), labels,
+                          parse_face_map({int(v): f for v, f in meta["face_map"].items()}),
+                          tuple(int(v) for v in meta["custom"]))
+        except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile,
+                FaceMapError) as exc:
+            raise ProfileError(f"{path}: not a readable profile ({exc or 'empty'}); calibrate "
+                               "again") from None
+        return profile

@@ -13,6 +13,7 @@ lives in the user's data folder.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -56,13 +57,13 @@ def find_faces(frame: np.ndarray, params: IconParams | None = None
     frame = as_bgr(frame)
     scale = p.work_side / max(frame.shape[:2])
     work = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB).astype(np.float32)
     small = cv2.resize(work, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
     tray = cv2.medianBlur(small, p.background_blur | 1)
     tray = cv2.resize(tray, (work.shape[1], work.shape[0]), interpolation=cv2.INTER_LINEAR)
-    tray_lab = cv2.cvtColor(tray, cv2.COLOR_BGR2LAB).astype(np.float32)
-    contrast = np.linalg.norm(lab - tray_lab, axis=2)
-    mask = (contrast > p.min_contrast).astype(np.uint8) * 255
+    diff = cv2.absdiff(cv2.cvtColor(work, cv2.COLOR_BGR2LAB),
+                       cv2.cvtColor(tray, cv2.COLOR_BGR2LAB)).astype(np.float32)
+    contrast_sq = cv2.transform(diff * diff, np.ones((1, 3), np.float32))  # squared Lab distance
+    mask = (contrast_sq > p.min_contrast**2).astype(np.uint8) * 255
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((p.open_kernel,) * 2, np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((p.close_kernel,) * 2, np.uint8))
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -88,6 +89,17 @@ def find_faces(frame: np.ndarray, params: IconParams | None = None
         faces.append((crop, box))
     faces.sort(key=lambda f: (f[1][1], f[1][0]))
     return faces
+
+
+SIZE_PROBE = IconParams(work_side=320, min_side=6.0, max_side=200.0)  # die size estimate: coarse
+
+
+def estimate_die_px(frame: np.ndarray) -> float | None:
+    """The median side, in frame pixels, of the die-like blobs of a coarse segmentation (any
+    dice, not only icon dice); None when there are none."""
+    sides = [math.sqrt((x1 - x0) * (y1 - y0)) for _, (x0, y0, x1, y1) in
+             find_faces(frame, SIZE_PROBE)]
+    return float(np.median(sides)) if sides else None
 
 
 class IconReader:

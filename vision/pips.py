@@ -1,8 +1,9 @@
 """Pip dice reader: a tiny centre detector, then a tiny crop classifier, both run by cv2.dnn.
 
 Pipeline (parameters in `PipParams`):
-1. scale   - the frame to `work_side` px on its long side (dice about 20-70 px across), or, with
-              a calibration profile, so that its dice are `size_ref` px across;
+1. scale   - the frame to `work_side` px on its long side, unless the die size (the profile's,
+              else a coarse segmentation's estimate) says dice would then be outside
+              `usual_die`: then so that they are `size_ref` px across;
 2. detect  - the half-size frame through `dice_detector.onnx` -> centre heat map, offset, size;
 3. peaks   - local maxima of the heat map above `det_threshold`, near-duplicates dropped;
 4. crop    - a square of `context` x die size around each centre, resized to 40x40;
@@ -27,6 +28,7 @@ import numpy as np
 
 from vision.faces import Die, Reading, parse_face_map
 from vision.frames import as_bgr, darkness_hint
+from vision.icons import estimate_die_px
 from vision.profile import Profile, face_crop
 
 MODEL_DIR = Path(__file__).parent / "models"
@@ -48,7 +50,8 @@ class PipParams:
     max_background: float = 0.5  # drop a candidate whose not-a-die probability is above this
     max_candidates: int = 60  # at most this many candidates per frame
     second_look_below: float = 0.9  # re-read crops less sure than this, 4 ways round, averaged
-    max_work_side: int = 2560  # a profile's scale never makes the work frame larger than this
+    max_work_side: int = 2560  # a die-size scale never makes the work frame larger than this
+    usual_die: tuple[float, float] = (24.0, 64.0)  # die sizes (work px) read at `work_side`
 
 
 class ModelError(RuntimeError):
@@ -98,7 +101,7 @@ class PipReader:
         if hint:
             return Reading((), hint)
         p = self.params
-        scale = self.work_scale(frame.shape)
+        scale = self.work_scale(frame)
         work = cv2.resize(frame, None, fx=scale, fy=scale,
                           interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
         centres = self._detect(work)
@@ -127,14 +130,18 @@ class PipReader:
         dice.sort(key=lambda d: (d.box[1], d.box[0]))
         return Reading(tuple(dice))
 
-    def work_scale(self, shape: tuple[int, ...]) -> float:
-        """Frame -> work scale: the profile's dice to `size_ref` px, else the long side to
+    def work_scale(self, frame: np.ndarray) -> float:
+        """Frame -> work scale: dice to `size_ref` px when the profile says how big they are,
+        or when the estimated size is unusual at `work_side`; else the long side to
         `work_side` px."""
         p = self.params
-        long_side = max(shape[:2])
-        if self.profile is None:
-            return p.work_side / long_side
-        return min(p.size_ref / self.profile.die_px(shape), p.max_work_side / long_side)
+        long_side = max(frame.shape[:2])
+        scale = p.work_side / long_side
+        die_px = self.profile.die_px(frame.shape) if self.profile else estimate_die_px(frame)
+        if die_px is None or (not self.profile and
+                              p.usual_die[0] <= die_px * scale <= p.usual_die[1]):
+            return scale
+        return min(p.size_ref / die_px, p.max_work_side / long_side)
 
     def _detect(self, work: np.ndarray) -> list[tuple[float, float, float, float]]:
         """Candidate dice as (x, y, size, score) in work pixels."""

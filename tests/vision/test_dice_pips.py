@@ -94,3 +94,41 @@ def test_match_counts_found_and_correct() -> None:
     twice = Die(3, "water", (2, 2, 38, 38), 0.5)
     assert match(truth, [inside, wrong, outside, twice]) == (2, 1)
     assert match(truth, []) == (0, 0)
+
+
+def zoomed(frame: np.ndarray, boxes: list[tuple[float, ...]], f: float
+           ) -> tuple[np.ndarray, list[tuple[float, ...]]]:
+    """A 640x480 frame in which the photo's dice are `f` times as big (a camera nearer to or
+    farther from the tray): the photo resized, then cropped around the dice or placed on a
+    canvas of the tray's colour; returns the frame and the dice boxes in it."""
+    big = cv2.resize(frame, None, fx=f, fy=f,
+                     interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_CUBIC)
+    x0 = y0 = 0
+    if f > 1:
+        cx = (min(b[0] for b in boxes) + max(b[2] for b in boxes)) / 2 * f
+        cy = (min(b[1] for b in boxes) + max(b[3] for b in boxes)) / 2 * f
+        x0 = int(np.clip(cx - 320, 0, big.shape[1] - 640))
+        y0 = int(np.clip(cy - 240, 0, big.shape[0] - 480))
+    out = np.empty((480, 640, 3), np.uint8)
+    out[:] = np.median(frame.reshape(-1, 3), axis=0)
+    part = big[y0:y0 + 480, x0:x0 + 640]
+    out[:part.shape[0], :part.shape[1]] = part
+    return out, [(b[0] * f - x0, b[1] * f - y0, b[2] * f - x0, b[3] * f - y0) for b in boxes]
+
+
+@pytest.mark.parametrize("f", [0.4, 0.6, 1.5, 2.0, 3.0])
+def test_dice_read_the_same_at_any_size(pip_reader: PipReader, fixture_labels, f: float) -> None:
+    """Dice 20 to 150 px across (the fixture's 50-px dice 0.4x to 3x) read as at their own
+    size: every die wholly in the frame found with its value; any other die is one cut by the
+    frame's edge."""
+    name = "IMG_20191209_100641.jpg"
+    truth = labelled(fixture_labels, name)
+    frame, boxes = zoomed(load_image(FIXTURES / name), [b for _, b in truth], f)
+    inside = [(v, b) for (v, _), b in zip(truth, boxes)
+              if b[0] >= 0 and b[1] >= 0 and b[2] <= 640 and b[3] <= 480]
+    reading = pip_reader.read(frame)
+    assert len(inside) >= 3
+    assert match(inside, reading.dice) == (len(inside), len(inside))
+    for die in reading.dice:
+        if match(inside, [die]) == (0, 0):
+            assert die.box[0] == 0 or die.box[1] == 0 or die.box[2] == 640 or die.box[3] == 480

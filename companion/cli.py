@@ -14,15 +14,14 @@ from pathlib import Path
 
 from companion import __version__, paths
 from companion import config as app_config
-from companion.files import JsonFileError, load_json, read_json
-from companion.rules.catalogue import (
-    CatalogueError,
+from companion.catalogue_files import (
     export_overlay,
-    format_summary,
     import_overlay,
     load_catalogue,
     set_user_value,
 )
+from companion.files import JsonFileError, load_json, read_json
+from companion.rules.catalogue import CatalogueError, format_summary
 from companion.rules.catalogue import summary as catalogue_summary
 from companion.rules.game import Game, Step, remembered
 from companion.rules.position import PositionError, parse_position

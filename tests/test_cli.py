@@ -89,7 +89,7 @@ def test_catalogue_summary_counts_by_provenance(tmp_path):
 sys.path.insert(0, str(Path(__file__).parent / "rules"))
 from tables import display_for, table_values  # noqa: E402
 
-from companion.rules.catalogue import load_catalogue  # noqa: E402
+from companion.catalogue_files import load_catalogue  # noqa: E402
 
 SETUP = [
     {"cmd": "new_game", "first_game": True,

@@ -98,7 +98,7 @@ class Move:
         learned = self.state["learned"]
         for key, value in given.items():
             try:
-                key = check_entry(key, value)
+                key = check_entry(key, value, self.catalogue.shipped)
             except CatalogueError as error:
                 self.fail(str(error))
             if key not in learned or learned[key] != value:

@@ -18,7 +18,6 @@ import json
 import os
 import sqlite3
 import stat
-import tempfile
 import urllib.parse
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
@@ -28,17 +27,10 @@ from pathlib import Path
 from typing import Any
 
 from companion import paths
-from companion.files import file_kind, make_private_folder
+from companion.catalogue_files import read_overlay, set_user_value, shipped_data
+from companion.files import JsonFileError, file_kind, load_json, make_private_folder
 from companion.rules import commands
-from companion.rules.catalogue import (
-    OVERLAY_FORMAT,
-    Catalogue,
-    CatalogueError,
-    load_catalogue,
-    read_overlay,
-    set_user_value,
-)
-from companion.rules.catalogue import VERSION as OVERLAY_VERSION
+from companion.rules.catalogue import Catalogue, CatalogueError, Overlay, build_catalogue
 from companion.rules.game import Game, Refused, Step, remembered
 from companion.rules.report import final_score
 from companion.rules.state import apply_ops, new_state
@@ -59,7 +51,6 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 DEFAULT_SNAPSHOT_EVERY = 100
 """A snapshot of the state is written once this many events have been logged since the last."""
 
-Overlay = dict[str, dict[str, dict[str, Any]]]
 _CATALOGUES: dict[str, Catalogue] = {}  # by overlay values; catalogues are read-only
 
 
@@ -822,11 +813,11 @@ class Store:
     def _catalogue(self, values: Overlay) -> Catalogue:
         key = dumps(values)
         if key not in _CATALOGUES:
-            with tempfile.TemporaryDirectory(prefix="phoenix-overlay-") as folder:
-                file = Path(folder) / "overlay.json"
-                file.write_text(dumps({"format": OVERLAY_FORMAT, "version": OVERLAY_VERSION,
-                                       "values": values}), encoding="utf-8")
-                _CATALOGUES[key] = load_catalogue(overlay=file)
+            try:  # the limits every JSON reader of the app applies (e.g. at most 30 digits)
+                checked = load_json(key)
+            except JsonFileError as error:
+                raise CatalogueError(f"catalogue values: {error}") from None
+            _CATALOGUES[key] = build_catalogue(shipped_data(), checked)
         return _CATALOGUES[key]
 
 

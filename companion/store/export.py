@@ -19,8 +19,9 @@ from datetime import datetime
 from typing import Any
 
 from companion import __version__
-from companion.rules.catalogue import OVERLAY_FORMAT, CatalogueError
-from companion.rules.catalogue import VERSION as OVERLAY_VERSION
+from companion.catalogue_files import OVERLAY_FORMAT
+from companion.catalogue_files import VERSION as OVERLAY_VERSION
+from companion.rules.catalogue import CatalogueError
 from companion.rules.game import Game, Missing, Refused
 from companion.rules.report import final_score
 from companion.rules.scoring import ScoreSheet, sheet_as_json

@@ -869,7 +869,7 @@ class CompanionApp(App):
         self._resize(Window, Window.size)
         catalogue, error = None, ""
         try:
-            from companion.rules.catalogue import load_catalogue
+            from companion.catalogue_files import load_catalogue
 
             catalogue = load_catalogue(overlay=self.overlay)
         except Exception as exc:

@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from companion.rules.catalogue import Catalogue, load_catalogue
+from companion.catalogue_files import load_catalogue
+from companion.rules.catalogue import Catalogue
 from companion.rules.game import Game
 from companion.rules.move import Move
 from companion.rules.station import sector_layout

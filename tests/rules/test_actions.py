@@ -123,7 +123,7 @@ def load_catalogue_with_hub_values(tmp_path):
     """The shipped catalogue plus only the Hub values setup needs."""
     import json
 
-    from companion.rules.catalogue import load_catalogue
+    from companion.catalogue_files import load_catalogue
 
     values = {"hubs": {h: {"starting_gems": 8, "starting_food": 2, "starting_water": 2,
                            "starting_metal": 3, "starting_diplomacy": {"fixed": {},

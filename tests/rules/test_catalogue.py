@@ -17,21 +17,16 @@ from hypothesis import strategies as st
 from tables import Table, display_for, table_catalogue_at
 
 from companion import cli
-from companion.rules import effects
-from companion.rules.catalogue import (
+from companion.catalogue_files import (
     DEFAULT_DATA_DIR,
-    KINDS,
-    SOURCES,
-    CatalogueError,
-    Field,
     export_overlay,
-    format_summary,
     import_overlay,
     load_catalogue,
     read_overlay,
     set_user_value,
-    summary,
 )
+from companion.rules import effects
+from companion.rules.catalogue import KINDS, SOURCES, CatalogueError, Field, format_summary, summary
 from companion.rules.effects import validate_ability
 from companion.rules.game import Game
 from companion.rules.move import Refused

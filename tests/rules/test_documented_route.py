@@ -16,7 +16,7 @@ import pytest
 from tables import table_values
 from test_games import check
 
-from companion.rules.catalogue import check_entry, load_catalogue
+from companion.catalogue_files import check_entry, load_catalogue
 from companion.rules.game import Game, Missing, Refused
 from companion.rules.script import ScriptError, parse, replay
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from tables import Table
 from test_engine_properties import playing_table, proposals
 
-from companion.rules.catalogue import load_catalogue
+from companion.catalogue_files import load_catalogue
 from companion.rules.game import Game
 from companion.rules.move import Missing, Refused
 from companion.rules.options import fill, options

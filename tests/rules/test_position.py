@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.rules.catalogue import load_catalogue
+from companion.catalogue_files import load_catalogue
 from companion.rules.position import PositionError, parse_position
 
 CATALOGUE = load_catalogue()

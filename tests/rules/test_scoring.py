@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.rules.catalogue import load_catalogue
+from companion.catalogue_files import load_catalogue
 from companion.rules.position import PositionError, parse_position
 from companion.rules.scoring import ScoringValues, score_game, sheet_as_json
 from companion.rules.scoring import plurality_points as plurality_with

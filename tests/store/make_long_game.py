@@ -25,7 +25,7 @@ LENGTH = 3000
 
 sys.path.insert(0, str(REPO))
 
-from companion.rules.catalogue import load_catalogue  # noqa: E402
+from companion.catalogue_files import load_catalogue  # noqa: E402
 from companion.rules.game import Missing, Refused  # noqa: E402
 
 

@@ -12,7 +12,8 @@ import json
 import shutil
 from pathlib import Path
 
-from companion.rules.catalogue import Catalogue, load_catalogue
+from companion.catalogue_files import load_catalogue
+from companion.rules.catalogue import Catalogue
 from companion.rules.game import Game
 from companion.rules.script import parse
 

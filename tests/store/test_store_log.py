@@ -9,7 +9,7 @@ import sqlite3
 import pytest
 from store_helpers import LONG_GAME_OVERLAY, commands, overlay_copy, reference_game
 
-from companion.rules.catalogue import read_overlay
+from companion.catalogue_files import read_overlay
 from companion.rules.game import Missing, Refused
 from companion.store import Store, StoreError, UnknownGame
 

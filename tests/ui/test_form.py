@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.rules.catalogue import load_catalogue
+from companion.catalogue_files import load_catalogue
 from companion.rules.position import PositionError
 from companion.ui.form import FormError, ScoreForm
 

@@ -25,6 +25,8 @@ class ImageScore:
     found: int
     correct: int
     millis: float
+    wrong_flagged: int = 0  # found dice read wrong and marked uncertain
+    right_flagged: int = 0  # found dice read right but marked uncertain
 
     @property
     def exact(self) -> bool:
@@ -44,6 +46,8 @@ class BenchResult:
     exact: int
     median_ms: float
     p90_ms: float
+    wrong_flagged: int = 0
+    right_flagged: int = 0
 
     @property
     def recall(self) -> float:
@@ -61,6 +65,12 @@ class BenchResult:
         return self.correct / self.labelled if self.labelled else 1.0
 
     @property
+    def wrong_flagged_rate(self) -> float:
+        """Found dice read wrong that were marked uncertain / found dice read wrong."""
+        wrong = self.found - self.correct
+        return self.wrong_flagged / wrong if wrong else 1.0
+
+    @property
     def exact_rate(self) -> float:
         """Images read exactly right / images."""
         return self.exact / self.images if self.images else 1.0
@@ -72,6 +82,8 @@ class BenchResult:
             "recall": round(self.recall, 4), "precision": round(self.precision, 4),
             "die_accuracy": round(self.die_accuracy, 4), "exact_rate": round(self.exact_rate, 4),
             "median_ms": round(self.median_ms, 2), "p90_ms": round(self.p90_ms, 2),
+            "wrong_flagged": round(self.wrong_flagged_rate, 4),
+            "right_flagged": self.right_flagged,
         }  # fmt: skip
 
     def text(self) -> str:
@@ -84,6 +96,9 @@ class BenchResult:
             f"precision       {self.precision:.2%}  ({self.found}/{self.predicted})",
             f"die accuracy    {self.die_accuracy:.2%}  ({self.correct}/{self.labelled})",
             f"exact images    {self.exact_rate:.2%}  ({self.exact}/{self.images})",
+            f"wrong, flagged  {self.wrong_flagged_rate:.2%}  ({self.wrong_flagged}/"
+            f"{self.found - self.correct} read wrong marked uncertain; {self.right_flagged} "
+            "read right marked too)",
             f"ms per image    median {self.median_ms:.1f}  p90 {self.p90_ms:.1f}  (1 thread)",
         ])  # fmt: skip
 
@@ -118,8 +133,11 @@ def score_image(item: LabelledImage, read: Callable[[np.ndarray], Reading]) -> I
     start = time.perf_counter()
     reading = read(frame)
     millis = (time.perf_counter() - start) * 1000
-    found, correct = match(((d.key, d.box) for d in item.dice), reading.dice)
-    return ImageScore(len(item.dice), len(reading.dice), found, correct, millis)
+    labels = [(d.key, d.box) for d in item.dice]
+    found, correct = match(labels, reading.dice)
+    flagged_found, flagged_correct = match(labels, [d for d in reading.dice if d.uncertain])
+    return ImageScore(len(item.dice), len(reading.dice), found, correct, millis,
+                      flagged_found - flagged_correct, flagged_correct)
 
 
 def bench(items: list[LabelledImage], read: Callable[[np.ndarray], Reading]) -> BenchResult:
@@ -139,4 +157,6 @@ def bench(items: list[LabelledImage], read: Callable[[np.ndarray], Reading]) -> 
         exact=sum(s.exact for s in scores),
         median_ms=statistics.median(times),
         p90_ms=p90,
+        wrong_flagged=sum(s.wrong_flagged for s in scores),
+        right_flagged=sum(s.right_flagged for s in scores),
     )

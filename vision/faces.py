@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 FACES = ("food", "water", "metal", "human")
+UNCERTAIN_BELOW = 0.9  # a die read with less confidence is shown to the player as uncertain
 DEFAULT_FACE_MAP: dict[int, str] = {1: "food", 2: "food", 3: "water", 4: "water", 5: "metal",
                                     6: "human"}
 
@@ -55,10 +56,15 @@ class Die:
         """Centre of the box, in pixels."""
         return ((self.box[0] + self.box[2]) / 2, (self.box[1] + self.box[3]) / 2)
 
+    @property
+    def uncertain(self) -> bool:
+        """Read with less than UNCERTAIN_BELOW confidence: to be confirmed by the player."""
+        return self.confidence < UNCERTAIN_BELOW
+
     def to_json(self) -> dict[str, object]:
         """The documented JSON shape of one die."""
         return {"value": self.value, "face": self.face, "box": list(self.box),
-                "confidence": round(self.confidence, 3)}
+                "confidence": round(self.confidence, 3), "uncertain": self.uncertain}
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ def test_read_json_schema(capsys, fixture_labels) -> None:
     assert out["image"] == str(image)
     assert len(out["dice"]) == len(fixture_labels[image.name]["dice"])
     for die in out["dice"]:
-        assert set(die) == {"value", "face", "box", "confidence"}
+        assert set(die) == {"value", "face", "box", "confidence", "uncertain"}
         assert die["value"] in range(1, 7)
         assert die["face"] in FACES
         x0, y0, x1, y1 = die["box"]

@@ -26,6 +26,8 @@ def test_bad_face_maps_are_refused(spec: str) -> None:
 def test_die_json_shape_and_face_counts() -> None:
     die = Die(5, "metal", (1, 2, 30, 40), 0.98765)
     assert die.to_json() == {"value": 5, "face": "metal", "box": [1, 2, 30, 40],
-                             "confidence": 0.988}
-    reading = Reading((die, Die(None, "food", (0, 0, 5, 5), 0.5)))
+                             "confidence": 0.988, "uncertain": False}
+    unsure = Die(None, "food", (0, 0, 5, 5), 0.5)
+    assert unsure.uncertain and unsure.to_json()["uncertain"] is True
+    reading = Reading((die, unsure))
     assert reading.faces == {"food": 1, "water": 0, "metal": 1, "human": 0}

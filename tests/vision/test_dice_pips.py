@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision.bench import match
-from vision.faces import Die
+from vision.faces import Die, Reading
 from vision.frames import ImageError, load_image
 from vision.pips import ModelError, PipReader
 
@@ -132,3 +132,21 @@ def test_dice_read_the_same_at_any_size(pip_reader: PipReader, fixture_labels, f
     for die in reading.dice:
         if match(inside, [die]) == (0, 0):
             assert die.box[0] == 0 or die.box[1] == 0 or die.box[2] == 640 or die.box[3] == 480
+
+
+def test_bench_counts_wrong_dice_that_were_flagged() -> None:
+    """Of the dice read wrong, how many were marked uncertain (and right ones marked too)."""
+    from vision.bench import bench
+    from vision.dataset import load_dataset
+
+    items = load_dataset(FIXTURES)
+    truth = items[0].dice
+
+    def read(frame: np.ndarray) -> Reading:
+        wrong_unsure = Die(truth[0].value % 6 + 1, "food", tuple(map(int, truth[0].box)), 0.4)
+        right_unsure = Die(truth[1].value, "food", tuple(map(int, truth[1].box)), 0.5)
+        return Reading((wrong_unsure, right_unsure))
+
+    result = bench(items[:1], read)
+    assert (result.found, result.correct) == (2, 1)
+    assert (result.wrong_flagged, result.right_flagged, result.wrong_flagged_rate) == (1, 1, 1.0)

@@ -16,18 +16,19 @@ from typing import Any
 
 from companion.rules import commands, gains, ledger
 from companion.rules.catalogue import Ability
-from companion.rules.diplomacy import TOP, TRACKS, advance
-from companion.rules.effects import ALIEN_COLORS, KINDS
+from companion.rules.diplomacy import TOP, advance
+from companion.rules.effects import KINDS
 from companion.rules.gains import bonus_detail, choice, choice_of_place, resolve_cost, uses
 from companion.rules.move import Move
+from companion.rules.position import player_position, station_count
 from companion.rules.station import (
     active_abilities,
-    count_species,
     place_resident,
     places_for,
     remove_resident,
     why_not_gained,
 )
+from companion.rules.words import ALIEN_COLORS, RESOURCES, TRACKS
 
 # -- applying ----------------------------------------------------------------------------------
 
@@ -93,7 +94,7 @@ def _gain_one_of(move: Move, player: int, source: str, params: Mapping[str, Any]
 def _gain_any_resources(move: Move, player: int, source: str, params: Mapping[str, Any],
                         context: Mapping[str, Any], why: str) -> None:
     for _ in range(params["count"]):
-        picked = choice(move, source, "which resource?", list(ledger.RESOURCES))
+        picked = choice(move, source, "which resource?", list(RESOURCES))
         ledger.gain(move, player, {picked: 1}, why)
 
 
@@ -143,7 +144,7 @@ def _expedition_roll(move: Move, player: int, source: str, params: Mapping[str, 
 
 def _diplomacy_action(move: Move, player: int, source: str, params: Mapping[str, Any],
                       context: Mapping[str, Any], why: str) -> None:
-    tracks = (bonus_detail(move, source, "track(s)", commands.TRACKS)
+    tracks = (bonus_detail(move, source, "track(s)", commands.TRACK_LIST)
               if params["tracks"] == "choose" else
               [t for t in TRACKS if move.state["players"][player]["diplomacy"][t] < TOP])
     if params["tracks"] == "all" and len(tracks) < len(TRACKS):
@@ -283,15 +284,12 @@ def _one(option: Mapping[str, int]) -> str:
 
 
 def _count(move: Move, player: int, what: str) -> int:
-    me = move.state["players"][player]
-    if what in ("teal", "pink", "brown", "gold", "human"):
-        return count_species(move.state, player, what)
+    """What a gain_per ability counts: the owner's Diplomacy tokens on level 3 or higher, or
+    what final scoring counts on their station (`position.station_count`)."""
     if what == "diplomacy_level3_tokens":
-        return sum(1 for level in me["diplomacy"].values() if level >= 3)
-    counts = {"sectors": len(me["sectors"]), "metal": me["metal"],
-              "level3_sectors": sum(1 for s in me["sectors"] if s["level"] == 3),
-              "ships_left": sum(1 for s in move.state["ships"].values() if s["owner"] == player)}
-    return counts[what]
+        diplomacy = move.state["players"][player]["diplomacy"]
+        return sum(1 for level in diplomacy.values() if level >= 3)
+    return station_count(what, player_position(move.state, player))
 
 
 def _species(move: Move, player: int, source: str, species: str,

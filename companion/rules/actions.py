@@ -10,16 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 from companion.rules import abilities, gains, ledger
-from companion.rules.diplomacy import TOP, TRACKS, advance, lobbying_cost, pay_out
+from companion.rules.diplomacy import TOP, advance, lobbying_cost, pay_out
 from companion.rules.gains import BUY_GEMS, check_wing, modifiers, total, wing_problem
 from companion.rules.move import Missing, Move
 from companion.rules.station import add_sector, sector_color
 from companion.rules.turns import require_main_action
-
-SHIP_NAMES = {"dismantle": "Dismantle", "construction": "Construction",
-              "expedition": "Terran Expedition", "transport": "Transport",
-              "diplomacy": "Diplomacy", "farm": "Farm", "ice_collector": "Ice Collector"}
-
+from companion.rules.words import RESOURCES, SHIP_NAMES, TRACKS
 
 SHIP_VALUES = {"cost": "cost to use (GEMs)", "fee": "owner's fee (GEMs)",
                "metal_value": "metal value", "extra_metal": "extra metal when dismantling",
@@ -145,7 +141,7 @@ def no_possible_action(move: Move, player: int, ship_id: str, gems_left: int) ->
     if kind == "dismantle" and not dismantle_candidates(state, player, ship_id):
         return f"{me['name']} has no unused ship of their own to dismantle"
     if (kind == "transport" and gems_left < BUY_GEMS
-            and sum(me[r] for r in ledger.RESOURCES) < 2):
+            and sum(me[r] for r in RESOURCES) < 2):
         return (f"{me['name']} can make no transaction: buying a resource costs {BUY_GEMS} "
                 f"GEMs ({gems_left} left), a trade any 2 resources")
     if kind == "diplomacy" and not any(

@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from companion.rules.words import ALIEN_COLORS
+
 LARGEST = 9999  # no count, index or number of the game comes near it
 DEEPEST = 8  # the deepest nesting a catalogue value needs (income icons: 3)
 
@@ -274,7 +276,7 @@ NEW_PLAYER = Record("a player", (
 ))
 ALIENS = Record("an object {\"teal\", \"pink\", \"brown\", \"gold\"} of whole numbers", tuple(
     Field(color, Whole(), f"{color} Aliens drawn", required=True)
-    for color in ("teal", "pink", "brown", "gold")
+    for color in ALIEN_COLORS
 ))
 TRANSACTION = Record("a transaction", (
     Field("type", Text(), "\"alien\" (pay 1 food, 1 water), \"gold\" (1 food, 1 water, 1 metal), "
@@ -285,7 +287,7 @@ TRANSACTION = Record("a transaction", (
     Field("gain", Text(), "trade, buy: the resource gained"),
 ), "one of the four kinds of Transport transaction")
 TRANSACTIONS = ListOf(TRANSACTION)
-TRACKS = ListOf(Text(), "a list of Diplomacy tracks")
+TRACK_LIST = ListOf(Text(), "a list of Diplomacy tracks")
 DICE = Record("dice", (
     Field("rolled", ListOf(Text()), "the faces rolled (food, water, metal, human)",
           required=True),
@@ -309,7 +311,7 @@ RELOCATION = Record("a relocation", (
     Field("slot", Whole(), "its quarter (0 = leftmost; default 0)"),
     Field("to", PLACE, "where it goes", required=True),
 ), "one resident moved at income, for 1 GEM")
-BONUS = OneOf((TRANSACTIONS, TRACKS, DICE, HUB_RESIDENT_MOVED, RETURNED, SECTOR))
+BONUS = OneOf((TRANSACTIONS, TRACK_LIST, DICE, HUB_RESIDENT_MOVED, RETURNED, SECTOR))
 OBJECTS = (NEW_PLAYER, TRANSACTION, DICE, RELOCATION, HUB_RESIDENT_MOVED, RETURNED)
 HUMAN_COST_SKIP = Field("human_cost_skip", ListOf(Text()),
                         "the resources a Human discount (215, A-10) saves first")
@@ -412,7 +414,7 @@ SPECS = (
         Field("human_cost_skip", HUMAN_COST_SKIP.shape, HUMAN_COST_SKIP.doc,
               ship="Terran Expedition"),
         Field("transactions", TRANSACTIONS, "the transactions, in order", ship="Transport"),
-        Field("tracks", TRACKS, "the track (Level-3 ships: up to two different)",
+        Field("tracks", TRACK_LIST, "the track (Level-3 ships: up to two different)",
               ship="Diplomacy"),
     )),
     Command("income", "turn option B: take income (\"no possible action\" is worked out from "

@@ -12,12 +12,10 @@ from itertools import combinations
 
 from companion.rules import ledger
 from companion.rules.move import Move
+from companion.rules.words import TRACK_NAMES, TRACKS
 
-TRACKS = ("dismantle", "construction", "transport", "expedition")
 TOP = 5
 SINGLE_LEVELS = (0, 1, 2, 3)  # levels whose bonus is one thing; 4 and 5 give two of these
-TRACK_NAMES = {"dismantle": "Dismantle", "construction": "Construct",
-               "transport": "Transport", "expedition": "Expedition"}
 
 
 def lobbying_cost(move: Move, level: int) -> int:

@@ -19,6 +19,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+# ALIEN_COLORS and DIPLOMACY_TRACKS: catalogue.schema still imports them from here.
+from companion.rules.words import (  # noqa: F401
+    ALIEN_COLORS,
+    RESOURCES,
+    SECTOR_COLORS,
+    SHIP_TYPES,
+    SPECIES,
+)
+from companion.rules.words import TRACKS as DIPLOMACY_TRACKS  # noqa: F401
+
 # --- the words ---------------------------------------------------------------------------------
 
 TRIGGERS: dict[str, str] = {
@@ -36,14 +46,8 @@ TRIGGERS: dict[str, str] = {
     "continuous": "a standing change to a rule, in force while the ability is active",
 }
 
-SHIP_TYPES = ("dismantle", "construction", "expedition", "transport", "diplomacy")
 SHIP_FILTERS = (*SHIP_TYPES, "any")
 OWNERS = ("own", "other", "any")  # other = another player's ship or a neutral ship
-RESOURCES = ("food", "water", "metal")
-ALIEN_COLORS = ("teal", "pink", "brown", "gold")
-SPECIES = (*ALIEN_COLORS, "human")
-SECTOR_COLORS = ("teal", "pink", "brown")
-DIPLOMACY_TRACKS = ("dismantle", "construction", "transport", "expedition")
 
 # What an endgame ability may count (shared with final scoring; keep exactly these).
 POINT_COUNTS = (*SPECIES, "level3_sectors", "sectors", "full_sectors", "ships_left", "metal")

@@ -29,8 +29,8 @@ from companion.rules.station import (
     sector_color,
     why_not_gained,
 )
+from companion.rules.words import DIE_FACES, RESOURCES, SECTOR_COLORS
 
-DIE_FACES = ("food", "water", "metal", "human")
 HUMAN_COST = {"metal": 1, "food": 1, "water": 1}
 ALIEN_COST = {"food": 1, "water": 1}
 GOLD_COST = {"food": 1, "water": 1, "metal": 1}
@@ -259,7 +259,7 @@ def transactions(move: Move, player: int, items: Any, *, limit: int, why: str,
         kind = item.get("type") if isinstance(item, Mapping) else None
         if kind == "alien":
             color = item.get("color")
-            if color not in ("teal", "pink", "brown"):
+            if color not in SECTOR_COLORS:
                 move.fail("an aerobic Alien is teal, pink or brown")
             if buy_resident(move, player, color, ALIEN_COST, where=item.get("where"),
                             source="alien", why=f"a {color} Alien", when_gaining=when_gaining):
@@ -271,14 +271,14 @@ def transactions(move: Move, player: int, items: Any, *, limit: int, why: str,
         elif kind == "trade":
             paid, got = item.get("pay"), item.get("gain")
             if (not isinstance(paid, list) or len(paid) != 2
-                    or any(r not in ledger.RESOURCES for r in [*paid, got])):
+                    or any(r not in RESOURCES for r in [*paid, got])):
                 move.fail("a trade pays any 2 resources for any 1: {\"pay\": [r, r], "
                           "\"gain\": r}")
             ledger.pay(move, player, dict(Counter(paid)), "a trade")
             ledger.gain(move, player, {got: 1}, "a trade")
         elif kind == "buy":
             got = item.get("gain")
-            if got not in ledger.RESOURCES:
+            if got not in RESOURCES:
                 move.fail("buy one resource: {\"type\": \"buy\", \"gain\": food|water|metal}")
             ledger.pay(move, player, {"gems": BUY_GEMS}, f"buying 1 {got}")
             ledger.gain(move, player, {got: 1}, "bought")

@@ -23,17 +23,15 @@ from companion.rules import (
     commands,
     diplomacy,
     income,
-    ledger,
     setup,
     turns,
 )
 from companion.rules.catalogue import Catalogue
 from companion.rules.move import Missing, Move, Refused
 from companion.rules.state import apply_ops, new_state
+from companion.rules.words import COUNTERS, SUPPLY_COUNTERS
 
 __all__ = ["Game", "Missing", "Refused", "Step"]
-
-SUPPLY_COUNTERS = ("human", "teal", "pink", "brown", "gold")
 
 
 @dataclass
@@ -63,8 +61,8 @@ def adjust(move: Move) -> None:
         current = move.state["supply"][counter]
     else:
         player = move.player(who, key="who")
-        if counter not in ledger.COUNTERS:
-            move.fail(f"a player's counters are {', '.join(ledger.COUNTERS)}, not {counter!r}")
+        if counter not in COUNTERS:
+            move.fail(f"a player's counters are {', '.join(COUNTERS)}, not {counter!r}")
         path = ["players", player, counter]
         current = move.state["players"][player][counter]
     delta = move.command.get("delta")
@@ -109,6 +107,8 @@ class Game:
         self.state = new_state() if state is None else state
         self.steps: list[Step] = []
         self.undone: list[Step] = []
+        self._cleared: list[Step] = []  # the undone steps the last new step cleared
+        self._cleared: list[Step] = []  # the undone steps the last new step cleared
 
     @classmethod
     def restore(cls, catalogue: Catalogue, state: dict, steps: list[Step],
@@ -120,19 +120,23 @@ class Game:
         game.undone = list(undone)
         return game
 
-    def execute(self, command: Mapping[str, Any]) -> Step | None:
+    def execute(self, command: Mapping[str, Any]) -> Step:
         """Decide and apply one command; raise Refused or Missing (the state unchanged).
 
         `undo` and `redo` commands step back and forth through the log.
         """
+        return self.perform(command)[1]
+
+    def perform(self, command: Mapping[str, Any]) -> tuple[str, Step]:
+        """`execute`, also saying what the log did: "new" (a step added), "undo" or "redo"."""
         malformed = commands.problem(command)
         if malformed:
             raise Refused(malformed)
         name = command["cmd"]
         if name == "undo":
-            return self.undo()
+            return name, self.undo()
         if name == "redo":
-            return self.redo()
+            return name, self.redo()
         handler = HANDLERS[name]
         command = copy.deepcopy(dict(command))
         move = Move(self.state, self.catalogue, command)
@@ -149,11 +153,24 @@ class Game:
             raise
         step = Step(command, move.events, move.undo_ops())
         self.steps.append(step)
-        self.undone.clear()
+        self._cleared, self.undone = self.undone, []
+        return "new", step
+
+    def take_back(self, change: str) -> None:
+        """Reverse what `perform` just did (its `change`): discard a new step, redo an undone
+        one, undo a redone one."""
+        {"new": self.discard_last, "undo": self.redo, "redo": self.undo}[change]()
+
+    def discard_last(self) -> Step:
+        """Take back the step just added, not keeping it for redo: what could be redone before
+        it can be again."""
+        step = self.steps.pop()
+        apply_ops(self.state, step.inverse)
+        self.undone, self._cleared = self._cleared, []
         return step
 
-    def undo(self) -> Step | None:
-        """Take back the last step; None when there is nothing to undo."""
+    def undo(self) -> Step:
+        """Take back the last step (Refused when there is nothing to undo)."""
         if not self.steps:
             raise Refused("nothing to undo")
         step = self.steps.pop()
@@ -161,8 +178,8 @@ class Game:
         self.undone.append(step)
         return step
 
-    def redo(self) -> Step | None:
-        """Apply again the last undone step."""
+    def redo(self) -> Step:
+        """Apply again the last undone step (Refused when there is none)."""
         if not self.undone:
             raise Refused("nothing to redo")
         step = self.undone.pop()

@@ -9,11 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from companion.rules.move import Move
-
-COUNTERS = ("gems", "points", "food", "water", "metal")
-RESOURCES = ("food", "water", "metal")
-UNITS = {"gems": ("GEM", "GEMs"), "points": ("point", "points"), "food": ("food", "food"),
-         "water": ("water", "water"), "metal": ("metal", "metal")}
+from companion.rules.words import UNITS
 
 
 def describe(amounts: Mapping[str, int]) -> str:

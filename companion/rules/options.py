@@ -15,8 +15,8 @@ from typing import Any
 
 from companion.rules import abilities, actions, diplomacy, gains, income, ledger, setup, turns
 from companion.rules.catalogue import Ability, Catalogue
-from companion.rules.effects import ALIEN_COLORS, KINDS
-from companion.rules.ledger import RESOURCES, shortfall
+from companion.rules.effects import KINDS
+from companion.rules.ledger import shortfall
 from companion.rules.move import Missing, Move, Refused
 from companion.rules.station import (
     active_abilities,
@@ -25,6 +25,14 @@ from companion.rules.station import (
     sector_color,
     sector_layout,
     why_not_gained,
+)
+from companion.rules.words import (
+    AEROBIC,
+    ALIEN_COLORS,
+    DIE_FACES,
+    PLAYER_COLORS,
+    RESOURCES,
+    TRACKS,
 )
 
 # What an ability's command must carry in "bonus" (the details of a bonus action).
@@ -207,7 +215,7 @@ def ship_options(state: dict, catalogue: Catalogue, ship_id: str) -> dict:
         ability_needs(state, player, source, a)
         for source, a in active_abilities(state, catalogue, player, "ship_action", kind)
         if gains.owner_matches(a, own) and not KINDS[a.kind].modifier]
-    if kind in diplomacy.TRACKS:
+    if kind in TRACKS:
         entry["diplomacy_bonuses"] = [
             {"player": p["name"], "options": picks, "automatic": len(picks) == 1}
             for index, p in enumerate(state["players"])
@@ -252,7 +260,7 @@ def _expedition(state: dict, catalogue: Catalogue, player: int, ship_id: str, de
     dice, _, missing = probe(state, catalogue, actions.expedition_dice, player, design, own)
     price, _, _ = probe(state, catalogue, gains.human_price, player, gains.HUMAN_COST)
     rolled, kept, rerolls = dice or (None, None, None)
-    return {"dice": rolled, "keep": kept, "rerolls": rerolls, "faces": list(gains.DIE_FACES),
+    return {"dice": rolled, "keep": kept, "rerolls": rerolls, "faces": list(DIE_FACES),
             "missing": missing,
             "humans": {"observe": {"points": 1}, "recruit": price,
                        "recruit_reason": why_not_gained(state, player, "human"),
@@ -280,7 +288,7 @@ def _transport(state: dict, catalogue: Catalogue, player: int, ship_id: str, des
     buy = one({"type": "buy", "gain": RESOURCES[0]})
     return {"transactions": limit, "missing": missing,
             "aliens": [resident({"type": "alien", "color": color}, color, gains.ALIEN_COST)
-                       for color in ALIEN_COLORS if color != "gold"],
+                       for color in AEROBIC],
             "gold": resident({"type": "gold"}, "gold", gains.GOLD_COST),
             "trade": {"pay": [pair for pair in pairs
                               if one({"type": "trade", "pay": pair, "gain": pair[0]}) is None],
@@ -303,7 +311,7 @@ def _diplomacy(state: dict, catalogue: Catalogue, player: int, ship_id: str, des
                own: bool, gems_left: int | None) -> dict:
     most, _, missing = probe(state, catalogue, actions.ship_value, design, "tracks")
     tracks = []
-    for track in diplomacy.TRACKS:
+    for track in TRACKS:
         level = state["players"][player]["diplomacy"][track]
         cost, _, cost_missing = (None, None, []) if level >= diplomacy.TOP else probe(
             state, catalogue, diplomacy.lobbying_cost, level + 1)
@@ -384,7 +392,7 @@ def setup_step(state: dict, catalogue: Catalogue) -> dict:
     """The setup command expected next and what it needs."""
     table = catalogue.setup
     if state["phase"] == "new":
-        return {"command": "new_game", "players": [2, 3, 4], "colors": list(setup.COLORS),
+        return {"command": "new_game", "players": [2, 3, 4], "colors": list(PLAYER_COLORS),
                 "aliens_drawn": {n: table["aliens_drawn"].value(f"players_{n}")
                                  for n in (2, 3, 4)}}
     step, names = state["setup"]["step"], [p["name"] for p in state["players"]]
@@ -479,7 +487,7 @@ def missing_values(state: dict, catalogue: Catalogue) -> list[dict]:
             actions.ship_value(move, d, f) for f in fields])
     ask("Diplomacy board", lambda move: (
         [diplomacy.lobbying_cost(move, level) for level in range(1, diplomacy.TOP + 1)],
-        [diplomacy.bonus_of_level(move, t, level) for t in diplomacy.TRACKS
+        [diplomacy.bonus_of_level(move, t, level) for t in TRACKS
          for level in diplomacy.SINGLE_LEVELS]))
     seen: set[str] = set()
     return [item for item in found if not (item["key"] in seen or seen.add(item["key"]))]

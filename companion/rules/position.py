@@ -13,11 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.rules.catalogue import Catalogue
-from companion.rules.effects import ALIEN_COLORS, SECTOR_COLORS, SPECIES
 from companion.rules.station import INTERMINGLING
+from companion.rules.words import AEROBIC, ALIEN_COLORS, RESOURCES, SECTOR_COLORS, SPECIES
 
-ALIENS = ALIEN_COLORS
-AEROBIC = COLORS = SECTOR_COLORS
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 
 # Hub A-9: "You can build Sectors in any order."
@@ -75,7 +73,7 @@ class PlayerPosition:
 
     @property
     def aliens(self) -> int:
-        return sum(self.count(s) for s in ALIENS)
+        return sum(self.count(s) for s in ALIEN_COLORS)
 
     @property
     def humans(self) -> int:
@@ -84,6 +82,34 @@ class PlayerPosition:
     @property
     def resources(self) -> int:
         return self.food + self.water + self.metal
+
+
+def station_count(what: str, player: PlayerPosition) -> int:
+    """What an ability counts on the player's entire station (`effects.POINT_COUNTS`), for final
+    scoring and for gains in play alike."""
+    if what in SPECIES:
+        return player.count(what)
+    counts = {
+        "sectors": len(player.sectors),
+        "level3_sectors": sum(1 for s in player.sectors if s.level == 3),
+        "full_sectors": sum(1 for s in player.sectors if s.full),
+        "ships_left": player.ships_left,
+        "metal": player.metal,
+    }
+    return counts[what]
+
+
+def player_position(state: dict, index: int) -> PlayerPosition:
+    """Player `index`'s station, ships and counters as they stand in a game's state (unchecked)."""
+    me = state["players"][index]
+    sectors = tuple(BuiltSector(number=s["number"], level=s["level"], color=s["color"],
+                                quarters=s["quarters"], residents=tuple(s["residents"]))
+                    for s in me["sectors"])
+    return PlayerPosition(
+        name=me["name"], hub=me["hub"], points=me["points"],
+        ships_left=sum(1 for s in state["ships"].values() if s["owner"] == index),
+        gems=me["gems"], food=me["food"], water=me["water"], metal=me["metal"],
+        hub_residents=tuple(s for s in me["hub_slots"] if s is not None), sectors=sectors)
 
 
 def parse_position(data: Any, catalogue: Catalogue) -> tuple[PlayerPosition, ...]:
@@ -113,8 +139,7 @@ def _player(raw: Any, index: int, catalogue: Catalogue) -> PlayerPosition:
         raise PositionError(label, "name", "expected a non-empty text")
     name = name.strip()
     _reject_unknown_keys(name, "player", raw, {
-        "name", "hub", "points", "ships_left", "gems", "food", "water", "metal",
-        "hub_residents", "sectors",
+        "name", "hub", "points", "ships_left", "gems", *RESOURCES, "hub_residents", "sectors",
     })
     hub = raw.get("hub")
     if not isinstance(hub, str) or hub.strip().upper() not in catalogue.hubs:
@@ -124,7 +149,7 @@ def _player(raw: Any, index: int, catalogue: Catalogue) -> PlayerPosition:
     points = _whole(name, "points", raw.get("points", _MISSING), minimum=None)
     counts = {
         key: _whole(name, key, raw.get(key, _MISSING))
-        for key in ("ships_left", "gems", "food", "water", "metal")
+        for key in ("ships_left", "gems", *RESOURCES)
     }
     hub_residents = _species_list(name, "hub_residents", raw.get("hub_residents", []))
     _check_hub_residents(name, hub, hub_residents, catalogue)
@@ -160,7 +185,7 @@ def _sector(
         raise PositionError(player, f"{field}.level",
                             f"Sector {number} is a Level-{info.level} Sector, not {level!r}")
     color = raw.get("color", info.color)
-    if color not in COLORS:
+    if color not in SECTOR_COLORS:
         raise PositionError(player, f"{field}.color",
                             f"expected teal, pink or brown, not {color!r}")
     if info.color is not None and color != info.color:

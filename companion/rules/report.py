@@ -8,8 +8,9 @@ from __future__ import annotations
 from companion.rules.catalogue import Catalogue
 from companion.rules.position import parse_position
 from companion.rules.scoring import ScoreSheet, score_game, sheet_as_json
+from companion.rules.words import RESOURCES
 
-COUNTERS = ("points", "gems", "food", "water", "metal")
+COUNTERS = ("points", "gems", *RESOURCES)  # a player's counters as reported: the score first
 
 
 def final_position(state: dict, catalogue: Catalogue) -> dict:

@@ -9,7 +9,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from companion.rules.catalogue import Ability, Catalogue
-from companion.rules.position import SPECIES, PlayerPosition
+from companion.rules.position import PlayerPosition, station_count
+from companion.rules.words import SPECIES, SPECIES_NAMES
 
 
 @dataclass(frozen=True)
@@ -39,13 +40,6 @@ class ScoringValues:
             resources_per_point=value("resources_per_point"),
         )
 
-SPECIES_NAMES = {
-    "human": "Humans",
-    "gold": "Whijinga (gold)",
-    "teal": "Turkanshee (teal)",
-    "pink": "Ensaroo (pink)",
-    "brown": "Zonri (brown)",
-}
 # The rulebook's score sheet lists the pluralities in this order.
 PLURALITY_ORDER = ("human", "gold", "teal", "pink", "brown")
 
@@ -195,26 +189,12 @@ def station_bonus_lines(player: PlayerPosition, catalogue: Catalogue) -> tuple[B
 
 def endgame_points(bonus: Ability, player: PlayerPosition) -> int:
     """The points one endgame ability is worth to this player."""
-    count = endgame_count(bonus.params["count"], player)
+    count = station_count(bonus.params["count"], player)
     if bonus.kind == "points_table":
         return int(bonus.params["table"].get(str(count), 0))
     if bonus.kind == "points_per":
         return bonus.params["points"] * (count // bonus.params.get("every", 1))
     raise ValueError(f"not an endgame scoring effect: {bonus.kind}")
-
-
-def endgame_count(what: str, player: PlayerPosition) -> int:
-    """The quantity an endgame bonus counts, on the player's entire station."""
-    if what in SPECIES:
-        return player.count(what)
-    counts = {
-        "sectors": len(player.sectors),
-        "level3_sectors": sum(1 for s in player.sectors if s.level == 3),
-        "full_sectors": sum(1 for s in player.sectors if s.full),
-        "ships_left": player.ships_left,
-        "metal": player.metal,
-    }
-    return counts[what]
 
 
 def rank(scores: Sequence[PlayerScore]) -> ScoreSheet:

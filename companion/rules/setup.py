@@ -12,18 +12,17 @@ from typing import Any
 
 from companion.rules import ledger
 from companion.rules.abilities import after_gaining_resident
-from companion.rules.diplomacy import TRACKS, advance
+from companion.rules.diplomacy import advance
 from companion.rules.gains import gain_resident
 from companion.rules.move import Move
 from companion.rules.station import add_sector, sector_color, sector_label
 from companion.rules.turns import start_turn
+from companion.rules.words import ALIEN_COLORS, PLAYER_COLORS, RESOURCES, SHIP_TYPES, TRACKS
 from companion.text import name_problem
 
-COLORS = ("red", "blue", "yellow", "green")
-LEVEL1 = ("dismantle", "construction", "expedition", "transport", "diplomacy")
 HUB_QUESTIONS = {
     **{f"starting_{k}": f"How many {k} does the back of Hub {{hub}} give at the start?"
-       for k in ("gems", "food", "water", "metal")},
+       for k in ("gems", *RESOURCES)},
     "starting_diplomacy": "Which Diplomacy advances does the back of Hub {hub} give "
                           "({{\"fixed\": {{track: n}}, \"choice\": n}})?",
     "income_gems_per_ship": "How many GEMs per ship does Hub {hub} give at income?",
@@ -59,8 +58,8 @@ def new_game(move: Move) -> None:
         if problem:
             move.fail(problem)
     colors = [p.get("color") for p in players]
-    if any(c not in COLORS for c in colors) or len(set(colors)) != len(colors):
-        move.fail(f"each player needs a different colour of {', '.join(COLORS)}")
+    if any(c not in PLAYER_COLORS for c in colors) or len(set(colors)) != len(colors):
+        move.fail(f"each player needs a different colour of {', '.join(PLAYER_COLORS)}")
     count = len(players)
     first_game = bool(move.command.get("first_game"))
     options = {"first_game": first_game, "advanced": bool(move.command.get("advanced")),
@@ -70,7 +69,7 @@ def new_game(move: Move) -> None:
     drawn = _table(move, "aliens_drawn", f"players_{count}")
     per_color = _table(move, "components", "aliens_per_color")
     aliens = move.command.get("aliens") or {}
-    if set(aliens) != {"teal", "pink", "brown", "gold"} or not all(
+    if set(aliens) != set(ALIEN_COLORS) or not all(
         isinstance(n, int) and 0 <= n <= per_color for n in aliens.values()
     ):
         move.fail(f"give the Aliens drawn by colour: \"aliens\": {{\"teal\", \"pink\", \"brown\", "
@@ -81,9 +80,9 @@ def new_game(move: Move) -> None:
     state_players = [_new_player(p["name"].strip(), p["color"]) for p in players]
     ships = {}
     for index, player in enumerate(state_players):
-        for kind in LEVEL1:
+        for kind in SHIP_TYPES:
             ships[f"{player['name']}:L1-{kind}"] = _ship(f"L1-{kind}", kind, index)
-    for kind in LEVEL1:
+    for kind in SHIP_TYPES:
         ships[f"neutral:{kind}"] = _ship(f"neutral-{kind}", kind, None)
     move.emit("game_started",
               f"New game for {', '.join(names)} ({'first game' if first_game else 'standard'})"
@@ -297,7 +296,7 @@ def starting_bonus(move: Move) -> None:
     hub = me["hub"]
     info = move.catalogue.hubs[hub]
     why = f"starting bonus of Hub {hub}"
-    start = {k: hub_value(move, hub, f"starting_{k}") for k in ("gems", "food", "water", "metal")}
+    start = {k: hub_value(move, hub, f"starting_{k}") for k in ("gems", *RESOURCES)}
     ledger.gain(move, player, start, why)
     _starting_diplomacy(move, player, hub, why)
     for spec, number in zip(info.value("setup_free_sectors", []),

@@ -11,10 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from companion.rules.catalogue import Ability, Catalogue
-from companion.rules.effects import SECTOR_COLORS
 from companion.rules.move import Missing, Move
+from companion.rules.words import AEROBIC
 
-AEROBIC = SECTOR_COLORS
 # Sector 108: "Once the living quarters here are occupied, your teal Sectors can hold Aliens of any
 # color (they can intermingle). If this Sector is later unoccupied, previously placed residents
 # may stay in place" - so at the end any Alien may be found in a teal Sector of its owner.
@@ -106,13 +105,6 @@ def why_not_gained(state: dict, player: int, species: str) -> str | None:
                 "(\"Residents cannot be acquired if there are no available living quarters for "
                 "them.\")")
     return None
-
-
-def count_species(state: dict, player: int, species: str) -> int:
-    """Residents of `species` on the player's entire station (Hub included)."""
-    me = state["players"][player]
-    on_sectors = sum(s["residents"].count(species) for s in me["sectors"])
-    return on_sectors + me["hub_slots"].count(species)
 
 
 # -- the layout of a Sector (asked once when unknown) --------------------------------------------

@@ -7,8 +7,8 @@ the end of the game, then everyone else gets one more turn (but that player does
 
 from __future__ import annotations
 
-from companion.rules.effects import ALIEN_COLORS
 from companion.rules.move import Move
+from companion.rules.words import ALIEN_COLORS
 
 
 def start_turn(move: Move, player: int, *, extra: bool = False) -> None:

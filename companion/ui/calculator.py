@@ -34,8 +34,8 @@ from kivy.uix.togglebutton import ToggleButton
 from kivy.utils import escape_markup, get_hex_from_color
 
 from companion import paths
+from companion.rules.words import SECTOR_COLORS
 from companion.ui.form import (
-    COLORS,
     FIELD_LABELS,
     LEVELS,
     NUMBER_FIELDS,
@@ -414,14 +414,14 @@ class PlayerScreen(Screen):
         unit = App.get_running_app().unit
         grid.add_widget(TagLabel(text="", size_hint=(None, None), width=unit * 40,
                                  height=unit * 28))
-        for color in COLORS:
+        for color in SECTOR_COLORS:
             grid.add_widget(TagLabel(text=f"{color.capitalize()} wing", tag=f"wing:{color}",
                                      color=WING_TEXT[color], bold=True,
                                      size_hint_y=None, height=unit * 28))
         for level in LEVELS:
             grid.add_widget(TagLabel(text=f"L{level}", tag=f"level:{level}", bold=True,
                                      size_hint_x=None, width=unit * 40))
-            for color in COLORS:
+            for color in SECTOR_COLORS:
                 grid.add_widget(SectorCell(level=level, wing=color, tag=f"cell:{level}:{color}"))
 
 

@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-SPECIES_ORDER = ("teal", "pink", "brown", "gold", "human")
-COLORS = ("teal", "pink", "brown")
+from companion.rules.words import SECTOR_COLORS, SPECIES
+
 LEVELS = (1, 2, 3)
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 NUMBER_FIELDS = ("points", "ships_left", "gems", "food", "water", "metal")
@@ -206,7 +206,7 @@ class ScoreForm:
         color = known_color or color
         if color is None:
             raise FormError(f"the catalogue does not know Sector {number}'s colour; choose it")
-        if color not in COLORS:
+        if color not in SECTOR_COLORS:
             raise FormError(f"a Sector is teal, pink or brown, not {color}")
         for i, other in enumerate(self.players):
             if any(s.number == number for s in other.sectors):
@@ -225,7 +225,7 @@ class ScoreForm:
             bonus_text=text,
         )
         entry.sectors.append(sector)
-        entry.sectors.sort(key=lambda s: (COLORS.index(s.color), s.level))
+        entry.sectors.sort(key=lambda s: (SECTOR_COLORS.index(s.color), s.level))
         return sector
 
     def remove_sector(self, player: int, number: int) -> None:
@@ -439,14 +439,14 @@ def _load_species(label: str, where: str, raw: Any) -> list[str]:
     if not isinstance(raw, list):
         raise FormError(f"{label}: {where}: the residents are not a list")
     for species in raw:
-        if species not in SPECIES_ORDER:
+        if species not in SPECIES:
             raise FormError(f"{label}: {where}: unknown resident {species!r} "
                             "(teal, pink, brown, gold, human)")
     return list(raw)
 
 
 def _check_species(species: str) -> None:
-    if species not in SPECIES_ORDER:
+    if species not in SPECIES:
         raise FormError(f"unknown resident {species!r}")
 
 

@@ -21,6 +21,7 @@ from companion.rules.effects import KINDS
 from companion.rules.gains import bonus_detail, choice, choice_of_place, resolve_cost, uses
 from companion.rules.move import Move
 from companion.rules.position import player_position, station_count
+from companion.rules.state import find_sector
 from companion.rules.station import (
     active_abilities,
     place_resident,
@@ -203,7 +204,7 @@ def _return_to_supply(move: Move, player: int, source: str, params: Mapping[str,
                           commands.RETURNED)
     if detail.get("sector") is not None:
         number = detail["sector"]
-        index = next((i for i, s in enumerate(me["sectors"]) if s["number"] == number), None)
+        index = find_sector(me, number)
         if index is None:
             move.fail(f"{me['name']} has no Sector {number}")
         residents = me["sectors"][index]["residents"]

@@ -13,6 +13,7 @@ from companion.rules import abilities, gains, ledger
 from companion.rules.diplomacy import TOP, advance, lobbying_cost, pay_out
 from companion.rules.gains import BUY_GEMS, check_wing, modifiers, total, wing_problem
 from companion.rules.move import Missing, Move
+from companion.rules.state import State
 from companion.rules.station import add_sector, sector_color
 from companion.rules.turns import require_main_action
 from companion.rules.words import RESOURCES, SHIP_NAMES, TRACKS
@@ -61,7 +62,7 @@ def use_ship(move: Move) -> None:
         pay_out(move, kind)
 
 
-def ship_refusals(state: dict, player: int, ship_id: str) -> list[str]:
+def ship_refusals(state: State, player: int, ship_id: str) -> list[str]:
     """Why the player may not use the ship now (already used; a second neutral ship before
     their token comes back); [] when they may."""
     ship, me = state["ships"][ship_id], state["players"][player]
@@ -117,7 +118,7 @@ def dismantle(move: Move, player: int, ship_id: str, design: str, own: bool) -> 
     return {}
 
 
-def dismantle_candidates(state: dict, player: int, ship_id: str) -> list[str]:
+def dismantle_candidates(state: State, player: int, ship_id: str) -> list[str]:
     """The unused ships of the player's own fleet other than `ship_id`: what a Dismantle may
     take."""
     return [sid for sid, s in state["ships"].items()

@@ -12,6 +12,7 @@ from itertools import combinations
 
 from companion.rules import ledger
 from companion.rules.move import Move
+from companion.rules.state import State
 from companion.rules.words import TRACK_NAMES, TRACKS
 
 TOP = 5
@@ -49,7 +50,7 @@ def bonus_of_level(move: Move, track: str, level: int) -> dict[str, int]:
                       "give?")
 
 
-def allowed_levels(state: dict, player: int, track: str) -> list[int]:
+def allowed_levels(state: State, player: int, track: str) -> list[int]:
     """The levels whose bonus the player may take when `track` pays out ([] for none).
 
     "A player who is the sole leader on the track may choose the bonus in their current space or

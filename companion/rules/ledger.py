@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from companion.rules.move import Move
+from companion.rules.state import State
 from companion.rules.words import UNITS
 
 
@@ -39,7 +40,7 @@ def pay(move: Move, player: int, amounts: Mapping[str, int], why: str) -> None:
     move.emit("pay", f"{move.name(player)} pays {describe(amounts)}: {why}", *ops)
 
 
-def shortfall(state: dict, player: int, amounts: Mapping[str, int], why: str) -> str | None:
+def shortfall(state: State, player: int, amounts: Mapping[str, int], why: str) -> str | None:
     """Why the player cannot pay `amounts` (what they cost and what the player has), or None."""
     have = state["players"][player]
     short = {k: have[k] for k, n in amounts.items() if have[k] < n}

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.rules.catalogue import Catalogue, CatalogueError, check_entry
-from companion.rules.state import apply_ops
+from companion.rules.state import State, apply_ops
 
 
 class Refused(Exception):
@@ -39,7 +39,7 @@ class Missing(Exception):
 class Move:
     """Decides one command against the live state, emitting events as it goes."""
 
-    def __init__(self, state: dict, catalogue: Catalogue, command: Mapping[str, Any]) -> None:
+    def __init__(self, state: State, catalogue: Catalogue, command: Mapping[str, Any]) -> None:
         self.state = state
         self.catalogue = catalogue
         self.command = command

@@ -18,6 +18,7 @@ from companion.rules.catalogue import Ability, Catalogue
 from companion.rules.effects import KINDS
 from companion.rules.ledger import shortfall
 from companion.rules.move import Missing, Move, Refused
+from companion.rules.state import State
 from companion.rules.station import (
     active_abilities,
     places_for,
@@ -41,7 +42,7 @@ BONUS_DETAILS = {"transport_transaction": "transactions", "expedition_roll": "di
                  "relocate_hub_resident": "resident", "return_to_supply": "returned"}
 
 
-def probe(state: dict, catalogue: Catalogue, check: Callable[..., Any], *args: Any,
+def probe(state: State, catalogue: Catalogue, check: Callable[..., Any], *args: Any,
           command: dict | None = None, **kwargs: Any) -> tuple[Any, str | None, list[str]]:
     """Run engine code `check(move, *args, **kwargs)` on a throw-away move (for `command`) and
     undo all it did: (its result, the refusal, the catalogue keys missing)."""
@@ -56,7 +57,7 @@ def probe(state: dict, catalogue: Catalogue, check: Callable[..., Any], *args: A
         move.rollback()
 
 
-def options(state: dict, catalogue: Catalogue, *, ship: str | None = None) -> dict:
+def options(state: State, catalogue: Catalogue, *, ship: str | None = None) -> dict:
     """Everything the table may do now, as plain data (see docs/engine.md)."""
     phase = state["phase"]
     active = state["turn"]["active"]
@@ -86,7 +87,7 @@ def options(state: dict, catalogue: Catalogue, *, ship: str | None = None) -> di
 # -- the turn ------------------------------------------------------------------------------------
 
 
-def ship_entry(state: dict, catalogue: Catalogue, player: int, ship_id: str) -> dict:
+def ship_entry(state: State, catalogue: Catalogue, player: int, ship_id: str) -> dict:
     """One ship on the table: may the player use it now, at what cost and owner's fee."""
     ship = state["ships"][ship_id]
     price, _, missing = probe(state, catalogue, actions.ship_price, player, ship_id)
@@ -100,7 +101,7 @@ def ship_entry(state: dict, catalogue: Catalogue, player: int, ship_id: str) -> 
             "reason": reason, "missing": missing}
 
 
-def income_options(state: dict, catalogue: Catalogue, player: int) -> dict:
+def income_options(state: State, catalogue: Catalogue, player: int) -> dict:
     """Income: eligibility and its reason, the income powers and the relocations on offer."""
     def eligible(move: Move) -> None:
         turns.require_main_action(move, player)
@@ -115,7 +116,7 @@ def income_options(state: dict, catalogue: Catalogue, player: int) -> dict:
             "relocation_gems": income.RELOCATION_GEMS}
 
 
-def relocations(state: dict, catalogue: Catalogue, player: int) -> list[dict]:
+def relocations(state: State, catalogue: Catalogue, player: int) -> list[dict]:
     """Each resident of the player's station and where it could be moved to ("respect the
     General Placement Rules for Residents")."""
     me = state["players"][player]
@@ -134,7 +135,7 @@ def _lift(move: Move, player: int, where: Any, slot: int, species: str) -> list:
     return places_for(move.state, player, species)
 
 
-def human_then_income(state: dict, catalogue: Catalogue, player: int) -> dict | None:
+def human_then_income(state: State, catalogue: Catalogue, player: int) -> dict | None:
     """Hub A-8's turn option, when the player's Hub has it: allowed, and why not."""
     hub = state["players"][player]["hub"]
     power = next((a for a in catalogue.hubs[hub].abilities
@@ -154,7 +155,7 @@ def human_then_income(state: dict, catalogue: Catalogue, player: int) -> dict | 
             "missing": missing, "where": places_for(state, player, "human")}
 
 
-def hub_powers(state: dict, catalogue: Catalogue) -> list[dict]:
+def hub_powers(state: State, catalogue: Catalogue) -> list[dict]:
     """Hub powers used outside the main action (`hub_power`), for every player."""
     found = []
     for player, me in enumerate(state["players"]):
@@ -170,7 +171,7 @@ def hub_powers(state: dict, catalogue: Catalogue) -> list[dict]:
     return found
 
 
-def pending_choices(state: dict, catalogue: Catalogue) -> list[dict]:
+def pending_choices(state: State, catalogue: Catalogue) -> list[dict]:
     """Diplomacy bonuses waiting for a player's choice, each option with what it gives."""
     found = []
     for entry in state["pending"]:
@@ -187,7 +188,7 @@ def _bonuses(move: Move, track: str, levels: list[int]) -> list[dict]:
     return [diplomacy.bonus_of_level(move, track, level) for level in levels]
 
 
-def end_state(state: dict) -> dict:
+def end_state(state: State) -> dict:
     """Who triggered the end, who still has a last turn, and whether the game is over."""
     end = state["end"]
     triggered = end["triggered_by"]
@@ -199,7 +200,7 @@ def end_state(state: dict) -> dict:
 # -- a chosen ship --------------------------------------------------------------------------------
 
 
-def ship_options(state: dict, catalogue: Catalogue, ship_id: str) -> dict:
+def ship_options(state: State, catalogue: Catalogue, ship_id: str) -> dict:
     """What the active player's use of `ship_id` needs: its action's choices, the abilities it
     fires and the Diplomacy bonuses it pays out."""
     player = state["turn"]["active"]
@@ -223,7 +224,7 @@ def ship_options(state: dict, catalogue: Catalogue, ship_id: str) -> dict:
     return entry
 
 
-def _dismantle(state: dict, catalogue: Catalogue, player: int, ship_id: str, design: str,
+def _dismantle(state: State, catalogue: Catalogue, player: int, ship_id: str, design: str,
                own: bool, gems_left: int | None) -> dict:
     targets = []
     for target in actions.dismantle_candidates(state, player, ship_id):
@@ -234,7 +235,7 @@ def _dismantle(state: dict, catalogue: Catalogue, player: int, ship_id: str, des
     return {"dismantle": targets}
 
 
-def _construction(state: dict, catalogue: Catalogue, player: int, ship_id: str, design: str,
+def _construction(state: State, catalogue: Catalogue, player: int, ship_id: str, design: str,
                   own: bool, gems_left: int | None) -> dict:
     me = state["players"][player]
     sectors = []
@@ -255,7 +256,7 @@ def _construction(state: dict, catalogue: Catalogue, player: int, ship_id: str, 
     return {"sectors": sectors}
 
 
-def _expedition(state: dict, catalogue: Catalogue, player: int, ship_id: str, design: str,
+def _expedition(state: State, catalogue: Catalogue, player: int, ship_id: str, design: str,
                 own: bool, gems_left: int | None) -> dict:
     dice, _, missing = probe(state, catalogue, actions.expedition_dice, player, design, own)
     price, _, _ = probe(state, catalogue, gains.human_price, player, gains.HUMAN_COST)
@@ -267,7 +268,7 @@ def _expedition(state: dict, catalogue: Catalogue, player: int, ship_id: str, de
                        "where": places_for(state, player, "human")}}
 
 
-def _transport(state: dict, catalogue: Catalogue, player: int, ship_id: str, design: str,
+def _transport(state: State, catalogue: Catalogue, player: int, ship_id: str, design: str,
                own: bool, gems_left: int | None) -> dict:
     limit, _, missing = probe(state, catalogue, actions.transaction_limit, player, design)
 
@@ -307,7 +308,7 @@ def _after_use(move: Move, player: int, ship_id: str, gems_left: int | None,
     return then(move, *args, **kwargs)
 
 
-def _diplomacy(state: dict, catalogue: Catalogue, player: int, ship_id: str, design: str,
+def _diplomacy(state: State, catalogue: Catalogue, player: int, ship_id: str, design: str,
                own: bool, gems_left: int | None) -> dict:
     most, _, missing = probe(state, catalogue, actions.ship_value, design, "tracks")
     tracks = []
@@ -324,7 +325,7 @@ def _diplomacy(state: dict, catalogue: Catalogue, player: int, ship_id: str, des
 
 
 def _gain(field: str) -> Callable[..., dict]:
-    def gain(state: dict, catalogue: Catalogue, player: int, ship_id: str, design: str,
+    def gain(state: State, catalogue: Catalogue, player: int, ship_id: str, design: str,
              own: bool, gems_left: int | None) -> dict:
         amount, _, missing = probe(state, catalogue, actions.ship_value, design, field)
         return {field: amount, "missing": missing}
@@ -339,7 +340,7 @@ ACTION_OPTIONS = {"dismantle": _dismantle, "construction": _construction,
 # -- abilities ---------------------------------------------------------------------------------
 
 
-def ability_needs(state: dict, player: int, source: str, ability: Ability) -> dict:
+def ability_needs(state: State, player: int, source: str, ability: Ability) -> dict:
     """An ability that fires now, with its rule text and what the command must say about it:
     `use` (optional), `choice` (options, `times` when asked more than once), `where` (the free
     quarters by species gained), `pay` (resources for an "any resource" cost) and `bonus` (the
@@ -388,7 +389,7 @@ def fill(needs: list[dict]) -> dict:
 # -- setup ---------------------------------------------------------------------------------------
 
 
-def setup_step(state: dict, catalogue: Catalogue) -> dict:
+def setup_step(state: State, catalogue: Catalogue) -> dict:
     """The setup command expected next and what it needs."""
     table = catalogue.setup
     if state["phase"] == "new":
@@ -441,7 +442,7 @@ class _Asking(Move):
     """A throw-away move that notes each value the catalogue lacks (with the engine's
     question) and goes on with None."""
 
-    def __init__(self, state: dict, catalogue: Catalogue) -> None:
+    def __init__(self, state: State, catalogue: Catalogue) -> None:
         super().__init__(state, catalogue, {})
         self.asked: dict[str, str] = {}
 
@@ -453,7 +454,7 @@ class _Asking(Move):
             return None
 
 
-def missing_values(state: dict, catalogue: Catalogue) -> list[dict]:
+def missing_values(state: State, catalogue: Catalogue) -> list[dict]:
     """Every value the catalogue lacks that the components in play will need - the Sectors on
     display, the ships on the table or on offer, the Hubs, the Diplomacy board - as
     `{"key", "question", "component"}`, grouped by component, to ask once at setup."""
@@ -505,5 +506,5 @@ def _hub_values(move: Move, hub: str, ready: bool) -> None:
         setup.hub_value(move, hub, "quarter_income")
 
 
-def _name(state: dict, player: int) -> str:
+def _name(state: State, player: int) -> str:
     return state["players"][player]["name"]

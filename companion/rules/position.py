@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.rules.catalogue import Catalogue
+from companion.rules.state import State
 from companion.rules.station import INTERMINGLING
 from companion.rules.words import AEROBIC, ALIEN_COLORS, RESOURCES, SECTOR_COLORS, SPECIES
 
@@ -99,7 +100,7 @@ def station_count(what: str, player: PlayerPosition) -> int:
     return counts[what]
 
 
-def player_position(state: dict, index: int) -> PlayerPosition:
+def player_position(state: State, index: int) -> PlayerPosition:
     """Player `index`'s station, ships and counters as they stand in a game's state (unchecked)."""
     me = state["players"][index]
     sectors = tuple(BuiltSector(number=s["number"], level=s["level"], color=s["color"],

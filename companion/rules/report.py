@@ -8,12 +8,13 @@ from __future__ import annotations
 from companion.rules.catalogue import Catalogue
 from companion.rules.position import parse_position
 from companion.rules.scoring import ScoreSheet, score_game, sheet_as_json
+from companion.rules.state import State
 from companion.rules.words import RESOURCES
 
 COUNTERS = ("points", "gems", *RESOURCES)  # a player's counters as reported: the score first
 
 
-def final_position(state: dict, catalogue: Catalogue) -> dict:
+def final_position(state: State, catalogue: Catalogue) -> dict:
     """The end-of-game position of `phoenix-companion score` for this game's state."""
     players = []
     for index, me in enumerate(state["players"]):
@@ -39,13 +40,13 @@ def final_position(state: dict, catalogue: Catalogue) -> dict:
     return {"players": players}
 
 
-def final_score(state: dict, catalogue: Catalogue) -> ScoreSheet:
+def final_score(state: State, catalogue: Catalogue) -> ScoreSheet:
     """The score sheet of the game as it stands (final once the game is over)."""
     position = final_position(state, catalogue)
     return score_game(parse_position(position, catalogue), catalogue)
 
 
-def summary(state: dict, catalogue: Catalogue) -> dict:
+def summary(state: State, catalogue: Catalogue) -> dict:
     """Players' counters, stations, diplomacy, supply, whose turn, end status (and the score
     sheet when the game is over)."""
     players = state["players"]

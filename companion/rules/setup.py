@@ -15,9 +15,10 @@ from companion.rules.abilities import after_gaining_resident
 from companion.rules.diplomacy import advance
 from companion.rules.gains import gain_resident
 from companion.rules.move import Move
+from companion.rules.state import new_player, new_ship
 from companion.rules.station import add_sector, sector_color, sector_label
 from companion.rules.turns import start_turn
-from companion.rules.words import ALIEN_COLORS, PLAYER_COLORS, RESOURCES, SHIP_TYPES, TRACKS
+from companion.rules.words import ALIEN_COLORS, PLAYER_COLORS, RESOURCES, SHIP_TYPES
 from companion.text import name_problem
 
 HUB_QUESTIONS = {
@@ -77,13 +78,13 @@ def new_game(move: Move) -> None:
     move.check(sum(aliens.values()) == drawn,
                f"Draw {drawn} Aliens for {count} players (\"2p: 50 / 3p: 70 / 4p: 90\"); "
                f"these add up to {sum(aliens.values())}")
-    state_players = [_new_player(p["name"].strip(), p["color"]) for p in players]
+    state_players = [new_player(p["name"].strip(), p["color"]) for p in players]
     ships = {}
     for index, player in enumerate(state_players):
         for kind in SHIP_TYPES:
-            ships[f"{player['name']}:L1-{kind}"] = _ship(f"L1-{kind}", kind, index)
+            ships[f"{player['name']}:L1-{kind}"] = new_ship(f"L1-{kind}", kind, index)
     for kind in SHIP_TYPES:
-        ships[f"neutral:{kind}"] = _ship(f"neutral-{kind}", kind, None)
+        ships[f"neutral:{kind}"] = new_ship(f"neutral-{kind}", kind, None)
     move.emit("game_started",
               f"New game for {', '.join(names)} ({'first game' if first_game else 'standard'})"
               + (" with example values (not stored for later games)" if options["example"]
@@ -94,18 +95,6 @@ def new_game(move: Move) -> None:
               ["set", ["ships"], ships],
               ["set", ["supply"], {"human": humans, **aliens}],
               ["set", ["setup"], {"step": "display"}])
-
-
-def _new_player(name: str, color: str) -> dict:
-    return {"name": name, "color": color, "hub": None, "hub_options": [], "points": 0,
-            "gems": 0, "food": 0, "water": 0, "metal": 0,
-            "diplomacy": dict.fromkeys(TRACKS, 0), "sectors": [], "hub_quarters": [],
-            "hub_slots": [], "private_sectors": [], "neutral_token": None, "incomes": 0,
-            "ready": False}
-
-
-def _ship(design: str, kind: str, owner: int | None) -> dict:
-    return {"design": design, "type": kind, "owner": owner, "gems": 0, "used_by": None}
 
 
 def _step(move: Move, *steps: str) -> None:
@@ -270,7 +259,7 @@ def _give_ship(move: Move, player: int, design: str, kind: str) -> str:
     while ship_id in move.state["ships"]:
         ship_id, n = f"{name}:{design}#{n}", n + 1
     move.emit("ship_taken", f"{name} takes a {design} ship",
-              ["set", ["ships", ship_id], _ship(design, kind, player)])
+              ["set", ["ships", ship_id], new_ship(design, kind, player)])
     return ship_id
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from companion.rules.catalogue import Ability, Catalogue
 from companion.rules.move import Missing, Move
+from companion.rules.state import Sector, State, find_sector, new_sector
 from companion.rules.words import AEROBIC
 
 # Sector 108: "Once the living quarters here are occupied, your teal Sectors can hold Aliens of any
@@ -23,15 +24,14 @@ INTERMINGLING = 108
 # -- reading ------------------------------------------------------------------------------------
 
 
-def sector_of(state: dict, player: int, number: int) -> dict | None:
+def sector_of(state: State, player: int, number: int) -> Sector | None:
     """The player's built Sector `number`, or None."""
-    for sector in state["players"][player]["sectors"]:
-        if sector["number"] == number:
-            return sector
-    return None
+    me = state["players"][player]
+    index = find_sector(me, number)
+    return None if index is None else me["sectors"][index]
 
 
-def quarter_active(state: dict, sector: dict, quarter: int | None) -> bool:
+def quarter_active(state: State, sector: Sector, quarter: int | None) -> bool:
     """Whether living quarter `quarter` holds a resident placed before this turn."""
     if quarter is None:
         return True
@@ -40,7 +40,7 @@ def quarter_active(state: dict, sector: dict, quarter: int | None) -> bool:
 
 
 def active_abilities(
-    state: dict, catalogue: Catalogue, player: int, trigger: str, ship: str | None = None
+    state: State, catalogue: Catalogue, player: int, trigger: str, ship: str | None = None
 ) -> list[tuple[str, Ability]]:
     """(source, ability) of the player's Hub and of Sectors whose linked quarter is active.
 
@@ -64,13 +64,13 @@ def active_abilities(
     ]
 
 
-def intermingling(state: dict, player: int) -> bool:
+def intermingling(state: State, player: int) -> bool:
     """Sector 108 occupied (and active): teal Sectors take Aliens of any colour."""
     sector = sector_of(state, player, INTERMINGLING)
     return bool(sector) and quarter_active(state, sector, sector["links"][0])
 
 
-def places_for(state: dict, player: int, species: str) -> list[Any]:
+def places_for(state: State, player: int, species: str) -> list[Any]:
     """Where a new resident of `species` may go: Sector numbers (and "hub")."""
     me = state["players"][player]
     mixed = intermingling(state, player)
@@ -94,7 +94,7 @@ def resident_label(species: str) -> str:
     return "Human" if species == "human" else f"{species} Alien"
 
 
-def why_not_gained(state: dict, player: int, species: str) -> str | None:
+def why_not_gained(state: State, player: int, species: str) -> str | None:
     """Why a resident of `species` cannot be had now, or None: none left in the supply (Humans:
     on Terra), or "Residents cannot be acquired if there are no available living quarters"."""
     label = resident_label(species)
@@ -166,12 +166,11 @@ def income_icons(move: Move, number: int) -> list[list]:
 # -- changing -----------------------------------------------------------------------------------
 
 
-def add_sector(move: Move, player: int, number: int, why: str) -> dict:
+def add_sector(move: Move, player: int, number: int, why: str) -> Sector:
     """Attach Sector `number` to the player's station (taking it from the display if there)."""
     info = move.catalogue.sectors[number]
     layout = sector_layout(move, number)
-    sector = {"number": number, "level": info.level, "color": sector_color(move, number),
-              "residents": [], "placed_turn": [], **layout}
+    sector = new_sector(number, info.level, sector_color(move, number), **layout)
     ops: list[list] = [["append", ["players", player, "sectors"], sector]]
     if number in move.state["display"]:
         ops.append(["remove_at", ["display"], move.state["display"].index(number)])
@@ -219,7 +218,7 @@ def place_resident(move: Move, player: int, species: str, where: Any = None, *,
             move.fail(f"{move.name(player)}'s Hub has no free living quarter for a {label}")
         ops.append(["set", ["players", player, "hub_slots", slot], species])
     else:
-        index = next((i for i, s in enumerate(me["sectors"]) if s["number"] == where), None)
+        index = find_sector(me, where)
         sector = None if index is None else me["sectors"][index]
         if sector is None or len(sector["residents"]) >= sector["quarters"]:  # overridden
             move.fail(f"{move.name(player)} has no free living quarter in Sector {where}")
@@ -246,7 +245,7 @@ def remove_resident(move: Move, player: int, where: Any, slot: int, *, to: str,
             ops = [["remove_at", ["players", player, "hub_slots"], slot],
                    ["append", ["players", player, "hub_slots"], None]]
     else:
-        index = next((i for i, s in enumerate(me["sectors"]) if s["number"] == where), None)
+        index = find_sector(me, where)
         if index is None:
             move.fail(f"{move.name(player)} has no Sector {where}")
         residents = me["sectors"][index]["residents"]

@@ -8,6 +8,7 @@ the end of the game, then everyone else gets one more turn (but that player does
 from __future__ import annotations
 
 from companion.rules.move import Move
+from companion.rules.state import State
 from companion.rules.words import ALIEN_COLORS
 
 
@@ -33,7 +34,7 @@ def require_main_action(move: Move, player: int) -> None:
                f"{move.name(player)} has already taken an action this turn: end the turn first")
 
 
-def end_conditions(state: dict, player: int, catalogue_conditions: dict) -> list[str]:
+def end_conditions(state: State, player: int, catalogue_conditions: dict) -> list[str]:
     """Which end-of-game conditions the active player meets, in words."""
     me = state["players"][player]
     met = []

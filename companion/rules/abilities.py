@@ -21,7 +21,7 @@ from companion.rules.effects import KINDS
 from companion.rules.gains import bonus_detail, choice, choice_of_place, resolve_cost, uses
 from companion.rules.move import Move
 from companion.rules.position import player_position, station_count
-from companion.rules.state import find_sector
+from companion.rules.state import Event, find_sector
 from companion.rules.station import (
     active_abilities,
     place_resident,
@@ -122,7 +122,7 @@ def _gain_residents(move: Move, player: int, source: str, params: Mapping[str, A
             continue
         obstacle = why_not_gained(move.state, player, species)
         if obstacle:
-            move.emit("note", f"{_label(source)}: {obstacle}, so {params['count'] - gained} of "
+            move.emit(Event.NOTE, f"{_label(source)}: {obstacle}, so {params['count'] - gained} of "
                       f"{params['count']} not gained")
             return
         gains.gain_resident(move, player, species, choice_of_place(move, source), why=why,
@@ -150,7 +150,7 @@ def _diplomacy_action(move: Move, player: int, source: str, params: Mapping[str,
               [t for t in TRACKS if move.state["players"][player]["diplomacy"][t] < TOP])
     if params["tracks"] == "all" and len(tracks) < len(TRACKS):
         # 328, "to the greatest extent possible": a token at the top stays there.
-        move.emit("note", f"{_label(source)}: {len(TRACKS) - len(tracks)} Diplomacy "
+        move.emit(Event.NOTE, f"{_label(source)}: {len(TRACKS) - len(tracks)} Diplomacy "
                   "token(s) already at the top space stay there")
     for track in tracks:
         advance(move, player, track, pay=params["lobbying"] == "pay", why=why)
@@ -158,7 +158,7 @@ def _diplomacy_action(move: Move, player: int, source: str, params: Mapping[str,
 
 def _extra_turn(move: Move, player: int, source: str, params: Mapping[str, Any],
                 context: Mapping[str, Any], why: str) -> None:
-    move.emit("extra_turn", f"{move.name(player)} will take an additional turn: {why}",
+    move.emit(Event.EXTRA_TURN, f"{move.name(player)} will take an additional turn: {why}",
               ["add", ["turn", "extra_turns"], 1])
 
 
@@ -188,7 +188,7 @@ def _relocate_hub_resident(move: Move, player: int, source: str, params: Mapping
     species = remove_resident(move, player, "hub", detail.get("slot", 0), to="hand",
                               why=f"Hub {source}")
     if target is None:
-        move.emit("resident_returned", f"No legal place: the {species} goes back to the "
+        move.emit(Event.RESIDENT_RETURNED, f"No legal place: the {species} goes back to the "
                   "supply", ["add", ["supply", species], 1])
     else:
         place_resident(move, player, species, target, why=f"Hub {source}", from_supply=False)
@@ -210,7 +210,7 @@ def _return_to_supply(move: Move, player: int, source: str, params: Mapping[str,
         residents = me["sectors"][index]["residents"]
         ops = [["remove_at", ["players", player, "sectors"], index]]
         ops += [["add", ["supply", r], 1] for r in residents]
-        move.emit("sector_returned", f"{me['name']} returns Sector {number} to the supply "
+        move.emit(Event.SECTOR_RETURNED, f"{me['name']} returns Sector {number} to the supply "
                   f"(Hub {source})", *ops)
     elif detail.get("resident"):
         where = detail["resident"]
@@ -257,7 +257,7 @@ def hub_power(move: Move) -> None:
                    f"Hub {source}'s power is used on {me['name']}'s own turn")
         move.check(source not in move.state["turn"]["used"],
                    f"Hub {source}'s power is used once per turn")
-        move.emit("power_used", f"{me['name']} uses Hub {source}",
+        move.emit(Event.POWER_USED, f"{me['name']} uses Hub {source}",
                   ["append", ["turn", "used"], source])
     apply_effect(move, player, source, ability.__class__(
         ability.trigger, ability.kind, {**ability.params, "optional": False}, ability.text,
@@ -299,7 +299,7 @@ def _species(move: Move, player: int, source: str, species: str,
         # Only colours that can be gained and placed: "to the greatest extent possible".
         possible = [c for c in ALIEN_COLORS if why_not_gained(move.state, player, c) is None]
         if not possible:
-            move.emit("note", f"{_label(source)}: no Alien can be placed, none is gained")
+            move.emit(Event.NOTE, f"{_label(source)}: no Alien can be placed, none is gained")
             return None
         return choice(move, source, "which Alien colour?", possible)
     if species == "same_as_built_sector":

@@ -13,7 +13,7 @@ from companion.rules import abilities, gains, ledger
 from companion.rules.diplomacy import TOP, advance, lobbying_cost, pay_out
 from companion.rules.gains import BUY_GEMS, check_wing, modifiers, total, wing_problem
 from companion.rules.move import Missing, Move
-from companion.rules.state import State
+from companion.rules.state import Event, State
 from companion.rules.station import add_sector, sector_color
 from companion.rules.turns import require_main_action
 from companion.rules.words import RESOURCES, SHIP_NAMES, TRACKS
@@ -52,7 +52,7 @@ def use_ship(move: Move) -> None:
                        ["set", ["turn", "action"], {"ship": ship_id, "type": kind}]]
     if neutral:
         ops.append(["set", ["players", player, "neutral_token"], ship_id])
-    move.emit("ship_used", f"{move.name(player)} uses {ship_id} ({SHIP_NAMES[kind]}) and puts "
+    move.emit(Event.SHIP_USED, f"{move.name(player)} uses {ship_id} ({SHIP_NAMES[kind]}) and puts "
               f"{cost} GEMs on it", *ops)
     if fee:
         ledger.give(move, player, ship["owner"], fee, f"owner's fee for {ship_id}")
@@ -112,7 +112,7 @@ def dismantle(move: Move, player: int, ship_id: str, design: str, own: bool) -> 
     move.check(target in candidates, f"{target} cannot be dismantled: only an unused ship of "
                                      f"{move.name(player)}'s own fleet can")
     metal = dismantle_metal(move, design, ships[target]["design"])
-    move.emit("ship_dismantled", f"{move.name(player)} dismantles {target}",
+    move.emit(Event.SHIP_DISMANTLED, f"{move.name(player)} dismantles {target}",
               ["delete", ["ships", target], None])
     ledger.gain(move, player, {"metal": metal}, f"dismantling {target}")
     return {}

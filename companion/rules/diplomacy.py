@@ -12,7 +12,7 @@ from itertools import combinations
 
 from companion.rules import ledger
 from companion.rules.move import Move
-from companion.rules.state import State
+from companion.rules.state import Event, State
 from companion.rules.words import TRACK_NAMES, TRACKS
 
 TOP = 5
@@ -38,7 +38,7 @@ def advance(move: Move, player: int, track: str, *, pay: bool, why: str) -> None
     if pay:
         ledger.pay(move, player, {"gems": lobbying_cost(move, level + 1)},
                    f"lobbying for {TRACK_NAMES[track]} level {level + 1}")
-    move.emit("diplomacy_advanced",
+    move.emit(Event.DIPLOMACY_ADVANCED,
               f"{move.name(player)} advances to level {level + 1} on the {TRACK_NAMES[track]} "
               f"track: {why}", ["add", ["players", player, "diplomacy", track], 1])
 
@@ -87,7 +87,7 @@ def pay_out(move: Move, track: str) -> None:
         if len(picks) == 1:
             grant(move, player, track, picks[0])
             continue
-        move.emit("bonus_offered",
+        move.emit(Event.BONUS_OFFERED,
                   f"{move.name(player)} chooses a {TRACK_NAMES[track]} Diplomacy bonus",
                   ["append", ["pending"], {"kind": "diplomacy_bonus", "player": player,
                                            "track": track, "options": picks}])
@@ -121,7 +121,7 @@ def choose_bonus(move: Move) -> None:
     move.check(picked in entry["options"],
                f"{move.name(player)} may take one of {_show(entry['options'])} on the "
                f"{TRACK_NAMES[entry['track']]} track, not {levels}")
-    move.emit("bonus_chosen", f"{move.name(player)} takes level(s) {picked}",
+    move.emit(Event.BONUS_CHOSEN, f"{move.name(player)} takes level(s) {picked}",
               ["remove_at", ["pending"], index])
     grant(move, player, entry["track"], picked)
 

@@ -22,6 +22,7 @@ from typing import Any
 from companion.rules import commands, ledger
 from companion.rules.catalogue import Ability
 from companion.rules.move import Move
+from companion.rules.state import Event
 from companion.rules.station import (
     active_abilities,
     add_sector,
@@ -197,7 +198,7 @@ def take_free_sector(move: Move, player: int, source: str, level: int, *, why: s
     offered = [n for n in move.state["display"] if move.catalogue.sectors[n].level == level
                and sector_color(move, n) not in have]
     if not offered:
-        move.emit("note", f"Sector {source}: no Level-{level} Sector of a colour "
+        move.emit(Event.NOTE, f"Sector {source}: no Level-{level} Sector of a colour "
                   f"{move.name(player)}'s station lacks is on display, so none is taken")
         return
     number = bonus_detail(move, source, "free Sector's number", commands.SECTOR)

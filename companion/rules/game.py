@@ -28,7 +28,7 @@ from companion.rules import (
 )
 from companion.rules.catalogue import Catalogue
 from companion.rules.move import Missing, Move, Refused
-from companion.rules.state import apply_ops, new_state
+from companion.rules.state import Event, EventRecord, State, apply_ops, learned_entry, new_state
 from companion.rules.words import COUNTERS, SUPPLY_COUNTERS
 
 __all__ = ["Game", "Missing", "Refused", "Step"]
@@ -39,13 +39,13 @@ class Step:
     """One confirmed command and the events it produced."""
 
     command: dict
-    events: list[dict]
+    events: list[EventRecord]
     inverse: list[list] = field(default_factory=list, repr=False)
 
     @property
     def learned(self) -> dict[str, Any]:
         """Catalogue values this step taught (for the user's overlay)."""
-        return {e["ops"][0][1][1]: e["ops"][0][2] for e in self.events if e["type"] == "learned"}
+        return dict(learned_entry(e) for e in self.events if e["type"] == Event.LEARNED)
 
 
 def adjust(move: Move) -> None:
@@ -70,7 +70,7 @@ def adjust(move: Move) -> None:
         delta = move.command["value"] - current
     if isinstance(delta, bool) or not isinstance(delta, int):
         move.fail("give a whole-number \"delta\" or \"value\"")
-    move.emit("adjusted", f"Adjusted {who}'s {counter} by {delta:+d}: {note}",
+    move.emit(Event.ADJUSTED, f"Adjusted {who}'s {counter} by {delta:+d}: {note}",
               ["add", path, delta])
 
 
@@ -93,7 +93,7 @@ HANDLERS: dict[str, Callable[[Move], None]] = {
 }
 
 
-def remembered(state: dict, learned: Mapping[str, Any]) -> dict[str, Any]:
+def remembered(state: State, learned: Mapping[str, Any]) -> dict[str, Any]:
     """The values a game learned that belong in the user's overlay for later games: none from
     an example game (`new_game` with `"example": true`), whose values are not the real ones."""
     return {} if state["options"].get("example") else dict(learned)
@@ -102,7 +102,7 @@ def remembered(state: dict, learned: Mapping[str, Any]) -> dict[str, Any]:
 class Game:
     """The state of one game and the steps that made it."""
 
-    def __init__(self, catalogue: Catalogue, state: dict | None = None) -> None:
+    def __init__(self, catalogue: Catalogue, state: State | None = None) -> None:
         self.catalogue = catalogue
         self.state = new_state() if state is None else state
         self.steps: list[Step] = []
@@ -111,7 +111,7 @@ class Game:
         self._cleared: list[Step] = []  # the undone steps the last new step cleared
 
     @classmethod
-    def restore(cls, catalogue: Catalogue, state: dict, steps: list[Step],
+    def restore(cls, catalogue: Catalogue, state: State, steps: list[Step],
                 undone: list[Step]) -> Game:
         """A game as stored: its current state, its steps (with their inverse ops) and the
         undone steps that can be redone (last undone last)."""
@@ -144,7 +144,7 @@ class Game:
             move.learn()  # values given on the line, before the rules that may ask for them
             handler(move)
             if move.overridden:
-                move.emit("overridden", "Applied in spite of: " + "; ".join(move.overridden)
+                move.emit(Event.OVERRIDDEN, "Applied in spite of: " + "; ".join(move.overridden)
                           + f" (override: {move.override})",
                           ["append", ["notes"], {"override": move.override,
                                                   "rules": move.overridden}])
@@ -188,6 +188,6 @@ class Game:
         return step
 
     @property
-    def events(self) -> list[dict]:
+    def events(self) -> list[EventRecord]:
         return [e for step in self.steps for e in step.events]
 

@@ -11,6 +11,7 @@ from companion.rules import abilities, gains, ledger
 from companion.rules.actions import why_unusable
 from companion.rules.move import Move
 from companion.rules.setup import hub_value
+from companion.rules.state import Event
 from companion.rules.station import place_resident, quarter_active, remove_resident, sector_of
 from companion.rules.turns import require_main_action
 
@@ -55,7 +56,7 @@ def take_income(move: Move, player: int, *, new_human_counts: bool = False) -> N
     abilities.run(move, player, "income")
     relocate(move, player)
     abilities.run(move, player, "income_end")
-    move.emit("income_taken", f"{move.name(player)} has taken income",
+    move.emit(Event.INCOME_TAKEN, f"{move.name(player)} has taken income",
               ["add", ["players", player, "incomes"], 1],
               ["set", ["turn", "acted"], True],
               ["set", ["turn", "action"], {"income": True}])
@@ -73,7 +74,7 @@ def reset_ships(move: Move, player: int) -> None:
     if me["neutral_token"]:
         ops.append(["set", ["players", player, "neutral_token"], None])
     if ops:
-        move.emit("ships_reset", f"{move.name(player)} returns the GEMs on their used ships "
+        move.emit(Event.SHIPS_RESET, f"{move.name(player)} returns the GEMs on their used ships "
                   "(and their Neutral Ship token) to the supply", *ops)
 
 
@@ -123,7 +124,6 @@ def human_then_income(move: Move) -> None:
                   if a.kind == "gain_human_then_income"), None)
     if power is None:
         move.fail(f"only Hub A-8 may gain a Human and then take income (not {hub})")
-        return
     gains.buy_resident(move, player, "human", power.params["cost"],
                        where=gains.choice_of_place(move, "human"), source=hub, why=f"Hub {hub}",
                        when_gaining=abilities.after_gaining_resident)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from companion.rules.move import Move
-from companion.rules.state import State
+from companion.rules.state import Event, State
 from companion.rules.words import UNITS
 
 
@@ -25,7 +25,7 @@ def gain(move: Move, player: int, amounts: Mapping[str, int], why: str) -> None:
     """The player takes `amounts` from the supply."""
     ops = [["add", ["players", player, k], n] for k, n in amounts.items() if n]
     if ops:
-        move.emit("gain", f"{move.name(player)} gains {describe(amounts)}: {why}", *ops)
+        move.emit(Event.GAIN, f"{move.name(player)} gains {describe(amounts)}: {why}", *ops)
 
 
 def pay(move: Move, player: int, amounts: Mapping[str, int], why: str) -> None:
@@ -37,7 +37,7 @@ def pay(move: Move, player: int, amounts: Mapping[str, int], why: str) -> None:
     if short:
         move.check(False, short)
     ops = [["add", ["players", player, k], -n] for k, n in amounts.items()]
-    move.emit("pay", f"{move.name(player)} pays {describe(amounts)}: {why}", *ops)
+    move.emit(Event.PAY, f"{move.name(player)} pays {describe(amounts)}: {why}", *ops)
 
 
 def shortfall(state: State, player: int, amounts: Mapping[str, int], why: str) -> str | None:
@@ -56,6 +56,6 @@ def give(move: Move, payer: int, receiver: int, gems: int, why: str) -> None:
         return
     have = move.state["players"][payer]["gems"]
     move.check(have >= gems, f"{why}: {move.name(payer)} has {have} GEMs, needs {gems}")
-    move.emit("fee", f"{move.name(payer)} pays {move.name(receiver)} {gems} GEMs: {why}",
+    move.emit(Event.FEE, f"{move.name(payer)} pays {move.name(receiver)} {gems} GEMs: {why}",
               ["add", ["players", payer, "gems"], -gems],
               ["add", ["players", receiver, "gems"], gems])

@@ -9,10 +9,10 @@ rule refusals into recorded notes: the physical table is the truth.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from companion.rules.catalogue import Catalogue, CatalogueError, check_entry
-from companion.rules.state import State, apply_ops
+from companion.rules.state import Event, EventRecord, State, apply_ops
 
 
 class Refused(Exception):
@@ -45,15 +45,15 @@ class Move:
         self.command = command
         self.override = command.get("override")
         self.overridden: list[str] = []
-        self.events: list[dict] = []
+        self.events: list[EventRecord] = []
         self.cursors: dict[str, int] = {}  # choices given as lists, consumed in order
         self._inverse: list[list] = []
 
     # -- emitting ---------------------------------------------------------------------------
 
-    def emit(self, kind: str, text: str, *ops: Sequence[Any]) -> None:
+    def emit(self, kind: Event, text: str, *ops: Sequence[Any]) -> None:
         """Record an event and apply its ops to the state at once."""
-        event = {"type": kind, "text": text, "ops": [list(op) for op in ops]}
+        event: EventRecord = {"type": str(kind), "text": text, "ops": [list(op) for op in ops]}
         self._inverse.append(apply_ops(self.state, event["ops"]))
         self.events.append(event)
 
@@ -77,7 +77,7 @@ class Move:
             raise Refused(reason)
         self.overridden.append(reason)
 
-    def fail(self, reason: str) -> None:
+    def fail(self, reason: str) -> NoReturn:
         """A command that cannot be carried out at all (malformed, unknown name)."""
         raise Refused(reason)
 
@@ -102,7 +102,7 @@ class Move:
             except CatalogueError as error:
                 self.fail(str(error))
             if key not in learned or learned[key] != value:
-                self.emit("learned", f"Learned from the components: {key} = {value}",
+                self.emit(Event.LEARNED, f"Learned from the components: {key} = {value}",
                           ["set", ["learned", key], value])
 
     def value(self, kind: str, record: str | int, field: str, question: str) -> Any:
@@ -127,7 +127,6 @@ class Move:
                 return index
         names = ", ".join(p["name"] for p in self.state["players"])
         self.fail(f"no player called {name!r} (players: {names})")
-        raise AssertionError  # unreachable
 
     def name(self, index: int) -> str:
         return self.state["players"][index]["name"]

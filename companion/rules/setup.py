@@ -15,7 +15,7 @@ from companion.rules.abilities import after_gaining_resident
 from companion.rules.diplomacy import advance
 from companion.rules.gains import gain_resident
 from companion.rules.move import Move
-from companion.rules.state import new_player, new_ship
+from companion.rules.state import Event, new_player, new_ship
 from companion.rules.station import add_sector, sector_color, sector_label
 from companion.rules.turns import start_turn
 from companion.rules.words import ALIEN_COLORS, PLAYER_COLORS, RESOURCES, SHIP_TYPES
@@ -85,7 +85,7 @@ def new_game(move: Move) -> None:
             ships[f"{player['name']}:L1-{kind}"] = new_ship(f"L1-{kind}", kind, index)
     for kind in SHIP_TYPES:
         ships[f"neutral:{kind}"] = new_ship(f"neutral-{kind}", kind, None)
-    move.emit("game_started",
+    move.emit(Event.GAME_STARTED,
               f"New game for {', '.join(names)} ({'first game' if first_game else 'standard'})"
               + (" with example values (not stored for later games)" if options["example"]
                  else ""),
@@ -128,7 +128,7 @@ def sector_display(move: Move) -> None:
         move.check(not odd, f"first game: use only Sectors ending in 1-4, not {odd}")
     next_step = "sets" if options["first_game"] else "hubs"
     labels = ", ".join(sector_label(move, n) for n in sorted(numbers))
-    move.emit("display_set", f"Sector display: {labels}",
+    move.emit(Event.DISPLAY_SET, f"Sector display: {labels}",
               ["set", ["display"], sorted(numbers)], ["set", ["setup", "step"], next_step])
 
 
@@ -170,9 +170,9 @@ def deal_hubs(move: Move) -> None:
         advanced = [h for h in every if not h.startswith("B-")]
         move.check(not advanced, f"the basic game uses Hubs B-1 to B-12 only, not {advanced}")
     for name, pair in dealt.items():
-        move.emit("hubs_dealt", f"{name} is dealt {' and '.join(pair)}",
+        move.emit(Event.HUBS_DEALT, f"{name} is dealt {' and '.join(pair)}",
                   ["set", ["players", move.player(name), "hub_options"], list(pair)])
-    move.emit("setup_step", "Level-3 ship draft", ["set", ["setup", "step"], "reveal"],
+    move.emit(Event.SETUP_STEP, "Level-3 ship draft", ["set", ["setup", "step"], "reveal"],
               ["set", ["setup", "draft_level"], 3])
 
 
@@ -196,7 +196,7 @@ def reveal_ships(move: Move) -> None:
                                       f"{len(move.state['players'])} players, not {len(designs)}")
     order = list(range(len(move.state["players"])))
     first, second = (order, order[::-1]) if level == 3 else (order[::-1], order)
-    move.emit("ships_revealed", f"Level-{level} ships revealed: {', '.join(designs)}",
+    move.emit(Event.SHIPS_REVEALED, f"Level-{level} ships revealed: {', '.join(designs)}",
               ["set", ["setup", "revealed"], list(designs)],
               ["set", ["setup", "draft_order"], first + second],
               ["set", ["setup", "step"], "draft"])
@@ -214,15 +214,15 @@ def draft_ship(move: Move) -> None:
         move.fail(f"{design!r} is not among the ships on offer: {', '.join(setup['revealed'])}")
     ship = move.catalogue.ships[design]
     _give_ship(move, player, design, ship.type)
-    move.emit("ship_drafted", f"{move.name(player)} drafts {design}",
+    move.emit(Event.SHIP_DRAFTED, f"{move.name(player)} drafts {design}",
               ["remove_at", ["setup", "revealed"], setup["revealed"].index(design)],
               ["remove_at", ["setup", "draft_order"], 0])
     if not setup["draft_order"]:
         if setup["draft_level"] == 3:
-            move.emit("setup_step", "Level-2 ship draft", ["set", ["setup", "draft_level"], 2],
+            move.emit(Event.SETUP_STEP, "Level-2 ship draft", ["set", ["setup", "draft_level"], 2],
                       ["set", ["setup", "step"], "reveal"])
         else:
-            move.emit("setup_step", "Each player keeps one of their two Hubs, in turn order",
+            move.emit(Event.SETUP_STEP, "Each player keeps one of their two Hubs, in turn order",
                       ["set", ["setup", "step"], "choose_hub"],
                       ["set", ["setup", "hub_order"], list(range(len(move.state["players"])))])
 
@@ -239,7 +239,7 @@ def choose_hub(move: Move) -> None:
     if hub not in offered:
         move.fail(f"{move.name(player)} was dealt {' and '.join(offered)}, not {hub}")
     _take_hub(move, player, hub)
-    move.emit("hub_chosen", f"{move.name(player)} keeps Hub {hub}",
+    move.emit(Event.HUB_CHOSEN, f"{move.name(player)} keeps Hub {hub}",
               ["remove_at", ["setup", "hub_order"], 0])
     if not move.state["setup"]["hub_order"]:
         _start_bonuses(move)
@@ -247,7 +247,7 @@ def choose_hub(move: Move) -> None:
 
 def _take_hub(move: Move, player: int, hub: str) -> None:
     quarters = move.catalogue.hubs[hub].living_quarters
-    move.emit("hub_taken", f"{move.name(player)} takes Station Hub {hub}",
+    move.emit(Event.HUB_TAKEN, f"{move.name(player)} takes Station Hub {hub}",
               ["set", ["players", player, "hub"], hub],
               ["set", ["players", player, "hub_quarters"], quarters],
               ["set", ["players", player, "hub_slots"], [None] * len(quarters)])
@@ -258,13 +258,13 @@ def _give_ship(move: Move, player: int, design: str, kind: str) -> str:
     ship_id, n = f"{name}:{design}", 2
     while ship_id in move.state["ships"]:
         ship_id, n = f"{name}:{design}#{n}", n + 1
-    move.emit("ship_taken", f"{name} takes a {design} ship",
+    move.emit(Event.SHIP_TAKEN, f"{name} takes a {design} ship",
               ["set", ["ships", ship_id], new_ship(design, kind, player)])
     return ship_id
 
 
 def _start_bonuses(move: Move) -> None:
-    move.emit("setup_step", "Each player takes the starting bonuses of their Hub",
+    move.emit(Event.SETUP_STEP, "Each player takes the starting bonuses of their Hub",
               ["set", ["setup", "step"], "bonuses"],
               ["set", ["setup", "bonus_order"], list(range(len(move.state["players"])))])
 
@@ -300,7 +300,7 @@ def starting_bonus(move: Move) -> None:
     private = info.value("setup_private_sectors", 0)
     if private:
         numbers = _list(move, "private_sectors", private, "the private Sectors drawn")
-        move.emit("private_sectors", f"{move.name(player)} sets aside {numbers} (Hub {hub})",
+        move.emit(Event.PRIVATE_SECTORS, f"{move.name(player)} sets aside {numbers} (Hub {hub})",
                   ["set", ["players", player, "private_sectors"], numbers])
     for change in info.value("setup_ship_changes", []):
         _ship_change(move, player, change, hub)
@@ -310,11 +310,11 @@ def starting_bonus(move: Move) -> None:
                           when_gaining=after_gaining_resident)
     compensation = _table(move, "turn_order_gems", f"player_{player + 1}")
     ledger.gain(move, player, {"gems": compensation}, "compensation for turn order")
-    move.emit("bonuses_taken", f"{move.name(player)} has set up",
+    move.emit(Event.BONUSES_TAKEN, f"{move.name(player)} has set up",
               ["remove_at", ["setup", "bonus_order"], 0],
               ["set", ["players", player, "ready"], True])
     if not move.state["setup"]["bonus_order"]:
-        move.emit("play_started", "Setup complete: the game begins",
+        move.emit(Event.PLAY_STARTED, "Setup complete: the game begins",
                   ["set", ["phase"], "play"], ["set", ["setup", "step"], "done"])
         start_turn(move, 0)
 
@@ -359,7 +359,7 @@ def _ship_change(move: Move, player: int, change: dict, hub: str) -> None:
         move.check(all(sid in candidates for sid in chosen),
                    f"{name} can discard {', '.join(candidates)}")
     for sid in chosen:
-        move.emit("ship_discarded", f"{name} discards {sid} (Hub {hub})",
+        move.emit(Event.SHIP_DISCARDED, f"{name} discards {sid} (Hub {hub})",
                   ["delete", ["ships", sid], None])
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable, Sequence
+from enum import StrEnum
 from typing import Any, NotRequired, TypedDict
 
 from companion.rules.words import SUPPLY_COUNTERS, TRACKS
@@ -151,12 +152,69 @@ class State(TypedDict):
     notes: list[Note]
 
 
+class Event(StrEnum):
+    """Every type of event (the strings stored in the log)."""
+
+    # setup
+    GAME_STARTED = "game_started"
+    DISPLAY_SET = "display_set"
+    SETUP_STEP = "setup_step"
+    HUBS_DEALT = "hubs_dealt"
+    SHIPS_REVEALED = "ships_revealed"
+    SHIP_DRAFTED = "ship_drafted"
+    HUB_CHOSEN = "hub_chosen"
+    HUB_TAKEN = "hub_taken"
+    PRIVATE_SECTORS = "private_sectors"
+    SHIP_DISCARDED = "ship_discarded"
+    BONUSES_TAKEN = "bonuses_taken"
+    PLAY_STARTED = "play_started"
+    # turns and the end
+    TURN_STARTED = "turn_started"
+    EXTRA_TURN = "extra_turn"
+    EXTRA_TURN_TAKEN = "extra_turn_taken"
+    PENDING_DROPPED = "pending_dropped"
+    END_TRIGGERED = "end_triggered"
+    FINAL_TURN = "final_turn"
+    GAME_OVER = "game_over"
+    # ships and actions
+    SHIP_TAKEN = "ship_taken"
+    SHIP_USED = "ship_used"
+    SHIP_DISMANTLED = "ship_dismantled"
+    SHIPS_RESET = "ships_reset"
+    INCOME_TAKEN = "income_taken"
+    POWER_USED = "power_used"
+    # the station
+    SECTOR_BUILT = "sector_built"
+    SECTOR_RETURNED = "sector_returned"
+    RESIDENT_PLACED = "resident_placed"
+    RESIDENT_REMOVED = "resident_removed"
+    RESIDENT_RETURNED = "resident_returned"
+    # counters and Diplomacy
+    GAIN = "gain"
+    PAY = "pay"
+    FEE = "fee"
+    DIPLOMACY_ADVANCED = "diplomacy_advanced"
+    BONUS_OFFERED = "bonus_offered"
+    BONUS_CHOSEN = "bonus_chosen"
+    # the log
+    LEARNED = "learned"
+    ADJUSTED = "adjusted"
+    OVERRIDDEN = "overridden"
+    NOTE = "note"
+
+
 class EventRecord(TypedDict):
     """An event: its type (`Event`), its text for the players, the ops that apply it."""
 
     type: str
     text: str
     ops: list[list]  # [op, path, value]
+
+
+def learned_entry(event: EventRecord) -> tuple[str, Any]:
+    """The catalogue key and value a `learned` event teaches: its one op sets `learned[key]`."""
+    ((_, (_, key), value),) = event["ops"]
+    return key, value
 
 
 # -- constructors -------------------------------------------------------------------------------

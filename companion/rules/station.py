@@ -12,7 +12,7 @@ from typing import Any
 
 from companion.rules.catalogue import Ability, Catalogue
 from companion.rules.move import Missing, Move
-from companion.rules.state import Sector, State, find_sector, new_sector
+from companion.rules.state import Event, Sector, State, find_sector, new_sector
 from companion.rules.words import AEROBIC
 
 # Sector 108: "Once the living quarters here are occupied, your teal Sectors can hold Aliens of any
@@ -177,7 +177,7 @@ def add_sector(move: Move, player: int, number: int, why: str) -> Sector:
     private = move.state["players"][player]["private_sectors"]
     if number in private:
         ops.append(["remove_at", ["players", player, "private_sectors"], private.index(number)])
-    move.emit("sector_built",
+    move.emit(Event.SECTOR_BUILT,
               f"{move.name(player)} adds {sector_label(move, number)} to their station: {why}",
               *ops)
     return sector
@@ -193,7 +193,7 @@ def place_resident(move: Move, player: int, species: str, where: Any = None, *,
     here: a resident gained from the supply goes through `gains.gain_resident`.
     """
     if from_supply and move.state["supply"][species] <= 0:
-        move.emit("note", f"No {species} left in the supply: {move.name(player)} gains none")
+        move.emit(Event.NOTE, f"No {species} left in the supply: {move.name(player)} gains none")
         return False
     places = places_for(move.state, player, species)
     label = resident_label(species)
@@ -224,7 +224,7 @@ def place_resident(move: Move, player: int, species: str, where: Any = None, *,
             move.fail(f"{move.name(player)} has no free living quarter in Sector {where}")
         ops += [["append", ["players", player, "sectors", index, "residents"], species],
                 ["append", ["players", player, "sectors", index, "placed_turn"], turn]]
-    move.emit("resident_placed", f"{move.name(player)} places a {label} in "
+    move.emit(Event.RESIDENT_PLACED, f"{move.name(player)} places a {label} in "
               f"{'the Hub' if where == 'hub' else f'Sector {where}'}: {why}", *ops)
     return True
 
@@ -257,6 +257,6 @@ def remove_resident(move: Move, player: int, where: Any, slot: int, *, to: str,
                ["remove_at", [*base, "placed_turn"], slot]]
     if to == "supply":
         ops.append(["add", ["supply", species], 1])
-    move.emit("resident_removed", f"{move.name(player)} takes a {species} resident off "
+    move.emit(Event.RESIDENT_REMOVED, f"{move.name(player)} takes a {species} resident off "
               f"{'the Hub' if where == 'hub' else f'Sector {where}'}: {why}", *ops)
     return species

@@ -8,14 +8,14 @@ the end of the game, then everyone else gets one more turn (but that player does
 from __future__ import annotations
 
 from companion.rules.move import Move
-from companion.rules.state import State
+from companion.rules.state import Event, State
 from companion.rules.words import ALIEN_COLORS
 
 
 def start_turn(move: Move, player: int, *, extra: bool = False) -> None:
     """Begin `player`'s turn (a new turn number: residents placed earlier now count)."""
     kind = "an additional turn" if extra else "the turn"
-    move.emit("turn_started", f"{move.name(player)} takes {kind}",
+    move.emit(Event.TURN_STARTED, f"{move.name(player)} takes {kind}",
               ["set", ["turn", "active"], player],
               ["add", ["turn", "number"], 1],
               ["set", ["turn", "acted"], False],
@@ -60,7 +60,7 @@ def end_turn(move: Move) -> None:
     waiting = sorted({move.name(p["player"]) for p in state["pending"]})
     move.check(not waiting, f"waiting for {', '.join(waiting)} to choose a Diplomacy bonus")
     if state["pending"]:
-        move.emit("pending_dropped", "Unchosen Diplomacy bonuses are dropped (override)",
+        move.emit(Event.PENDING_DROPPED, "Unchosen Diplomacy bonuses are dropped (override)",
                   ["set", ["pending"], []])
     end = state["end"]
     if end["triggered_by"] is None:
@@ -72,22 +72,22 @@ def end_turn(move: Move) -> None:
         if met:
             count = len(state["players"])
             others = [(active + i) % count for i in range(1, count)]
-            move.emit("end_triggered", f"The end of the game is triggered: {'; '.join(met)}. "
+            move.emit(Event.END_TRIGGERED, f"The end of the game is triggered: {'; '.join(met)}. "
                       "Everyone else gets one more turn.",
                       ["set", ["end", "triggered_by"], active],
                       ["set", ["end", "final_turns"], others])
     if turn["extra_turns"] > 0:  # "an additional turn before the next player's turn"
-        move.emit("extra_turn_taken", f"{move.name(active)} takes an additional turn",
+        move.emit(Event.EXTRA_TURN_TAKEN, f"{move.name(active)} takes an additional turn",
                   ["add", ["turn", "extra_turns"], -1])
         start_turn(move, active, extra=True)
         return
     if end["triggered_by"] is not None:
         if not end["final_turns"]:
-            move.emit("game_over", "The game is over: final scoring",
+            move.emit(Event.GAME_OVER, "The game is over: final scoring",
                       ["set", ["phase"], "over"], ["set", ["turn", "active"], None])
             return
         nxt = end["final_turns"][0]
-        move.emit("final_turn", f"{move.name(nxt)} takes their last turn",
+        move.emit(Event.FINAL_TURN, f"{move.name(nxt)} takes their last turn",
                   ["remove_at", ["end", "final_turns"], 0])
         start_turn(move, nxt)
         return

@@ -11,7 +11,7 @@ from companion.rules import abilities, gains, ledger
 from companion.rules.actions import why_unusable
 from companion.rules.move import Move
 from companion.rules.setup import hub_value
-from companion.rules.state import Event
+from companion.rules.state import Event, fleet
 from companion.rules.station import place_resident, quarter_active, remove_resident, sector_of
 from companion.rules.turns import require_main_action
 
@@ -31,8 +31,8 @@ def income(move: Move) -> None:
 def check_eligible(move: Move, player: int) -> None:
     """Refuse income unless one of the three conditions holds (the reason names them)."""
     me = move.state["players"][player]
-    used = [sid for sid, s in move.state["ships"].items()
-            if s["owner"] == player and s["used_by"] is not None]
+    used = [sid for sid in fleet(move.state, player)
+            if move.state["ships"][sid]["used_by"] is not None]
     if me["gems"] <= INCOME_GEMS_LIMIT or used:
         return
     usable = usable_ships(move, player)
@@ -83,7 +83,7 @@ def base_income(move: Move, player: int, *, placed_now_pay: bool = False) -> Non
     `placed_now_pay`, of every occupied quarter, the ones filled this turn too)."""
     me = move.state["players"][player]
     hub = me["hub"]
-    ships = sum(1 for s in move.state["ships"].values() if s["owner"] == player)
+    ships = len(fleet(move.state, player))
     per_ship = hub_value(move, hub, "income_gems_per_ship")
     # A Hub's income is per ship ("most Hubs generate 1 GEM per ship"); only a Hub that pays
     # nothing per ship (A-1: "income is 10 regardless of the number of ships") has a fixed one.

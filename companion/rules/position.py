@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.rules.catalogue import Catalogue
-from companion.rules.state import State
+from companion.rules.state import State, fleet
 from companion.rules.station import INTERMINGLING
 from companion.rules.words import AEROBIC, ALIEN_COLORS, RESOURCES, SECTOR_COLORS, SPECIES
 
@@ -108,7 +108,7 @@ def player_position(state: State, index: int) -> PlayerPosition:
                     for s in me["sectors"])
     return PlayerPosition(
         name=me["name"], hub=me["hub"], points=me["points"],
-        ships_left=sum(1 for s in state["ships"].values() if s["owner"] == index),
+        ships_left=len(fleet(state, index)),
         gems=me["gems"], food=me["food"], water=me["water"], metal=me["metal"],
         hub_residents=tuple(s for s in me["hub_slots"] if s is not None), sectors=sectors)
 

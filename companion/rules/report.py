@@ -8,7 +8,7 @@ from __future__ import annotations
 from companion.rules.catalogue import Catalogue
 from companion.rules.position import parse_position
 from companion.rules.scoring import ScoreSheet, score_game, sheet_as_json
-from companion.rules.state import State
+from companion.rules.state import State, fleet
 from companion.rules.words import RESOURCES
 
 COUNTERS = ("points", "gems", *RESOURCES)  # a player's counters as reported: the score first
@@ -33,7 +33,7 @@ def final_position(state: State, catalogue: Catalogue) -> dict:
         players.append({
             "name": me["name"], "hub": me["hub"],
             **{k: me[k] for k in COUNTERS},
-            "ships_left": sum(1 for s in state["ships"].values() if s["owner"] == index),
+            "ships_left": len(fleet(state, index)),
             "hub_residents": [s for s in me["hub_slots"] if s is not None],
             "sectors": sectors,
         })
@@ -73,9 +73,9 @@ def summary(state: State, catalogue: Catalogue) -> dict:
                 "name": me["name"], "color": me["color"], "hub": me["hub"],
                 **{k: me[k] for k in COUNTERS},
                 "diplomacy": dict(me["diplomacy"]),
-                "ships": sorted(sid for sid, s in state["ships"].items() if s["owner"] == index),
-                "used_ships": sorted(sid for sid, s in state["ships"].items()
-                                     if s["owner"] == index and s["used_by"] is not None),
+                "ships": sorted(fleet(state, index)),
+                "used_ships": sorted(sid for sid in fleet(state, index)
+                                     if state["ships"][sid]["used_by"] is not None),
                 "neutral_token": me["neutral_token"],
                 "hub_residents": [s for s in me["hub_slots"] if s is not None],
                 "sectors": [{"number": s["number"], "residents": list(s["residents"]),

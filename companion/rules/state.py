@@ -267,6 +267,11 @@ def find_sector(player: Player, number: Any) -> int | None:
     return next((i for i, s in enumerate(player["sectors"]) if s["number"] == number), None)
 
 
+def fleet(state: State, player: int) -> list[str]:
+    """The ids of the player's ships on the table, in the table's order."""
+    return [sid for sid, ship in state["ships"].items() if ship["owner"] == player]
+
+
 def _own(value: Any) -> Any:
     """A private copy of a value going into the state (scalars are immutable already)."""
     return copy.deepcopy(value) if isinstance(value, (dict, list)) else value

@@ -108,7 +108,6 @@ class Game:
         self.steps: list[Step] = []
         self.undone: list[Step] = []
         self._cleared: list[Step] = []  # the undone steps the last new step cleared
-        self._cleared: list[Step] = []  # the undone steps the last new step cleared
 
     @classmethod
     def restore(cls, catalogue: Catalogue, state: State, steps: list[Step],

@@ -29,9 +29,8 @@ from typing import Any
 from companion import paths
 from companion.catalogue_files import read_overlay, set_user_value, shipped_data
 from companion.files import JsonFileError, file_kind, load_json, make_private_folder
-from companion.rules import commands
 from companion.rules.catalogue import Catalogue, CatalogueError, Overlay, build_catalogue
-from companion.rules.game import Game, Refused, Step, remembered
+from companion.rules.game import Game, Step, remembered
 from companion.rules.report import final_score
 from companion.rules.state import apply_ops, new_state
 from companion.store import schema
@@ -424,54 +423,28 @@ class StoredGame:
         """The catalogue this game is played with."""
         return self.game.catalogue
 
-    def execute(self, command: Mapping[str, Any]) -> Step | None:
-        """Apply a command and commit it; returns only after the commit. Refused or Missing
-        (from the engine) and StoreError (not saved) leave the game as it was."""
-        malformed = commands.problem(command)
-        if malformed:
-            raise Refused(malformed)
-        name = command["cmd"]
-        if name == "undo":
-            return self.undo()
-        if name == "redo":
-            return self.redo()
+    def execute(self, command: Mapping[str, Any]) -> Step:
+        """Apply a command (`undo` and `redo` too) and commit it; returns only after the
+        commit. Refused or Missing (from the engine) and StoreError (not saved) leave the game
+        as it was."""
         self.store._require_write()
-        undone = list(self.game.undone)
-        step = self.game.execute(command)
-        assert step is not None
+        change, step = self.game.perform(command)
         try:
-            self.store._commit(self, "new", step)
+            self.store._commit(self, change, step)
         except BaseException:
-            self.game.steps.pop()
-            apply_ops(self.game.state, step.inverse)
-            self.game.undone[:] = undone
+            self.game.take_back(change)
             raise
-        self.store._remember(self, step.learned)
+        if change == "new":
+            self.store._remember(self, step.learned)
         return step
 
-    def undo(self) -> Step | None:
+    def undo(self) -> Step:
         """Take back the last step, durably (Refused when there is nothing to undo)."""
-        self.store._require_write()
-        step = self.game.undo()
-        assert step is not None
-        try:
-            self.store._commit(self, "undo", step)
-        except BaseException:
-            self.game.redo()
-            raise
-        return step
+        return self.execute({"cmd": "undo"})
 
-    def redo(self) -> Step | None:
+    def redo(self) -> Step:
         """Apply again the last undone step, durably (Refused when there is none)."""
-        self.store._require_write()
-        step = self.game.redo()
-        assert step is not None
-        try:
-            self.store._commit(self, "redo", step)
-        except BaseException:
-            self.game.undo()
-            raise
-        return step
+        return self.execute({"cmd": "redo"})
 
 
 class Store:

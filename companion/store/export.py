@@ -178,7 +178,7 @@ def import_record(store: Store, record: Any, *, source: str = "record",
         for number, entry in enumerate(commands, start=1):
             command = dict(entry["command"])
             try:
-                step = played.game.execute(command)
+                change, step = played.game.perform(command)
             except Refused as refused:
                 raise RecordError(f"{source}: command {number} ({command['cmd']}) is refused: "
                                   f"{refused.reason}; nothing was imported") from None
@@ -186,9 +186,7 @@ def import_record(store: Store, record: Any, *, source: str = "record",
                 raise RecordError(f"{source}: command {number} ({command['cmd']}) needs "
                                   f"{missing.key}, which the record's overlay lacks; nothing "
                                   "was imported") from None
-            assert step is not None
-            kind = command["cmd"] if command["cmd"] in ("undo", "redo") else "new"
-            store._write(conn, played, kind, step, entry["at"])
+            store._write(conn, played, change, step, entry["at"])
         expected = record.get("score_sheet")
         sheet = _sheet(played)
         state = played.game.state

@@ -189,6 +189,21 @@ def test_draft_and_hub_choice_only_from_what_is_on_offer(table_catalogue):
         game, {"cmd": "choose_hub", "player": name, "hub": "red", "override": "x"})
 
 
+def test_perform_says_what_the_log_did_and_take_back_reverses_it(table_catalogue):
+    game, lines = Game(table_catalogue), script_commands(GAMES[0])
+    for command in lines[:5]:
+        game.execute(command)
+    game.undo()
+    game.undo()
+    before = (copy.deepcopy(game.state), list(game.steps), list(game.undone))
+    for command, change in (({"cmd": "redo"}, "redo"), ({"cmd": "undo"}, "undo"),
+                            (lines[3], "new")):
+        done, step = game.perform(command)
+        assert done == change and step in (*game.steps, *game.undone)
+        game.take_back(done)
+        assert (game.state, game.steps, game.undone) == before
+
+
 def test_hub_powers_wait_for_play(table_catalogue):
     game = game_until(table_catalogue, GAMES[0], lambda state: state["phase"] == "setup")
     reason = refused(game, {"cmd": "hub_power", "player": game.state["players"][0]["name"],

@@ -19,9 +19,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-# ALIEN_COLORS and DIPLOMACY_TRACKS: catalogue.schema still imports them from here.
+# ALIEN_COLORS, RESOURCES and DIPLOMACY_TRACKS: catalogue.schema still imports them from here.
 from companion.rules.words import (  # noqa: F401
     ALIEN_COLORS,
+    COUNTERS,
     RESOURCES,
     SECTOR_COLORS,
     SHIP_TYPES,
@@ -57,8 +58,8 @@ GAIN_COUNTS = (*POINT_COUNTS, "diplomacy_level3_tokens")
 
 # Keys of an amounts bundle ({"metal": 1, "food": 1}); `any_resource` is the owner's choice of
 # food/water/metal, in any mix. Gains use GAIN_KEYS, costs COST_KEYS.
-GAIN_KEYS = ("gems", "points", *RESOURCES)
-COST_KEYS = ("gems", "points", *RESOURCES, "any_resource")
+GAIN_KEYS = COUNTERS
+COST_KEYS = (*COUNTERS, "any_resource")
 
 # Species a gain_residents ability may name.
 RESIDENT_CHOICES = (

@@ -20,14 +20,14 @@ from companion.catalogue_files import (
     load_catalogue,
     set_user_value,
 )
-from companion.files import JsonFileError, load_json, read_json
+from companion.files import JsonFileError, load_json, read_json, read_script
 from companion.rules.catalogue import CatalogueError, format_summary
 from companion.rules.catalogue import summary as catalogue_summary
 from companion.rules.game import Game, Step, remembered
 from companion.rules.position import PositionError, parse_position
 from companion.rules.report import final_score, format_report, summary
 from companion.rules.scoring import format_sheet, score_game, sheet_as_json
-from companion.rules.script import ScriptError, ScriptLine, read_script, replay
+from companion.rules.script import ScriptError, ScriptLine, replay
 from companion.store.cli import add_commands as add_store_commands
 from companion.store.cli import database_argument, replay_into_db
 from companion.text import os_error, safe_output

@@ -151,6 +151,13 @@ def read_json(path: Path | str, *, show: str | None = None) -> Any:
     return parse_json(read_text(path, show=show), show)
 
 
+def read_script(path: Path) -> list[str]:
+    """The lines of a game script file (an initial byte-order mark skipped), split on newlines
+    so the numbers match an editor's; JsonFileError naming the file when it is not a readable
+    regular file of UTF-8 text (see read_text)."""
+    return read_text(path).removeprefix("\ufeff").split("\n")
+
+
 def file_kind(mode: int) -> str:
     """What a file of this st_mode is, in words (a folder, a FIFO, a device, ...)."""
     kinds = [(stat.S_ISDIR, "a folder"), (stat.S_ISLNK, "a symbolic link"),

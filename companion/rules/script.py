@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
-from companion.files import JsonFileError, load_json, read_text
+from companion.files import JsonFileError, load_json
 from companion.rules.catalogue import Catalogue
 from companion.rules.game import Game, Missing, Refused, Step
 
@@ -29,13 +28,6 @@ class ScriptError(ValueError):
 class ScriptLine:
     number: int
     command: dict
-
-
-def read_script(path: Path) -> list[str]:
-    """The lines of a script file (an initial byte-order mark skipped), split on newlines so the
-    numbers match an editor's; JsonFileError naming the file when it is not a readable regular
-    file of UTF-8 text (see companion.files.read_text)."""
-    return read_text(path).removeprefix("\ufeff").split("\n")
 
 
 def parse(lines: Iterable[str]) -> Iterator[ScriptLine]:

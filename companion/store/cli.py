@@ -14,12 +14,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from companion import paths
-from companion.files import JsonFileError, read_json, write_text_atomically
+from companion.files import JsonFileError, read_json, read_script, write_text_atomically
 from companion.rules.catalogue import CatalogueError
 from companion.rules.game import Missing, Refused
 from companion.rules.report import final_score, format_report, summary
 from companion.rules.scoring import format_sheet
-from companion.rules.script import ScriptError, parse, read_script
+from companion.rules.script import ScriptError, parse
 from companion.store.db import Store, default_db_path, set_aside, sidecar_warning
 from companion.store.errors import DamagedDatabase, StoreError, UnusableDatabase
 from companion.store.export import export_text, import_record

@@ -19,10 +19,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tables import Table
 
-from companion.files import JsonFileError
+from companion.files import JsonFileError, read_script
 from companion.rules import commands
 from companion.rules.game import HANDLERS, Game, Missing, Refused
-from companion.rules.script import ScriptError, parse, read_script
+from companion.rules.script import ScriptError, parse
 
 ROOT = Path(__file__).parents[2]
 GAMES = sorted((ROOT / "tests" / "rules" / "games").glob("*.jsonl"))

@@ -132,8 +132,8 @@ def photos(tmp_path) -> Path:
     (["read", "{d}/thin.png"], "thin.png: 2x5000 pixels cannot be a photo of the dice tray "
                                "(each side at least 16 pixels"),
     (["read", "{d}/huge.png"], "huge.png: not a readable image (too large or damaged)"),
-    (["read", "--icons", "--model", "{d}/empty.npz", "{d}/tray.png"],
-     "empty.npz: not a readable icon model"),
+    (["read", "--profile", "{d}/empty.npz", "{d}/tray.png"],
+     "empty.npz: not a readable profile"),
     (["watch", "--camera", "99999999999999999999"],
      "argument --camera: camera index 99999999999999999999: there is no such camera (0 to 63"),
     (["watch", "--camera", "{d}/tray.png", "--settle", "-1"],

@@ -131,8 +131,8 @@ class Profile:
                           np.asarray(features, np.float32), labels,
                           parse_face_map({int(v): f for v, f in meta["face_map"].items()}),
                           tuple(int(v) for v in meta["custom"]))
-        except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile,
-                FaceMapError) as exc:
+        except (OSError, ValueError, KeyError, TypeError, EOFError, RecursionError,
+                zipfile.BadZipFile, FaceMapError) as exc:
             raise ProfileError(f"{path}: not a readable profile ({exc or 'empty'}); calibrate "
                                "again") from None
         return profile

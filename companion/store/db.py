@@ -173,7 +173,7 @@ def inspect_database(path: Path) -> int:
                 raise NewerSchema(path, f"it was written by a newer Phoenix Companion (schema "
                                         f"{version}; this one knows up to "
                                         f"{schema.SCHEMA_VERSION}): update the app to open it")
-            if version < 1 or schema.tables_of(conn) != schema.expected_tables(version):
+            if version < 1 or schema.schema_of(conn) != schema.expected_schema(version):
                 raise DamagedDatabase(path, "its tables are not the ones Phoenix Companion "
                                             f"writes (schema {version})")
             problems = [row[0] for row in conn.execute("PRAGMA quick_check")]

@@ -107,24 +107,21 @@ def row_crc(values: Sequence[object]) -> int:
 
 
 @functools.cache
-def expected_tables(version: int) -> dict[str, tuple[tuple, ...]]:
-    """The tables of a database at `version` and their columns (PRAGMA table_info rows), as
-    the migrations build them."""
+def expected_schema(version: int) -> tuple[tuple, ...]:
+    """The schema of a database at `version` as the migrations build it (see schema_of)."""
     conn = sqlite3.connect(":memory:", isolation_level=None)
     try:
         migrate(conn, version)
-        return tables_of(conn)
+        return schema_of(conn)
     finally:
         conn.close()
 
 
-def tables_of(conn: sqlite3.Connection) -> dict[str, tuple[tuple, ...]]:
-    """The tables of a database and their columns (name, type, not null, default, key)."""
-    names = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
-                                        "ORDER BY name")]
-    return {name: tuple(conn.execute('SELECT name, type, "notnull", dflt_value, pk '
-                                     "FROM pragma_table_info(?)", (name,)))
-            for name in names}
+def schema_of(conn: sqlite3.Connection) -> tuple[tuple, ...]:
+    """Every table, index and trigger of a database with its SQL text: a damaged name in any
+    of them (a trigger on "fames") would only fail at the first write."""
+    return tuple(conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master "
+                              "ORDER BY type, name"))
 
 
 def listing(state: dict, totals: dict[str, int] | None = None) -> tuple[str, str, str]:

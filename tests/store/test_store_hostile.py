@@ -105,6 +105,17 @@ def test_a_dropped_table_is_refused(db, script, capsys):
                                                "writes")
 
 
+def test_a_bit_flip_in_the_schema_text_is_refused_before_any_write(db, script, capsys):
+    """A flipped bit in a table's SQL ("REFERENCES games" -> "fames") still reads, and would
+    fail only at the first write, after the new game was begun: refused on open instead."""
+    data = bytearray(db.read_bytes())
+    at = data.find(b"REFERENCES games")
+    data[at + len("REFERENCES ")] ^= 0x01
+    db.write_bytes(bytes(data))
+    _every_command_refuses(capsys, db, script, "its tables are not the ones Phoenix Companion "
+                                               "writes")
+
+
 def test_a_crafted_row_with_a_matching_check_value_is_still_checked(db, script, capsys):
     # Someone recomputes the check value: the time is still not a time.
     row = (1, 2, "garbage time", json.dumps({"cmd": "end_turn"}))

@@ -18,8 +18,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 REPO = Path(__file__).resolve().parent.parent
+
+# CI replays the same hypothesis examples on every run (a red CI always means a change broke
+# something); a developer's runs draw new examples each time and keep the failures they find.
+settings.register_profile("ci", derandomize=True, database=None)
+if os.environ.get("CI") == "true":
+    settings.load_profile("ci")
 RESULT_PREFIX = "DRIVER-RESULT "
 XVFB_SCREEN = "1920x1200x24"  # large enough for every window size the tests use
 

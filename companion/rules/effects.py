@@ -19,16 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-# ALIEN_COLORS, RESOURCES and DIPLOMACY_TRACKS: catalogue.schema still imports them from here.
-from companion.rules.words import (  # noqa: F401
-    ALIEN_COLORS,
-    COUNTERS,
-    RESOURCES,
-    SECTOR_COLORS,
-    SHIP_TYPES,
-    SPECIES,
-)
-from companion.rules.words import TRACKS as DIPLOMACY_TRACKS  # noqa: F401
+from companion.rules.words import COUNTERS, SECTOR_COLORS, SHIP_TYPES, SPECIES
 
 # --- the words ---------------------------------------------------------------------------------
 
@@ -135,14 +126,24 @@ gain_bundle = _bundle(GAIN_KEYS)
 cost_bundle = _bundle(COST_KEYS)
 
 
-def _bundle_list(value: Any) -> str | None:
-    if not isinstance(value, list) or len(value) < 2:
-        return f"expected a list of at least two alternative amounts, got {value!r}"
-    for i, option in enumerate(value):
-        problem = gain_bundle(option)
-        if problem:
-            return f"option {i}: {problem}"
-    return None
+def list_of(item: Check, *, minimum: int = 0, length: int | None = None) -> Check:
+    """A check for a list of at least `minimum` (or exactly `length`) items passing `item`."""
+    def check(value: Any) -> str | None:
+        if not isinstance(value, list) or len(value) < minimum:
+            at_least = f" of at least {minimum}" if minimum else ""
+            return f"expected a list{at_least}, got {value!r}"
+        if length is not None and len(value) != length:
+            return f"expected a list of {length}, got {len(value)} item(s)"
+        for i, element in enumerate(value):
+            problem = item(element)
+            if problem:
+                return f"item {i}: {problem}"
+        return None
+
+    return check
+
+
+_bundle_list = list_of(gain_bundle, minimum=2)  # alternative amounts to choose from
 
 
 def _table(value: Any) -> str | None:

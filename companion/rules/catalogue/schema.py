@@ -21,38 +21,20 @@ from companion.rules.catalogue.model import (
     Shipped,
     ability_index,
 )
-from companion.rules.effects import (
+from companion.rules.effects import Check, boolean, list_of, one_of, whole
+from companion.rules.words import (
     ALIEN_COLORS,
-    DIPLOMACY_TRACKS,
     RESOURCES,
     SECTOR_COLORS,
     SHIP_TYPES,
     SPECIES,
-    Check,
-    boolean,
-    one_of,
-    whole,
 )
+from companion.rules.words import TRACKS as DIPLOMACY_TRACKS
 
 ALL_SHIP_TYPES = (*SHIP_TYPES, "farm", "ice_collector")
 
 
 # --- field types -------------------------------------------------------------------------------
-
-def _list_of(item: Check, *, allow_empty: bool = True, length: int | None = None) -> Check:
-    def check(value: Any) -> str | None:
-        if not isinstance(value, list) or (not value and not allow_empty):
-            return f"expected a list, got {value!r}"
-        if length is not None and len(value) != length:
-            return f"expected a list of {length}, got {len(value)} item(s)"
-        for i, element in enumerate(value):
-            problem = item(element)
-            if problem:
-                return f"item {i}: {problem}"
-        return None
-
-    return check
-
 
 def _object(spec: Mapping[str, Check], *, optional: tuple[str, ...] = ()) -> Check:
     def check(value: Any) -> str | None:
@@ -107,7 +89,7 @@ _ship_op = _either(
 _bundle0 = _counts(("gems", "points", *RESOURCES))
 _diplomacy_bonus = _either(
     effects.gain_bundle,
-    _object({"choose_different": whole(1), "from_levels": _list_of(whole(0, 5))}),
+    _object({"choose_different": whole(1), "from_levels": list_of(whole(0, 5))}),
 )
 
 HUB_FIELDS: dict[str, Check] = {
@@ -120,13 +102,13 @@ HUB_FIELDS: dict[str, Check] = {
     "starting_water": whole(0),
     "starting_metal": whole(0),
     "starting_diplomacy": _object({"fixed": _counts(DIPLOMACY_TRACKS), "choice": whole(0)}),
-    "setup_free_sectors": _list_of(
+    "setup_free_sectors": list_of(
         _object({"level": whole(1, 3), "color": one_of(*SECTOR_COLORS)})),
     "setup_private_sectors": whole(0),
-    "setup_ship_changes": _list_of(_ship_op),
+    "setup_ship_changes": list_of(_ship_op),
     "setup_residents": _counts(SPECIES),
-    "living_quarters": _list_of(_list_of(_species, allow_empty=False)),
-    "quarter_income": _list_of(_bundle0),
+    "living_quarters": list_of(list_of(_species, minimum=1)),
+    "quarter_income": list_of(_bundle0),
 }
 
 SECTOR_FIELDS: dict[str, Check] = {
@@ -134,7 +116,7 @@ SECTOR_FIELDS: dict[str, Check] = {
     "color": one_of(*SECTOR_COLORS),
     "cost": whole(0),
     "quarters": whole(1),
-    "income_icons": _list_of(_object(
+    "income_icons": list_of(_object(
         {"resource": one_of("gems", *RESOURCES), "amount": whole(1),
          "quarter": _either(whole(0), one_of(None))})),
     "income_icons_complete": boolean,
@@ -159,15 +141,15 @@ SHIP_GROUPS = ("level1", "deck_design", "neutral", "deck")
 DECK_FIELDS: dict[str, Check] = {"level": whole(1, 3), "size": whole(0)}
 
 _players = {f"players_{n}": whole(0) for n in (2, 3, 4)}
-_order = _list_of(one_of("turn_order", "reverse_turn_order"), length=2)
-_ship_list = _list_of(_ship_type)
+_order = list_of(one_of("turn_order", "reverse_turn_order"), length=2)
+_ship_list = list_of(_ship_type)
 SETUP_FIELDS: dict[str, dict[str, Check]] = {
     "humans_on_terra": _players,
     "aliens_drawn": _players,
     "ships_revealed_per_draft": _players,
     "turn_order_gems": {f"player_{n}": whole(0) for n in (1, 2, 3, 4)},
     "components": {
-        "aliens_per_color": whole(0), "alien_colors": _list_of(one_of(*ALIEN_COLORS)),
+        "aliens_per_color": whole(0), "alien_colors": list_of(one_of(*ALIEN_COLORS)),
         "humans": whole(0), "expedition_dice": whole(0), "level1_ships": whole(0),
         "level2_ships": whole(0), "level3_ships": whole(0), "sectors_per_level": whole(0),
         "basic_hubs": whole(0), "advanced_hubs": whole(0), "neutral_ships": whole(0),
@@ -175,11 +157,11 @@ SETUP_FIELDS: dict[str, dict[str, Check]] = {
     "sector_display": {
         "stacks": whole(1), "sectors_per_stack": whole(1), "per_player_per_stack": whole(1),
         "friendly_variant_extra": whole(0),
-        "first_game_number_endings": _list_of(whole(0, 9)),
+        "first_game_number_endings": list_of(whole(0, 9)),
     },
     "fleet": {"level1_ships": whole(0), "ships_at_start": whole(0)},
     "draft": {
-        "hubs_dealt": whole(1), "hubs_kept": whole(1), "basic_game_hubs": _list_of(
+        "hubs_dealt": whole(1), "hubs_kept": whole(1), "basic_game_hubs": list_of(
             one_of(*(f"B-{i}" for i in range(1, 13)))),
         "ships_per_level": whole(1), "level3_order": _order, "level2_order": _order,
     },
@@ -198,7 +180,7 @@ SETUP_FIELDS: dict[str, dict[str, Check]] = {
 }
 DIE_FIELDS: dict[str, dict[str, Check]] = {
     "expedition_die": {
-        "faces": _list_of(one_of(*RESOURCES, "human"), length=6), "dice": whole(1),
+        "faces": list_of(one_of(*RESOURCES, "human"), length=6), "dice": whole(1),
     },
 }
 _DIPLOMACY_LEVELS = {
@@ -209,7 +191,7 @@ _DIPLOMACY_LEVELS = {
     for n in range(6)
 }
 DIPLOMACY_FIELDS: dict[str, dict[str, Check]] = {
-    "board": {"tracks": _list_of(one_of(*DIPLOMACY_TRACKS)), "top_level": whole(1)},
+    "board": {"tracks": list_of(one_of(*DIPLOMACY_TRACKS)), "top_level": whole(1)},
     **_DIPLOMACY_LEVELS,
 }
 

@@ -81,6 +81,14 @@ def reset_ships(move: Move, player: int) -> None:
 def base_income(move: Move, player: int, *, placed_now_pay: bool = False) -> None:
     """Hub income per ship (or A-1's fixed 10) and the income icons of active quarters (with
     `placed_now_pay`, of every occupied quarter, the ones filled this turn too)."""
+    for line in income_lines(move, player, placed_now_pay=placed_now_pay):
+        ledger.gain(move, player, line["gains"], line["why"])
+
+
+def income_lines(move: Move, player: int, *, placed_now_pay: bool = False) -> list[dict]:
+    """What income pays, line by line: `{"source", "quarter", "gains", "why"}` for the Hub
+    (per ship, `"ships"` counted), each active Sector quarter's icons and each occupied Hub
+    quarter."""
     me = move.state["players"][player]
     hub = me["hub"]
     ships = len(fleet(move.state, player))
@@ -88,18 +96,22 @@ def base_income(move: Move, player: int, *, placed_now_pay: bool = False) -> Non
     # A Hub's income is per ship ("most Hubs generate 1 GEM per ship"); only a Hub that pays
     # nothing per ship (A-1: "income is 10 regardless of the number of ships") has a fixed one.
     fixed = 0 if per_ship else hub_value(move, hub, "income_fixed_gems")
-    ledger.gain(move, player, {"gems": per_ship * ships + fixed},
-                f"Hub {hub} income ({ships} ships)")
+    lines = [{"source": f"Hub {hub}", "quarter": None, "ships": ships, "per_ship": per_ship,
+              "gains": {"gems": per_ship * ships + fixed},
+              "why": f"Hub {hub} income ({ships} ships)"}]
     for sector in me["sectors"]:
         for quarter, amounts in sector["income"]:
             placed_now = placed_now_pay and quarter < len(sector["residents"])
             if placed_now or quarter_active(move.state, sector, quarter):
-                ledger.gain(move, player, amounts, f"income of Sector {sector['number']}")
+                lines.append({"source": f"Sector {sector['number']}", "quarter": quarter,
+                              "gains": amounts, "why": f"income of Sector {sector['number']}"})
     if any(me["hub_slots"]):
         slot_income = hub_value(move, hub, "quarter_income")
-        for slot, amounts in zip(me["hub_slots"], slot_income):
-            if slot is not None:
-                ledger.gain(move, player, amounts, f"income of Hub {hub}'s quarters")
+        for slot, (resident, amounts) in enumerate(zip(me["hub_slots"], slot_income)):
+            if resident is not None:
+                lines.append({"source": f"Hub {hub}", "quarter": slot, "gains": amounts,
+                              "why": f"income of Hub {hub}'s quarters"})
+    return lines
 
 
 def relocate(move: Move, player: int) -> None:

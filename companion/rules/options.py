@@ -102,16 +102,19 @@ def ship_entry(state: State, catalogue: Catalogue, player: int, ship_id: str) ->
 
 
 def income_options(state: State, catalogue: Catalogue, player: int) -> dict:
-    """Income: eligibility and its reason, the income powers and the relocations on offer."""
+    """Income: eligibility and its reason, what it pays line by line (`income.income_lines`),
+    the income powers and the relocations on offer."""
     def eligible(move: Move) -> None:
         turns.require_main_action(move, player)
         income.check_eligible(move, player)
 
     _, reason, missing = probe(state, catalogue, eligible)
+    lines, _, lines_missing = probe(state, catalogue, income.income_lines, player)
     powers = [ability_needs(state, player, source, a)
               for trigger in ("income", "income_end")
               for source, a in active_abilities(state, catalogue, player, trigger)]
-    return {"allowed": reason is None, "reason": reason, "missing": missing,
+    return {"allowed": reason is None, "reason": reason,
+            "missing": sorted({*missing, *lines_missing}), "lines": lines or [],
             "powers": powers, "relocations": relocations(state, catalogue, player),
             "relocation_gems": income.RELOCATION_GEMS}
 

@@ -6,6 +6,7 @@ import pytest
 from tables import Table
 
 from companion.rules.move import Refused
+from companion.rules.options import options
 
 
 def income(table, name="Ann", **details):
@@ -82,6 +83,24 @@ def test_income_example_sector_icons(table):
     income(table)
     ann = table.player("Ann")
     assert (ann["food"], ann["water"], ann["metal"]) == (2, 0, 1)
+
+
+def test_income_lines_explain_what_income_pays(table):
+    """Each line of income (the Hub per ship, each active quarter's icon) is listed before it is
+    taken, and income pays exactly their sum."""
+    table.put_sector("Ann", 121, ["pink"])
+    table.put_sector("Ann", 221, ["pink", "gold"])
+    table.set("Ann", gems=0, food=0, water=0, metal=0)
+    lines = options(table.state, table.catalogue)["income"]["lines"]
+    ships = sum(1 for s in table.state["ships"].values() if s["owner"] == 0)
+    assert [(line["source"], line["quarter"], line["gains"]) for line in lines] == [
+        ("Hub B-3", None, {"gems": ships}),
+        ("Sector 121", 0, {"food": 1}),
+        ("Sector 221", 0, {"metal": 1}), ("Sector 221", 1, {"food": 1})]
+    assert (lines[0]["ships"], lines[0]["per_ship"]) == (ships, 1)
+    income(table)
+    ann = table.player("Ann")
+    assert (ann["gems"], ann["food"], ann["water"], ann["metal"]) == (ships, 2, 0, 1)
 
 
 def test_residents_placed_this_turn_do_not_pay_income(table):

@@ -401,7 +401,7 @@ def setup_step(state: State, catalogue: Catalogue) -> dict:
                                  for n in (2, 3, 4)}}
     step, names = state["setup"]["step"], [p["name"] for p in state["players"]]
     if step == "display":
-        per_stack = len(names) + (1 if state["options"]["friendly"] else 0)
+        per_stack = setup.lay_out(catalogue, len(names), state["options"]["friendly"])["per_stack"]
         endings = table["sector_display"].value("first_game_number_endings")
         return {"command": "sector_display", "per_stack": per_stack,
                 "stacks": sorted({s.stack for s in catalogue.sectors.values()}),
@@ -415,9 +415,8 @@ def setup_step(state: State, catalogue: Catalogue) -> dict:
     if step == "reveal":
         level = state["setup"]["draft_level"]
         count = table["ships_revealed_per_draft"].value(f"players_{len(names)}")
-        designs = [d for d, s in catalogue.ships.items()
-                   if s.group == "deck_design" and s.level in (level, None)]
-        return {"command": "reveal_ships", "level": level, "count": count, "designs": designs}
+        return {"command": "reveal_ships", "level": level, "count": count,
+                "designs": _designs(catalogue, level)}
     if step == "draft":
         order = state["setup"]["draft_order"]
         return {"command": "draft_ship", "player": names[order[0]],
@@ -435,7 +434,17 @@ def setup_step(state: State, catalogue: Catalogue) -> dict:
             "missing": missing,
             "free_sectors": info.value("setup_free_sectors", []),
             "private_sectors": info.value("setup_private_sectors", 0),
-            "ship_changes": info.value("setup_ship_changes", [])}
+            "ship_changes": [
+                {**change, "choices": setup.discard_choices(state, player, change)
+                 if change["op"] == "discard" else _designs(catalogue, change["level"])}
+                for change in info.value("setup_ship_changes", [])
+                if setup.ship_change_applies(state, hub, change)]}
+
+
+def _designs(catalogue: Catalogue, level: int) -> list[str]:
+    """The ship designs of a Level's deck (drawn for the draft or a Hub's bonus)."""
+    return [d for d, s in catalogue.ships.items()
+            if s.group == "deck_design" and s.level in (level, None)]
 
 
 # -- values the catalogue lacks -----------------------------------------------------------------

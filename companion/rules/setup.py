@@ -12,10 +12,11 @@ from typing import Any
 
 from companion.rules import ledger
 from companion.rules.abilities import after_gaining_resident
+from companion.rules.catalogue import Catalogue
 from companion.rules.diplomacy import advance
 from companion.rules.gains import gain_resident
 from companion.rules.move import Move
-from companion.rules.state import Event, new_player, new_ship
+from companion.rules.state import Event, State, new_player, new_ship
 from companion.rules.station import add_sector, sector_color, sector_label
 from companion.rules.turns import start_turn
 from companion.rules.words import ALIEN_COLORS, PLAYER_COLORS, RESOURCES, SHIP_TYPES
@@ -39,6 +40,16 @@ def hub_value(move: Move, hub: str, field: str) -> Any:
 
 def _table(move: Move, record: str, field: str) -> Any:
     return move.catalogue.field("setup", record, field).value
+
+
+def lay_out(catalogue: Catalogue, players: int, friendly: bool) -> dict[str, int]:
+    """What the table puts out for `players` players: Humans on Terra, Aliens drawn from the bag
+    (at most `aliens_per_color` of a colour) and Sectors per stack on display (friendly: +1)."""
+    table = catalogue.setup
+    return {"humans": table["humans_on_terra"].value(f"players_{players}"),
+            "aliens": table["aliens_drawn"].value(f"players_{players}"),
+            "aliens_per_color": table["components"].value("aliens_per_color"),
+            "per_stack": players + (1 if friendly else 0)}
 
 
 def new_game(move: Move) -> None:
@@ -66,9 +77,8 @@ def new_game(move: Move) -> None:
     options = {"first_game": first_game, "advanced": bool(move.command.get("advanced")),
                "friendly": bool(move.command.get("friendly")),
                "example": bool(move.command.get("example"))}
-    humans = _table(move, "humans_on_terra", f"players_{count}")
-    drawn = _table(move, "aliens_drawn", f"players_{count}")
-    per_color = _table(move, "components", "aliens_per_color")
+    table = lay_out(move.catalogue, count, options["friendly"])
+    humans, drawn, per_color = table["humans"], table["aliens"], table["aliens_per_color"]
     aliens = move.command.get("aliens") or {}
     if set(aliens) != set(ALIEN_COLORS) or not all(
         isinstance(n, int) and 0 <= n <= per_color for n in aliens.values()
@@ -115,7 +125,8 @@ def sector_display(move: Move) -> None:
         move.fail("give the Sector numbers on display: \"sectors\": [101, 112, ...]")
     move.check(len(set(numbers)) == len(numbers), "a Sector is listed twice")
     options = move.state["options"]
-    per_stack = len(move.state["players"]) + (1 if options["friendly"] else 0)
+    per_stack = lay_out(move.catalogue, len(move.state["players"]),
+                        options["friendly"])["per_stack"]
     stacks = Counter((move.catalogue.sectors[n].level, sector_color(move, n)) for n in numbers)
     for stack, count in sorted(stacks.items()):
         move.check(count == per_stack, f"{count} Level-{stack[0]} {stack[1]} Sectors on display; "
@@ -334,11 +345,25 @@ def _starting_diplomacy(move: Move, player: int, hub: str, why: str) -> None:
             advance(move, player, track, pay=False, why=why)
 
 
+def ship_change_applies(state: State, hub: str, change: dict) -> bool:
+    """Whether a Hub's setup ship change applies: not B-2's draw in the first game ("That
+    player ignores this particular bonus")."""
+    return not (change["op"] == "draw" and state["options"]["first_game"] and hub == "B-2")
+
+
+def discard_choices(state: State, player: int, change: dict) -> list[str]:
+    """The player's ships a Hub's "discard" change may take: of its level, and of its ship type
+    unless "any"."""
+    return [sid for sid, s in state["ships"].items()
+            if s["owner"] == player and s["design"].startswith(f"L{change['level']}-")
+            and (change["ship"] == "any" or s["type"] == change["ship"])]
+
+
 def _ship_change(move: Move, player: int, change: dict, hub: str) -> None:
     name = move.name(player)
+    if not ship_change_applies(move.state, hub, change):
+        return
     if change["op"] == "draw":
-        if move.state["options"]["first_game"] and hub == "B-2":
-            return  # "That player ignores this particular bonus" (first game)
         kept = _list(move, "keep", change["keep"],
                      f"the Level-{change['level']} ships kept of the {change['draw']} drawn")
         for design in kept:
@@ -348,9 +373,7 @@ def _ship_change(move: Move, player: int, change: dict, hub: str) -> None:
                        f"{design!r} is not a Level-{change['level']} ship design")
             _give_ship(move, player, design, ship.type if ship else "unknown")
         return
-    candidates = [sid for sid, s in move.state["ships"].items()
-                  if s["owner"] == player and s["design"].startswith(f"L{change['level']}-")
-                  and (change["ship"] == "any" or s["type"] == change["ship"])]
+    candidates = discard_choices(move.state, player, change)
     if len(candidates) == change["count"]:
         chosen = candidates
     else:

@@ -1,0 +1,699 @@
+"""The turn's flows as plain data (no Kivy): what each panel asks, what will happen, and the one
+engine command the answers make. Built only from `rules.options`: the engine decides every rule.
+
+    flow = ship_flow(state, catalogue, "Ann:L1-construction")
+    flow.sectors                      # Choices: buildable ones, the others with the reason
+    flow.choose(101); flow.preview()  # ["Ann puts 2 GEMs on Ann:L1-construction", ...]
+    outcome = send(game.execute, flow.command())
+    outcome.refused / outcome.override("reason") / outcome.question / outcome.answer(8)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from companion.rules.catalogue import Catalogue
+from companion.rules.ledger import describe
+from companion.rules.move import Missing, Refused
+from companion.rules.options import options
+from companion.rules.state import State
+from companion.rules.words import COUNTERS, SHIP_NAMES, SUPPLY_COUNTERS, TRACK_NAMES, UNITS
+
+UNSURE = 0.9  # a die read with less certainty than this is marked for the player to check
+
+
+class FlowError(ValueError):
+    """An answer the flow does not offer (the message says why, in a player's words)."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One thing a player may pick on a panel: what it stands for, its label, and whether it
+    can be taken now (or why not)."""
+
+    value: Any
+    label: str
+    allowed: bool = True
+    reason: str | None = None
+
+
+def _amounts(amounts: Mapping[str, int] | None) -> str:
+    return "?" if amounts is None else describe(amounts)
+
+
+def _of(counter: str, n: int | None) -> str:
+    """'3 metal', or '? metal' for a value the catalogue lacks (asked on confirming)."""
+    return f"? {UNITS[counter][1]}" if n is None else describe({counter: n})
+
+
+def _pick(choices: Sequence[Choice], value: Any) -> Choice:
+    """The offered choice for `value`; FlowError if it is not offered or not allowed now."""
+    for choice in choices:
+        if choice.value == value:
+            if not choice.allowed:
+                raise FlowError(choice.reason or f"{choice.label} cannot be taken now")
+            return choice
+    raise FlowError(f"{value!r} is not on offer")
+
+
+# -- sending a command: accepted, refused (override) or a value to give -------------------------
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the engine said to a command: a step, a refusal quoting the rule, or a question."""
+
+    command: dict
+    step: Any = None
+    refused: str | None = None
+    key: str | None = None
+    question: str | None = None
+
+    def override(self, reason: str) -> dict:
+        """The refused command again, applied in spite of the rule (the reason is recorded)."""
+        if not reason.strip():
+            raise FlowError("an override needs a reason")
+        return {**self.command, "override": reason}
+
+    def answer(self, value: Any) -> dict:
+        """The command again with the value the engine asked for."""
+        return {**self.command, "catalogue": {**self.command.get("catalogue", {}),
+                                              self.key: value}}
+
+
+def send(execute: Callable[[dict], Any], command: dict) -> Outcome:
+    """Run `command` through `execute` (`Game.execute`, `StoredGame.execute`)."""
+    try:
+        return Outcome(command, step=execute(command))
+    except Refused as refused:
+        return Outcome(command, refused=refused.reason)
+    except Missing as missing:
+        return Outcome(command, key=missing.key, question=missing.question)
+
+
+# -- the station's abilities a command fires ------------------------------------------------------
+
+
+class Abilities:
+    """The abilities a command fires (`options`' needs) and the player's answers: whether to
+    use an optional one, its choice, where a resident goes, the resource paid, a bonus action's
+    details."""
+
+    def __init__(self, needs: Sequence[dict]) -> None:
+        self.needs = {need["source"]: need for need in needs}
+        self.used: set[str] = set()
+        self.choices: dict[str, list[Any]] = {}
+        self.where: dict[str, Any] = {}
+        self.bonus: dict[str, Any] = {}
+
+    def use(self, source: str, taken: bool = True) -> None:
+        """Take (or leave) an optional ability."""
+        if not self._need(source)["optional"]:
+            raise FlowError(f"{source} is not optional: it fires by itself")
+        (self.used.add if taken else self.used.discard)(source)
+
+    def choose(self, source: str, value: Any) -> None:
+        """The ability's choice (again for the next time when it is asked several times)."""
+        need = self._need(source)
+        if value not in need.get("choice", []):
+            raise FlowError(f"{source}: {value!r} is not one of {need.get('choice', [])}")
+        picked = self.choices.setdefault(source, [])
+        if len(picked) >= need.get("times", 1):
+            picked.clear()
+        picked.append(value)
+
+    def place(self, source: str, where: Any) -> None:
+        """Where the resident the ability gains goes."""
+        places = self.places(source)
+        if where not in places:
+            raise FlowError(f"{source}: the free quarters are in {places}")
+        self.where[source] = where
+
+    def give_bonus(self, source: str, detail: Any) -> None:
+        """A bonus action's details (transactions, dice, tracks, a Sector number)."""
+        if "bonus" not in self._need(source):
+            raise FlowError(f"{source} has no bonus action")
+        self.bonus[source] = detail
+
+    def places(self, source: str) -> list:
+        """The free quarters for the resident `source` gains (of the species chosen)."""
+        need = self._need(source)
+        picked = self.choices.get(source) or need.get("choice") or list(need.get("where", {}))
+        return need.get("where", {}).get(picked[0] if picked else None, [])
+
+    def questions(self) -> list[tuple[str, str]]:
+        """What is still to answer, as (source, what): "choice", "where", "pay", "bonus"."""
+        open_ = []
+        for source, need in self.needs.items():
+            if need["optional"] and source not in self.used:
+                continue
+            if len(need.get("choice", [])) > 1 and len(self.choices.get(source, [])) < need.get(
+                    "times", 1):
+                open_.append((source, "choice"))
+            if len(self.places(source)) > 1 and source not in self.where:
+                open_.append((source, "where"))
+            if need.get("pay") and f"{source}:pay" not in self.choices:
+                open_.append((source, "pay"))
+            if need.get("bonus") and source not in self.bonus:
+                open_.append((source, "bonus"))
+        return open_
+
+    def pay_with(self, source: str, resource: str) -> None:
+        """The resource paid for an "any resource" cost."""
+        if resource not in self._need(source).get("pay", []):
+            raise FlowError(f"{source} is paid with one of {self._need(source).get('pay', [])}")
+        self.choices[f"{source}:pay"] = [resource]
+
+    def fields(self) -> dict:
+        """The command fields the answers make (`use`, `choices`, `where`, `bonus`)."""
+        choices = {source: picked if self.needs.get(source, {}).get("times") else picked[0]
+                   for source, picked in self.choices.items()}
+        found = {"use": sorted(self.used), "choices": choices, "where": dict(self.where),
+                 "bonus": dict(self.bonus)}
+        return {key: value for key, value in found.items() if value}
+
+    def lines(self) -> list[str]:
+        """The abilities that fire, with their rule text (an optional one not taken says so)."""
+        return [f"{source}: {need['text']}" + (" (not used)" if need["optional"]
+                                               and source not in self.used else "")
+                for source, need in self.needs.items()]
+
+    def _need(self, source: str) -> dict:
+        if source not in self.needs:
+            raise FlowError(f"no ability of {source} fires here")
+        return self.needs[source]
+
+
+# -- using a ship --------------------------------------------------------------------------------
+
+
+class ShipFlow:
+    """Using one ship: what its action asks, the preview of what will be paid and gained, and
+    the `use_ship` command."""
+
+    def __init__(self, found: dict) -> None:
+        self.player: str = found["turn"]["player"]
+        self.ship: dict = found["ship"]
+        self.action: dict = self.ship["action"]
+        self.abilities = Abilities(self.ship["abilities"])
+
+    @property
+    def usable(self) -> bool:
+        return self.ship["usable"]
+
+    @property
+    def reason(self) -> str | None:
+        """Why the ship cannot be used now (an override can still send the command)."""
+        return self.ship["reason"]
+
+    def details(self) -> dict:
+        """The action's fields of the command."""
+        return {}
+
+    def questions(self) -> list[str]:
+        """What the player has still to answer before confirming."""
+        return [f"{source}: {what}" for source, what in self.abilities.questions()]
+
+    def command(self) -> dict:
+        details, answers = self.details(), self.abilities.fields()
+        where = {**answers.get("where", {}), **details.get("where", {})}
+        return {"cmd": "use_ship", "player": self.player, "ship": self.ship["ship"],
+                **details, **answers, **({"where": where} if where else {})}
+
+    def preview(self) -> list[str]:
+        """What will be paid and gained, in order, before confirming."""
+        ship = self.ship
+        lines = [f"{self.player} puts {_of('gems', ship['cost'])} on {ship['ship']} "
+                 f"({SHIP_NAMES[ship['type']]})"]
+        if ship["fee"] != 0 and ship["owner"] not in (None, self.player):
+            lines.append(f"{self.player} pays {ship['owner']} the owner's fee: "
+                         f"{_of('gems', ship['fee'])}")
+        lines += self.action_lines() + self.abilities.lines()
+        for bonus in ship.get("diplomacy_bonuses", []):
+            levels = " or ".join("+".join(map(str, o)) for o in bonus["options"])
+            lines.append(f"Diplomacy bonus for {bonus['player']}: level {levels}"
+                         + ("" if bonus["automatic"] else " (their choice)"))
+        return lines
+
+    def action_lines(self) -> list[str]:
+        return []
+
+
+class DismantleFlow(ShipFlow):
+    """Dismantle: which unused ship of one's own, for its metal."""
+
+    def __init__(self, found: dict) -> None:
+        super().__init__(found)
+        self.targets = [Choice(t["ship"], f"{t['ship']}: {_of('metal', t['metal'])}")
+                        for t in self.action["dismantle"]]
+        self.target = self.targets[0].value if len(self.targets) == 1 else None
+
+    def choose(self, ship_id: str) -> None:
+        self.target = _pick(self.targets, ship_id).value
+
+    def questions(self) -> list[str]:
+        return (["which ship to dismantle"] if self.target is None else []) + super().questions()
+
+    def details(self) -> dict:
+        return {} if self.target is None else {"dismantle": self.target}
+
+    def action_lines(self) -> list[str]:
+        return [] if self.target is None else [
+            f"dismantles {_pick(self.targets, self.target).label}"]
+
+
+class ConstructionFlow(ShipFlow):
+    """Construction: which Sector (price after discounts; the ones that cannot be built with the
+    engine's reason), then what its immediate abilities ask."""
+
+    def __init__(self, found: dict) -> None:
+        super().__init__(found)
+        self.offers = {s["number"]: s for s in self.action["sectors"]}
+        self.sectors = [Choice(s["number"], _sector_label(s), s["allowed"], s["reason"])
+                        for s in self.action["sectors"]]
+        self.sector: int | None = None
+
+    def choose(self, number: int) -> None:
+        """Build Sector `number`: its immediate abilities join the ship's."""
+        self.sector = _pick(self.sectors, number).value
+        self.abilities = Abilities(self.ship["abilities"] + self.offers[number]["abilities"])
+
+    def questions(self) -> list[str]:
+        return (["which Sector"] if self.sector is None else []) + super().questions()
+
+    def details(self) -> dict:
+        return {} if self.sector is None else {"sector": self.sector}
+
+    def action_lines(self) -> list[str]:
+        if self.sector is None:
+            return []
+        offer = self.offers[self.sector]
+        return [f"builds Sector {self.sector} ({offer['wing']} wing, Level {offer['level']}) "
+                f"for {_price(offer)}"]
+
+
+def _price(offer: dict) -> str:
+    """'7 metal (9 - 2)', or the price when there is no discount."""
+    price, cost = offer["price"], offer["cost"]
+    if price is None:
+        return "? metal"
+    return f"{price} metal" + (f" ({cost} - {cost - price})" if cost is not None
+                               and cost != price else "")
+
+
+def _sector_label(offer: dict) -> str:
+    return f"Sector {offer['number']} · {offer['wing']} · Level {offer['level']} · {_price(offer)}"
+
+
+class TransportFlow(ShipFlow):
+    """Transport: transactions (Aliens by colour, gold, trades, buying) up to the limit."""
+
+    def __init__(self, found: dict) -> None:
+        super().__init__(found)
+        action = self.action
+        self.limit: int | None = action["transactions"]
+        self.residents = {item.get("color", "gold"): item
+                          for item in [*action["aliens"], action["gold"]]}
+        self.aliens = [Choice(color, f"{color} Alien ({item['in_supply']} left): "
+                                     f"{_amounts(item['cost'])}", item["allowed"],
+                              item["reason"])
+                       for color, item in self.residents.items()]
+        self.trades = [Choice(pair, f"pay {pair[0]} and {pair[1]}")
+                       for pair in action["trade"]["pay"]]
+        self.buy = Choice("buy", f"buy 1 resource for {action['buy']['gems']} GEMs",
+                          action["buy"]["allowed"], action["buy"]["reason"])
+        self.items: list[dict] = []
+
+    def add_resident(self, color: str, where: Any = None) -> None:
+        """An Alien of `color` ("gold" for a gold one), to `where` when there is a choice."""
+        offer = self.residents[_pick(self.aliens, color).value]
+        places = offer["where"]
+        if where is None and len(places) == 1:
+            where = places[0]
+        if where not in places:
+            raise FlowError(f"where does the {color} Alien go? ({', '.join(map(str, places))})")
+        self._add({**({"type": "gold"} if color == "gold" else {"type": "alien", "color": color}),
+                   "where": where})
+
+    def add_trade(self, pay: Sequence[str], gain: str) -> None:
+        pair = _pick(self.trades, sorted(pay, key=("food", "water", "metal").index)).value
+        if gain not in self.action["trade"]["gain"]:
+            raise FlowError(f"a trade gains one of {self.action['trade']['gain']}")
+        self._add({"type": "trade", "pay": list(pair), "gain": gain})
+
+    def add_buy(self, gain: str) -> None:
+        _pick([self.buy], "buy")
+        if gain not in self.action["buy"]["gain"]:
+            raise FlowError(f"buy one of {self.action['buy']['gain']}")
+        self._add({"type": "buy", "gain": gain})
+
+    def remove(self, index: int) -> None:
+        del self.items[index]
+
+    def _add(self, item: dict) -> None:
+        if self.limit is not None and len(self.items) >= self.limit:
+            raise FlowError(f"{self.ship['ship']} makes at most {self.limit} transactions")
+        self.items.append(item)
+
+    def questions(self) -> list[str]:
+        return (["a transaction"] if not self.items else []) + super().questions()
+
+    def details(self) -> dict:
+        return {"transactions": list(self.items)}
+
+    def action_lines(self) -> list[str]:
+        return [_transaction_line(item, self.residents, self.action) for item in self.items]
+
+
+def _transaction_line(item: dict, residents: dict, action: dict) -> str:
+    kind = item["type"]
+    if kind in ("alien", "gold"):
+        color = item.get("color", "gold")
+        return (f"pays {_amounts(residents[color]['cost'])} for a {color} Alien "
+                f"(to {item['where']})")
+    if kind == "trade":
+        return f"trades {item['pay'][0]} and {item['pay'][1]} for 1 {item['gain']}"
+    return f"pays {action['buy']['gems']} GEMs for 1 {item['gain']}"
+
+
+class DiceReading(Protocol):
+    """Dice as read (by taps now, by the camera later): each die's face and how sure it is."""
+
+    @property
+    def faces(self) -> list[str]: ...
+
+    @property
+    def certainty(self) -> list[float]: ...
+
+
+@dataclass
+class TappedDice:
+    """Dice entered by tapping faces: a counter per face; every die is certain."""
+
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def tap(self, face: str, step: int = 1) -> None:
+        """One more (step=-1: one fewer) die showing `face`."""
+        self.counts[face] = max(0, self.counts.get(face, 0) + step)
+
+    @property
+    def faces(self) -> list[str]:
+        return [face for face, n in self.counts.items() for _ in range(n)]
+
+    @property
+    def certainty(self) -> list[float]:
+        return [1.0] * len(self.faces)
+
+
+class ExpeditionFlow(ShipFlow):
+    """Terran Expedition: roll, enter the dice, keep up to capacity, observe or recruit each
+    Human kept, rerolls where the station allows."""
+
+    def __init__(self, found: dict) -> None:
+        super().__init__(found)
+        self.dice: int | None = self.action["dice"]
+        self.capacity: int | None = self.action["keep"]
+        self.rerolls_allowed: int = self.action["rerolls"] or 0
+        self.rerolls = 0
+        self.faces: list[str] = list(self.action["faces"])
+        self.reading: DiceReading | None = None
+        self.kept: Counter = Counter()
+        self.humans: list[str | None] = []
+        self.human_places: list[Any] = []
+        offer = self.action["humans"]
+        self.human_choices = [
+            Choice("observe", f"Observe: {_amounts(offer['observe'])}"),
+            Choice("recruit", f"Recruit: {_amounts(offer['recruit'])}",
+                   offer["recruit_reason"] is None, offer["recruit_reason"])]
+
+    def read(self, reading: DiceReading) -> None:
+        """The dice rolled (taps or camera); what was kept is chosen again."""
+        unknown = [f for f in reading.faces if f not in self.faces]
+        if unknown:
+            raise FlowError(f"a die shows {', '.join(self.faces)}, not {unknown[0]!r}")
+        self.reading, self.kept, self.humans, self.human_places = reading, Counter(), [], []
+
+    @property
+    def unsure(self) -> list[int]:
+        """The dice read with little certainty, for the player to check."""
+        return [] if self.reading is None else [
+            i for i, sure in enumerate(self.reading.certainty) if sure < UNSURE]
+
+    def reroll(self) -> None:
+        """Use one reroll (B-4, 315): the dice are entered again as they now lie."""
+        if self.rerolls >= self.rerolls_allowed:
+            raise FlowError(f"{self.player} may reroll {self.rerolls_allowed} time(s)")
+        self.rerolls += 1
+        self.reading, self.kept, self.humans, self.human_places = None, Counter(), [], []
+
+    def keep(self, face: str, step: int = 1) -> None:
+        """Keep one more (step=-1: one fewer) die showing `face`, up to the capacity."""
+        rolled = Counter(self.reading.faces if self.reading else [])
+        count = self.kept[face] + step
+        if count < 0 or count > rolled[face]:
+            raise FlowError(f"{rolled[face]} dice show {face}")
+        if step > 0 and self.capacity is not None and sum(self.kept.values()) >= self.capacity:
+            raise FlowError(f"keep at most {self.capacity} dice (the capacity)")
+        self.kept[face] = count
+        self.humans = (self.humans + [None] * count)[:self.kept["human"]]
+        self.human_places = self.human_places[:self.kept["human"]]
+
+    def plan_human(self, index: int, plan: str, where: Any = None) -> None:
+        """Human `index` kept: "observe" or "recruit" (to `where` when there is a choice)."""
+        _pick(self.human_choices, plan)
+        places = self.action["humans"]["where"]
+        if plan == "recruit" and len(places) > 1 and where not in places:
+            raise FlowError(f"where does the Human go? ({', '.join(map(str, places))})")
+        self.humans[index] = plan
+        self.human_places = [p for i, p in enumerate(self.human_places) if i != index]
+        if plan == "recruit" and len(places) > 1:
+            self.human_places.append(where)
+
+    def questions(self) -> list[str]:
+        asked = []
+        entered = len(self.reading.faces) if self.reading else 0
+        if entered != self.dice:
+            asked.append(f"the {self.dice} dice rolled ({entered} entered)")
+        if not self.kept.total():
+            asked.append("the dice kept")
+        asked += [f"Human {i + 1}: observe or recruit" for i, p in enumerate(self.humans)
+                  if p is None]
+        return asked + super().questions()
+
+    def details(self) -> dict:
+        found: dict[str, Any] = {"rolled": self.reading.faces if self.reading else [],
+                                 "keep": list(self.kept.elements()),
+                                 "humans": [p for p in self.humans if p]}
+        if self.rerolls:
+            found["rerolls"] = self.rerolls
+        if self.human_places:
+            found["where"] = {"human": list(self.human_places)}
+        return found
+
+    def action_lines(self) -> list[str]:
+        gained = {f: n for f, n in self.kept.items() if f != "human" and n}
+        lines = [f"gains {describe(gained)}"] if gained else []
+        labels = {c.value: c.label for c in self.human_choices}
+        return lines + [f"Human {i + 1}: {labels[p]}" for i, p in enumerate(self.humans) if p]
+
+
+class DiplomacyFlow(ShipFlow):
+    """Diplomacy: which track(s), each with its lobbying cost."""
+
+    def __init__(self, found: dict) -> None:
+        super().__init__(found)
+        self.most: int | None = self.action["tracks_at_most"]
+        self.offers = {t["track"]: t for t in self.action["tracks"]}
+        self.tracks = [Choice(t["track"], f"{TRACK_NAMES[t['track']]}: level {t['level']} -> "
+                                          f"{t['level'] + 1}, {_of('gems', t['cost'])}",
+                              t["allowed"], t["reason"])
+                       for t in self.action["tracks"]]
+        self.chosen: list[str] = []
+
+    def choose(self, track: str) -> None:
+        """Take (or, tapped again, leave) a track, up to the ship's number of tracks."""
+        if track in self.chosen:
+            self.chosen.remove(track)
+            return
+        _pick(self.tracks, track)
+        if self.most is not None and len(self.chosen) >= self.most:
+            raise FlowError(f"{self.ship['ship']} advances on at most {self.most} track(s)")
+        self.chosen.append(track)
+
+    def questions(self) -> list[str]:
+        return (["which track"] if not self.chosen else []) + super().questions()
+
+    def details(self) -> dict:
+        return {"tracks": list(self.chosen)}
+
+    def action_lines(self) -> list[str]:
+        return [f"lobbies: {_pick(self.tracks, track).label}" for track in self.chosen]
+
+
+class GainFlow(ShipFlow):
+    """Farm, Ice Collector: nothing to ask."""
+
+    def action_lines(self) -> list[str]:
+        resource = "food" if "food" in self.action else "water"
+        return [f"gains {_of(resource, self.action[resource])}"]
+
+
+FLOWS: dict[str, type[ShipFlow]] = {
+    "dismantle": DismantleFlow, "construction": ConstructionFlow, "transport": TransportFlow,
+    "expedition": ExpeditionFlow, "diplomacy": DiplomacyFlow, "farm": GainFlow,
+    "ice_collector": GainFlow}
+
+
+def ship_flow(state: State, catalogue: Catalogue, ship_id: str) -> ShipFlow:
+    """The flow for the active player's use of `ship_id`."""
+    found = options(state, catalogue, ship=ship_id)
+    return FLOWS[found["ship"]["type"]](found)
+
+
+# -- income ----------------------------------------------------------------------------------------
+
+
+class IncomeFlow:
+    """Income: eligibility and its reason, a receipt of every line, the optional income
+    powers, relocations at 1 GEM each (or Hub A-8's Human first)."""
+
+    def __init__(self, found: dict) -> None:
+        self.player: str = found["turn"]["player"]
+        offer = found["income"]
+        self.allowed: bool = offer["allowed"]
+        self.reason: str | None = offer["reason"]
+        self.lines: list[dict] = offer["lines"]
+        self.abilities = Abilities(offer["powers"])
+        self.gems_per_move: int = offer["relocation_gems"]
+        self.residents = offer["relocations"]
+        self.moves: list[dict] = []
+        self.human_offer: dict | None = found["human_then_income"]
+        self.human_first = False
+
+    def receipt(self) -> list[str]:
+        """One line per source of income, then the total."""
+        total: Counter = Counter()
+        found = []
+        for line in self.lines:
+            total.update(line["gains"])
+            where = line["source"] + ("" if line["quarter"] is None
+                                      else f" quarter {line['quarter'] + 1}")
+            per_ship = (f": {line['per_ship']} GEM x {line['ships']} ships"
+                        if line.get("per_ship") else "")
+            found.append(f"{where}{per_ship} = {describe(line['gains'])}")
+        return [*found, f"Total: {describe(dict(total))}"]
+
+    def relocate(self, source: Any, slot: int, to: Any) -> None:
+        """Move the resident in `source`'s quarter `slot` to `to` (1 GEM)."""
+        if self.human_first:
+            raise FlowError("Hub A-8's Human then income moves no resident")
+        for resident in self.residents:
+            if (resident["from"], resident["slot"]) == (source, slot):
+                if to not in resident["to"]:
+                    raise FlowError(f"the {resident['species']} can go to {resident['to']}")
+                self.moves.append({"from": source, "slot": slot, "to": to})
+                return
+        raise FlowError(f"no resident in {source} quarter {slot + 1}")
+
+    def gain_human_first(self) -> None:
+        """Hub A-8: gain a Human, then take income."""
+        if not self.human_offer:
+            raise FlowError(f"{self.player}'s Hub cannot gain a Human before income")
+        if not self.human_offer["allowed"]:
+            raise FlowError(self.human_offer["reason"])
+        self.human_first, self.moves = True, []
+
+    def command(self) -> dict:
+        if self.human_first:
+            return {"cmd": "human_then_income", "player": self.player,
+                    **self.abilities.fields()}
+        found = {"cmd": "income", "player": self.player, **self.abilities.fields()}
+        if self.moves:
+            found["relocate"] = list(self.moves)
+        return found
+
+    def preview(self) -> list[str]:
+        lines = ([f"{self.human_offer['source']}: {self.human_offer['text']}"]
+                 if self.human_first else [])
+        lines += self.receipt() + self.abilities.lines()
+        lines += [f"moves the resident of {m['from']} quarter {m['slot'] + 1} to {m['to']}: "
+                  f"{self.gems_per_move} GEM" for m in self.moves]
+        return lines
+
+
+def income_flow(state: State, catalogue: Catalogue) -> IncomeFlow:
+    return IncomeFlow(options(state, catalogue))
+
+
+# -- Diplomacy bonuses, Hub powers, corrections ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BonusPrompt:
+    """One player's Diplomacy bonus choice (already given ones are automatic, not asked)."""
+
+    player: str
+    track: str
+    choices: list[Choice]
+
+    def command(self, levels: list[int]) -> dict:
+        return {"cmd": "diplomacy_bonus", "player": self.player,
+                "levels": _pick(self.choices, levels).value}
+
+
+def bonus_prompts(state: State, catalogue: Catalogue) -> list[BonusPrompt]:
+    """The Diplomacy bonus choices waiting, in turn order from the active player."""
+    names = [p["name"] for p in state["players"]]
+    active = state["turn"]["active"] or 0
+    order = names[active:] + names[:active]
+    found = [BonusPrompt(p["player"], p["track"], [
+        Choice(o["levels"], " + ".join(_amounts(g) for g in o["gives"]) if o["gives"] else
+               "level " + "+".join(map(str, o["levels"]))) for o in p["options"]])
+        for p in options(state, catalogue)["pending"]]
+    return sorted(found, key=lambda prompt: order.index(prompt.player))
+
+
+class HubPowerFlow:
+    """A Hub power used outside the main action (A-1, B-6): allowed or why not, what it asks."""
+
+    def __init__(self, entry: dict) -> None:
+        self.player: str = entry["player"]
+        self.power = Choice(entry["source"], f"{entry['source']}: {entry['text']}",
+                            entry["allowed"], entry["reason"])
+        self.abilities = Abilities([entry])
+        if entry["optional"]:
+            self.abilities.use(entry["source"])
+
+    def command(self) -> dict:
+        return {"cmd": "hub_power", "player": self.player, "source": self.power.value,
+                **self.abilities.fields()}
+
+
+def hub_power_flows(state: State, catalogue: Catalogue) -> list[HubPowerFlow]:
+    """Every player's Hub powers that can be used outside the main action."""
+    return [HubPowerFlow(entry) for entry in options(state, catalogue)["hub_powers"]]
+
+
+def end_turn() -> dict:
+    return {"cmd": "end_turn"}
+
+
+def undo() -> dict:
+    return {"cmd": "undo"}
+
+
+def adjust(who: str, counter: str, note: str, *, delta: int | None = None,
+           value: int | None = None) -> dict:
+    """A correction of any counter (a player's, or the supply's), with a note saying why."""
+    counters = SUPPLY_COUNTERS if who == "supply" else COUNTERS
+    if counter not in counters:
+        raise FlowError(f"{who} counts {', '.join(counters)}")
+    if not note.strip():
+        raise FlowError("a correction needs a note saying why")
+    if (delta is None) == (value is None):
+        raise FlowError("give the change or the new value")
+    change = {"delta": delta} if value is None else {"value": value}
+    return {"cmd": "adjust", "who": who, "counter": counter, **change, "note": note}

@@ -5,6 +5,7 @@ only what `options` offers; a refusal leads to an override, a missing value to a
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -179,6 +180,35 @@ def test_expedition_a_human_recruited_at_its_price(table):
     assert table.state["supply"]["human"] == humans - 1
 
 
+@dataclass
+class CameraReading:
+    """A reading as the camera will give it: each die's face and how sure the reader is."""
+
+    faces: list[str]
+    certainty: list[float]
+
+
+def test_expedition_reroll_with_b4_and_a_camera_reading(catalogue):
+    """B-4: "you may reroll any number of dice once": the dice are entered again as they lie."""
+    table = Table(catalogue, hubs=("B-4", "B-5"))
+    table.setup_bonuses()
+    flow = flow_for(table, "Ann:L1-expedition")
+    assert flow.rerolls_allowed == 1
+    flow.read(CameraReading(["water"] * 6, [1.0, 1.0, 0.5, 1.0, 1.0, 0.95]))
+    assert flow.unsure == [2]  # marked for the player to check
+    flow.reroll()
+    assert flow.questions()[0] == "the 6 dice rolled (0 entered)"
+    with pytest.raises(FlowError, match="may reroll 1 time"):
+        flow.reroll()
+    flow.read(CameraReading(["metal"] * 6, [1.0] * 6))
+    for _ in range(4):
+        flow.keep("metal")
+    assert flow.command()["rerolls"] == 1
+    metal = table.player("Ann")["metal"]
+    accepted(table, flow.command())
+    assert table.player("Ann")["metal"] == metal + 4
+
+
 def test_dismantle_diplomacy_and_farm(table):
     table.set("Ann", gems=30)
     flow = flow_for(table, "Ann:L3-dismantle")
@@ -274,11 +304,18 @@ def test_income_receipt_relocation_and_power(table):
         flow.relocate(221, 0, 999)
     flow.relocate(221, 0, 121)
     assert flow.preview()[-1] == "moves the resident of 221 quarter 1 to 121: 1 GEM"
+    flow.abilities.use("B-5")  # "During income, you may perform 1 transport transaction"
+    assert flow.abilities.questions() == [("B-5", "bonus")]
+    flow.abilities.give_bonus("B-5", [{"type": "trade", "pay": ["food", "water"],
+                                       "gain": "metal"}])
+    assert flow.abilities.questions() == []
+    before = dict(table.player("Bob"))
     accepted(table, flow.command())
     bob = table.player("Bob")
     assert {s["number"]: s["residents"] for s in bob["sectors"]} == {221: ["pink"],
                                                                      121: ["gold"]}
     assert bob["gems"] == 3 + ships - 1
+    assert (bob["metal"], bob["food"]) == (before["metal"] + 2, before["food"])
 
 
 def test_refused_income_shows_the_rule_and_can_be_overridden(table):

@@ -221,7 +221,8 @@ def ship_options(state: State, catalogue: Catalogue, ship_id: str) -> dict:
         if gains.owner_matches(a, own) and not KINDS[a.kind].modifier]
     if kind in TRACKS:
         entry["diplomacy_bonuses"] = [
-            {"player": p["name"], "options": picks, "automatic": len(picks) == 1}
+            {"player": p["name"], "options": picks, "automatic": len(picks) == 1,
+             "gives": [probe(state, catalogue, _bonuses, kind, levels)[0] for levels in picks]}
             for index, p in enumerate(state["players"])
             if (picks := diplomacy.options(diplomacy.allowed_levels(state, index, kind)))]
     return entry

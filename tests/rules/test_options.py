@@ -189,8 +189,11 @@ def test_diplomacy_bonuses_automatic_or_chosen(table):
             table.end_turn()
     ship = options(table.state, table.catalogue, ship="Ann:L1-dismantle")["ship"]
     # Ann, sole leader at level 2, may take the bonus of level 0, 1 or 2
-    assert ship["diplomacy_bonuses"] == [{"player": "Ann", "options": [[0], [1], [2]],
-                                          "automatic": False}]
+    (bonus,) = ship["diplomacy_bonuses"]
+    assert bonus | {"gives": None} == {"player": "Ann", "options": [[0], [1], [2]],
+                                       "automatic": False, "gives": None}
+    assert bonus["gives"] == [[table.catalogue.diplomacy[f"level-{level}"].value(
+        "bonus_dismantle")] for level in (0, 1, 2)]
     table.run({"cmd": "use_ship", "player": "Ann", "ship": "Ann:L1-dismantle",
                "dismantle": "Ann:L1-transport"})
     (pending,) = options(table.state, table.catalogue)["pending"]

@@ -233,8 +233,9 @@ class ShipFlow:
                          f"{_of('gems', ship['fee'])}")
         lines += self.action_lines() + self.abilities.lines()
         for bonus in ship.get("diplomacy_bonuses", []):
-            levels = " or ".join("+".join(map(str, o)) for o in bonus["options"])
-            lines.append(f"Diplomacy bonus for {bonus['player']}: level {levels}"
+            picks = " or ".join(_bonus_label(levels, gives)
+                                for levels, gives in zip(bonus["options"], bonus["gives"]))
+            lines.append(f"Diplomacy bonus for {bonus['player']}: {picks}"
                          + ("" if bonus["automatic"] else " (their choice)"))
         return lines
 
@@ -644,14 +645,20 @@ class BonusPrompt:
                 "levels": _pick(self.choices, levels).value}
 
 
+def _bonus_label(levels: list[int], gives: list[dict] | None) -> str:
+    """'2 GEMs', '1 point + 1 metal' (two levels), or the levels when a value is unknown."""
+    if gives is None:
+        return "level " + "+".join(map(str, levels))
+    return " + ".join(describe(amounts) for amounts in gives)
+
+
 def bonus_prompts(state: State, catalogue: Catalogue) -> list[BonusPrompt]:
     """The Diplomacy bonus choices waiting, in turn order from the active player."""
     names = [p["name"] for p in state["players"]]
     active = state["turn"]["active"] or 0
     order = names[active:] + names[:active]
     found = [BonusPrompt(p["player"], p["track"], [
-        Choice(o["levels"], " + ".join(_amounts(g) for g in o["gives"]) if o["gives"] else
-               "level " + "+".join(map(str, o["levels"]))) for o in p["options"]])
+        Choice(o["levels"], _bonus_label(o["levels"], o["gives"])) for o in p["options"]])
         for p in options(state, catalogue)["pending"]]
     return sorted(found, key=lambda prompt: order.index(prompt.player))
 

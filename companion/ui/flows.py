@@ -80,6 +80,8 @@ class Outcome:
 
     def answer(self, value: Any) -> dict:
         """The command again with the value the engine asked for."""
+        if self.key is None:
+            raise FlowError("the engine asked for no value")
         return {**self.command, "catalogue": {**self.command.get("catalogue", {}),
                                               self.key: value}}
 

@@ -287,6 +287,31 @@ def test_diplomacy_bonus_prompts_in_turn_order(table):
         prompt.command([4])
 
 
+def test_bonus_prompts_start_with_the_active_player(table):
+    """Tied leaders each choose from the levels below: Bob, who acts, is asked first."""
+    table.set("Ann", gems=30)
+    table.set("Bob", gems=30)
+    for _ in range(2):
+        for name in ("Ann", "Bob"):
+            accepted(table, {"cmd": "use_ship", "player": name, "ship": f"{name}:L1-diplomacy",
+                             "tracks": ["dismantle"]})
+            accepted(table, end_turn())
+        for name in ("Ann", "Bob"):
+            accepted(table, {"cmd": "income", "player": name, "override": "test"})
+            accepted(table, end_turn())
+    accepted(table, {"cmd": "income", "player": "Ann", "override": "test"})
+    accepted(table, end_turn())
+    flow = flow_for(table, "Bob:L1-dismantle")
+    flow.choose("Bob:L1-transport")
+    accepted(table, flow.command())
+    prompts = bonus_prompts(table.state, table.catalogue)
+    assert [(p.player, [c.value for c in p.choices]) for p in prompts] == [
+        ("Bob", [[0], [1]]), ("Ann", [[0], [1]])]
+    for prompt in prompts:
+        accepted(table, prompt.command([0]))
+    assert table.state["pending"] == []
+
+
 def test_income_receipt_relocation_and_power(table):
     table.put_sector("Bob", 221, ["gold", "pink"])
     table.put_sector("Bob", 121)

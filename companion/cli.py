@@ -61,8 +61,16 @@ def _parser() -> argparse.ArgumentParser:
                         help="the catalogue overlay file of values entered from a physical copy "
                         f"(default: {paths.overlay_path()})")
     parser.add_argument("--fullscreen", action="store_true", help="fill the screen (kiosk)")
+    parser.add_argument("--size", type=_window_size, default=None, metavar="WxH",
+                        help="the window's size, e.g. 1024x600 (for testing; default 800x480)")
+    parser.add_argument("--db", dest="app_db", type=database_argument, default=None,
+                        metavar="PATH", help="the game database (default: the one in the "
+                        "user's data folder)")
     parser.add_argument("--demo", action="store_true",
-                        help="open with the rulebook's scoring example loaded")
+                        help="open an example game part-way through (example values; in a "
+                        "temporary database unless --db is given)")
+    parser.add_argument("--calculator", action="store_true",
+                        help="open the final-score calculator")
     parser.add_argument("--config", type=Path, default=None, metavar="PATH",
                         help=f"the app's config file (default: {app_config.default_config_path()})")
     parser.set_defaults(run=_run_app)
@@ -111,10 +119,19 @@ def _parser() -> argparse.ArgumentParser:
 def _run_app(args: argparse.Namespace) -> int:
     from companion.ui.app import run_app  # Kivy is imported only when the app starts.
 
-    run_app(fullscreen=args.fullscreen, demo=args.demo,
-            overlay=paths.overlay_path(args.overlay),
-            config=args.config)
+    run_app(fullscreen=args.fullscreen, size=args.size, demo=args.demo,
+            start="calculator" if args.calculator else None, db=args.app_db,
+            overlay=paths.overlay_path(args.overlay), config=args.config)
     return 0
+
+
+def _window_size(text: str) -> tuple[int, int]:
+    """The --size argument: WIDTHxHEIGHT in pixels."""
+    width, sep, height = text.lower().partition("x")
+    if not (sep and width.isdigit() and height.isdigit() and int(width) >= 320
+            and int(height) >= 240):
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT such as 800x480, not {text!r}")
+    return int(width), int(height)
 
 
 def _run_score(args: argparse.Namespace) -> int:

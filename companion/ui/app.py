@@ -1,4 +1,5 @@
-"""Start the touchscreen app: set up Kivy (before it is imported), load the catalogue, run.
+"""The app shell: configure Kivy (before it is imported), open the game store, and show one screen
+at a time in a ScreenManager, each screen a module with its own .kv file beside it.
 
 Kivy reads its environment and configuration when first imported, so this module imports it only
 inside functions, after `configure_kivy` has run.
@@ -6,16 +7,28 @@ inside functions, after `configure_kivy` has run.
 
 from __future__ import annotations
 
+import importlib
 import os
 from pathlib import Path
 from typing import Any
 
 REFERENCE_SIZE = (800, 480)  # the official 7" Raspberry Pi display
-EXAMPLE_POSITION = Path(__file__).resolve().parent.parent / "data" / "examples" / "rulebook-3p.json"
+# Screen name -> (module, Screen class); each module has a .kv file of the same name.
+SCREENS = {
+    "home": ("companion.ui.home", "HomeScreen"),
+    "calculator": ("companion.ui.calculator", "CalculatorScreen"),
+    "setup": ("companion.ui.setup", "SetupScreen"),
+    "table": ("companion.ui.table", "TableScreen"),
+    "action": ("companion.ui.action", "ActionScreen"),
+}
+GAME_SCREENS = ("setup", "table", "action")  # screens that belong to the open game
 
 
 def configure_kivy(*, fullscreen: bool = False, size: tuple[int, int] = REFERENCE_SIZE) -> None:
-    """Set Kivy's environment and config for a touchscreen kiosk; call before importing Kivy."""
+    """Set Kivy's environment and config for a touchscreen kiosk; call before importing Kivy.
+
+    Full screen is SDL's desktop full screen ('auto'): the window takes the display's size, with
+    or without a window manager."""
     os.environ["KIVY_NO_ARGS"] = "1"  # our own CLI owns sys.argv
     os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
     # KIVY_HOME is left alone when set (tests point it at a temporary folder).
@@ -25,23 +38,165 @@ def configure_kivy(*, fullscreen: bool = False, size: tuple[int, int] = REFERENC
     Config.set("kivy", "keyboard_mode", "system")
     Config.set("graphics", "resizable", "1")
     Config.set("graphics", "fullscreen", "auto" if fullscreen else "0")
-    if not fullscreen:
-        Config.set("graphics", "width", str(size[0]))
-        Config.set("graphics", "height", str(size[1]))
+    Config.set("graphics", "borderless", "1" if fullscreen else "0")
+    Config.set("graphics", "width", str(size[0]))
+    Config.set("graphics", "height", str(size[1]))
     # A mouse must not leave red multitouch dots on right-click; touch screens are unaffected.
     Config.set("input", "mouse", "mouse,multitouch_on_demand")
 
 
-def build_app(*, demo: bool = False, overlay: Path | None = None,
-              config: Path | None = None) -> Any:
+def screen_class(name: str) -> Any:
+    """A screen's class, its .kv file loaded; a placeholder while a screen's module is absent
+    (the setup wizard is built separately)."""
+    from kivy.lang import Builder
+
+    module_name, class_name = SCREENS[name]
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        if error.name != module_name:
+            raise
+        from companion.ui.widgets import PlaceholderScreen
+
+        return PlaceholderScreen
+    layout = Path(module.__file__).with_suffix(".kv")
+    if layout.exists() and str(layout) not in Builder.files:
+        Builder.load_file(str(layout))
+    return getattr(module, class_name)
+
+
+def app_class() -> Any:
+    """The App class (defined here so that Kivy is imported only after configure_kivy)."""
+    import kivy
+    from kivy.app import App
+    from kivy.core.text import LabelBase
+    from kivy.core.window import Window
+    from kivy.lang import Builder
+    from kivy.properties import NumericProperty
+    from kivy.uix.boxlayout import BoxLayout
+    from kivy.uix.screenmanager import NoTransition, ScreenManager
+
+    from companion import paths
+    from companion.ui.session import GameSession
+    from companion.ui.widgets import BACKGROUND, SYMBOL_FONT, StatusStrip
+
+    class CompanionApp(App):
+        """The table app: home, the score calculator, setup, the table and the actions."""
+
+        unit = NumericProperty(1.0)  # 1.0 at 800x480; every size in a .kv is a multiple
+        title = "Phoenix Companion"
+
+        def __init__(self, *, demo: bool = False, start: str | None = None,
+                     db: Path | None = None, overlay: Path | None = None,
+                     config: Path | None = None, **kwargs: Any) -> None:
+            super().__init__(**kwargs)
+            self.demo = demo
+            self.start_screen = start
+            self.overlay = paths.overlay_path(overlay)
+            self.config_path = config
+            self.session = GameSession(db, self.overlay)
+            self.screens: ScreenManager | None = None
+            self.status: StatusStrip | None = None
+            self.bridge: Any = None
+            self.problems: list[str] = []
+
+        @property
+        def calculator(self) -> Any:
+            """The score calculator's controller."""
+            return self.screens.get_screen("calculator").controller
+
+        def build(self) -> Any:
+            """The screens and the status strip; the game store opens here."""
+            LabelBase.register(SYMBOL_FONT, os.path.join(kivy.kivy_data_dir, "fonts",
+                                                         "DejaVuSans.ttf"))
+            Builder.load_file(str(Path(__file__).with_name("widgets.kv")))
+            Window.clearcolor = BACKGROUND
+            Window.bind(size=self._resize)
+            self._resize(Window, Window.size)
+            if self.demo:
+                self.session.open_demo()
+            else:
+                self.session.open()
+            self.screens = ScreenManager(transition=NoTransition())
+            for name in SCREENS:
+                self.screens.add_widget(screen_class(name)(name=name))
+            self.status = StatusStrip()
+            root = BoxLayout(orientation="vertical")
+            root.add_widget(self.screens)
+            root.add_widget(self.status)
+            return root
+
+        def on_start(self) -> None:
+            """Start the button panel, then show the first screen: the one asked for,
+            else the unfinished game's screen where it was, else home."""
+            self._start_panel()
+            saved = self.session.saved_screen()
+            if self.start_screen:
+                first = self.start_screen
+            elif self.session.game is not None:
+                first = saved if saved in GAME_SCREENS else "table"
+                if self.session.state["phase"] == "setup" and first == "table":
+                    first = "setup"
+            else:
+                first = "home"
+            self.show(first)
+
+        def on_stop(self) -> None:
+            if self.bridge is not None:
+                self.bridge.close()
+            self.session.close()
+
+        def show(self, name: str) -> None:
+            """Go to a screen (refreshed first); a game screen is remembered for a relaunch."""
+            screen = self.screens.get_screen(name)
+            if hasattr(screen, "refresh"):
+                screen.refresh()
+            self.screens.current = name
+            if name in GAME_SCREENS:
+                self.session.remember_screen(name)
+            self.show_problems()
+
+        def _start_panel(self) -> None:
+            from companion.config import load_config
+            from companion.ui.panel_bridge import start_panels
+
+            config = load_config(self.config_path)
+            self.problems = list(config.problems)
+            self.bridge = start_panels(config.panel, self.on_panel_event, window=Window)
+            self.show_problems()
+
+        def on_panel_event(self, event: Any) -> None:
+            """A button-panel event, on the main thread: problems go to the status strip."""
+            if event.name in ("panel_problem", "panel_ready"):
+                self.show_problems()
+
+        def show_problems(self) -> None:
+            """Everything wrong outside the game, in the status strip."""
+            problems = self.problems + (self.bridge.problems() if self.bridge else [])
+            if self.session.problem:
+                problems.append(self.session.problem)
+            if self.status is not None:
+                self.status.show(problems)
+
+        def _resize(self, _window: Any, size: tuple[int, int]) -> None:
+            self.unit = max(0.6, min(size[0] / 800, size[1] / 480))
+            if self.screens is not None:
+                current = self.screens.current_screen
+                if hasattr(current, "refresh"):
+                    current.refresh()
+
+    return CompanionApp
+
+
+def build_app(*, demo: bool = False, start: str | None = None, db: Path | None = None,
+              overlay: Path | None = None, config: Path | None = None) -> Any:
     """The Kivy App object, ready to `run()` (Kivy must already be configured)."""
-    from companion.ui.calculator import CompanionApp
-
-    return CompanionApp(demo=demo, overlay=overlay, config=config)
+    return app_class()(demo=demo, start=start, db=db, overlay=overlay, config=config)
 
 
-def run_app(*, fullscreen: bool = False, demo: bool = False, overlay: Path | None = None,
-            config: Path | None = None) -> None:
+def run_app(*, fullscreen: bool = False, size: tuple[int, int] | None = None,
+            demo: bool = False, start: str | None = None, db: Path | None = None,
+            overlay: Path | None = None, config: Path | None = None) -> None:
     """Run the touchscreen app until its window closes (the CLI's default command)."""
-    configure_kivy(fullscreen=fullscreen)
-    build_app(demo=demo, overlay=overlay, config=config).run()
+    configure_kivy(fullscreen=fullscreen, size=size or REFERENCE_SIZE)
+    build_app(demo=demo, start=start, db=db, overlay=overlay, config=config).run()

@@ -7,31 +7,22 @@ UI driver) needs to find carries a `tag` such as "field:points", "key:7" or "cel
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import kivy
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.core.text import LabelBase
-from kivy.core.window import Window
-from kivy.lang import Builder
 from kivy.properties import (
     BooleanProperty,
-    ColorProperty,
     NumericProperty,
     ObjectProperty,
     StringProperty,
 )
-from kivy.uix.button import Button
-from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
-from kivy.uix.togglebutton import ToggleButton
-from kivy.utils import escape_markup, get_hex_from_color
+from kivy.utils import escape_markup
 
 from companion import paths
 from companion.rules.words import SECTOR_COLORS
@@ -44,27 +35,24 @@ from companion.ui.form import (
     Problem,
     ScoreForm,
 )
+from companion.ui.widgets import (
+    ACCENT,
+    BUTTON,
+    PANEL,
+    SPECIES_RGBA,
+    SPECIES_TEXT,
+    SYMBOL_FONT,
+    KeypadPopup,
+    NamePopup,
+    TagButton,
+    TagLabel,
+    TagToggle,
+    hex_color,
+)
 
 EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "data" / "examples"
 EXAMPLE_FILE = EXAMPLES_DIR / "rulebook-3p.json"
-SYMBOL_FONT = "PhoenixSymbols"
 
-BACKGROUND = (0.07, 0.08, 0.11, 1)
-PANEL = (0.13, 0.15, 0.20, 1)
-BUTTON = (0.22, 0.26, 0.34, 1)
-ACCENT = (0.91, 0.53, 0.17, 1)
-DANGER = (0.62, 0.18, 0.18, 1)
-ERROR = (0.95, 0.33, 0.30, 1)
-SPECIES_RGBA = {
-    "teal": (0.05, 0.62, 0.62, 1),
-    "pink": (0.90, 0.40, 0.62, 1),
-    "brown": (0.58, 0.38, 0.22, 1),
-    "gold": (0.93, 0.74, 0.18, 1),
-    "human": (0.88, 0.88, 0.85, 1),
-}
-# Text on light species buttons must be dark to stay readable.
-SELECTED = (0.36, 0.44, 0.60, 1)
-SPECIES_TEXT = {"gold": (0.1, 0.1, 0.1, 1), "human": (0.1, 0.1, 0.1, 1)}
 WING_TINT = {
     "teal": (0.05, 0.32, 0.33, 1),
     "pink": (0.42, 0.18, 0.30, 1),
@@ -85,44 +73,16 @@ NUMBER_HINTS = {
 }
 
 
-def _hex(rgba: tuple[float, ...]) -> str:
-    return get_hex_from_color(rgba)[:7]
-
-
 def resident_dots(residents: list[str], quarters: int | None) -> str:
     """Markup: one coloured dot per resident, an empty ring per free living quarter."""
-    dots = [f"[color={_hex(SPECIES_RGBA[s])}]\u25cf[/color]" for s in residents]
+    dots = [f"[color={hex_color(SPECIES_RGBA[s])}]\u25cf[/color]" for s in residents]
     if quarters is not None:
         dots += ["[color=#8a93a6]\u25cb[/color]"] * max(0, quarters - len(residents))
     return f"[font={SYMBOL_FONT}]{' '.join(dots)}[/font]" if dots else ""
 
 
-def plain(markup: str) -> str:
-    """A Label's text without markup tags (what a reader sees)."""
-    import re
-
-    return re.sub(r"\[/?[a-z]+(=[^\]]*)?\]", "", markup).replace("&bl;", "[").replace(
-        "&br;", "]").replace("&amp;", "&")
-
-
 # --------------------------------------------------------------------------------------------
-# Widgets
-
-
-class TagButton(Button):
-    """A flat, finger-sized button with a tag the UI tests find it by."""
-
-    tag = StringProperty("")
-    bg = ColorProperty(BUTTON)
-    error = BooleanProperty(False)
-
-
-class TagToggle(ToggleButton):
-    """A toggle button with a tag (player tabs, Yes/No answers)."""
-
-    tag = StringProperty("")
-    bg = ColorProperty(BUTTON)
-    error = BooleanProperty(False)
+# Widgets and pop-ups
 
 
 class FieldButton(TagButton):
@@ -140,122 +100,6 @@ class SectorCell(TagButton):
     wing = StringProperty("teal")
     number = NumericProperty(0)  # 0: nothing built here
 
-
-class Banner(Label):
-    """A plain-words message (red for problems); takes no room when empty."""
-
-    tag = StringProperty("")
-    tone = ColorProperty(ERROR)
-
-
-class TagLabel(Label):
-    """A label with a tag, e.g. the cells of the score table."""
-
-    tag = StringProperty("")
-    bg = ColorProperty((0, 0, 0, 0))
-
-
-class TagGrid(GridLayout):
-    """A grid with a tag (the score table)."""
-
-    tag = StringProperty("")
-
-
-# --------------------------------------------------------------------------------------------
-# Pop-ups
-
-
-class KeypadPopup(ModalView):
-    """A big numeric keypad: the only way to type numbers on the touchscreen."""
-
-    title = StringProperty("")
-    hint = StringProperty("")
-    display = StringProperty("")
-    message = StringProperty("")
-    allow_negative = BooleanProperty(False)
-
-    def __init__(self, title: str, value: int | None, on_ok: Callable[[int], str | None],
-                 allow_negative: bool = False, hint: str = "", **kwargs: Any) -> None:
-        self._on_ok = on_ok
-        self._fresh = True
-        super().__init__(**kwargs)
-        self.title, self.hint, self.allow_negative = title, hint, allow_negative
-        self.display = "" if value is None else str(value)
-
-    def press(self, key: str) -> None:
-        """Handle one key: a digit, "sign", "back" or "clear"."""
-        self.message = ""
-        text = "" if self._fresh and key not in ("sign", "back") else self.display
-        self._fresh = False
-        if key == "back":
-            text = text[:-1]
-        elif key == "clear":
-            text = ""
-        elif key == "sign":
-            text = text[1:] if text.startswith("-") else "-" + text
-        elif key.isdigit():
-            sign = "-" if text.startswith("-") else ""
-            digits = text.lstrip("-")
-            digits = "" if digits == "0" else digits
-            if len(digits) < 4:
-                digits += key
-            text = sign + digits
-        self.display = text
-
-    def ok(self) -> None:
-        """Hand the number to the caller; stay open with its message if refused."""
-        if self.display in ("", "-"):
-            self.message = "Type a number first."
-            return
-        problem = self._on_ok(int(self.display))
-        if problem:
-            self.message = problem
-        else:
-            self.dismiss()
-
-
-class NamePopup(ModalView):
-    """An on-screen letter keyboard for a player's name."""
-
-    title = StringProperty("")
-    display = StringProperty("")
-    message = StringProperty("")
-    ROWS = ("QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM-")
-
-    def __init__(self, title: str, value: str, on_ok: Callable[[str], str | None],
-                 **kwargs: Any) -> None:
-        self._on_ok = on_ok
-        self._fresh = True
-        super().__init__(**kwargs)
-        self.title, self.display = title, value
-        for row, letters in zip((self.ids.row1, self.ids.row2, self.ids.row3), self.ROWS):
-            for letter in letters:
-                button = TagButton(text=letter, tag=f"key:{letter}")
-                button.bind(on_release=lambda b: self.press(b.text))
-                row.add_widget(button)
-
-    def press(self, key: str) -> None:
-        """Type a letter (capitalised at the start of a word), "space", "back" or "clear"."""
-        self.message = ""
-        text = "" if self._fresh and key not in ("back", "space") else self.display
-        self._fresh = False
-        if key == "back":
-            text = text[:-1]
-        elif key == "clear":
-            text = ""
-        elif key == "space":
-            text = text + " " if text and not text.endswith(" ") else text
-        elif len(text) < 16:
-            text += key.upper() if not text or text.endswith(" ") else key.lower()
-        self.display = text
-
-    def ok(self) -> None:
-        """Hand the name to the caller; stay open with its message if refused."""
-        problem = self._on_ok(self.display)
-        if problem:
-            self.message = problem
-        else:
-            self.dismiss()
 
 
 class HubPopup(ModalView):
@@ -658,7 +502,7 @@ class CalculatorRoot(ScreenManager):
             screen.winner = f"Shared victory: {' and '.join(sheet.winners)} ({best})"
         notes = []
         if sheet.tiebreak:
-            notes.append(f"[b][color={_hex(ACCENT)}]Tie-breaker[/color][/b]\n"
+            notes.append(f"[b][color={hex_color(ACCENT)}]Tie-breaker[/color][/b]\n"
                          f"{escape_markup(sheet.tiebreak)}")
         ranking = sorted(sheet.players, key=lambda p: (p.rank, -p.total))
         notes.append("[b]Ranking[/b]\n" + "\n".join(
@@ -817,110 +661,21 @@ def filler() -> Label:
     return Label(text="")
 
 
-# --------------------------------------------------------------------------------------------
-# App
-
-
-class StatusStrip(Label):
-    """A line at the bottom for what is wrong outside the game (a button panel unplugged, a bad
-    config file); it takes no room when there is nothing to say and never blocks a touch."""
-
-    tag = StringProperty("status:strip")
+class CalculatorScreen(Screen):
+    """The score calculator as one screen of the app: its own screens inside (`controller`)."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.bind(texture_size=self._fit)
-
-    def show(self, problems: list[str]) -> None:
-        self.text = "  ".join(problems)
-        self.opacity = 1 if problems else 0
-        self._fit()
-
-    def _fit(self, *_args: Any) -> None:
-        self.height = self.texture_size[1] + 12 if self.text else 0
-
-
-class CompanionApp(App):
-    """The Kivy application: loads the catalogue and shows the score calculator."""
-
-    unit = NumericProperty(1.0)  # 1.0 at 800x480; every size in the .kv is a multiple of it
-    title = "Phoenix Companion"
-
-    def __init__(self, demo: bool = False, overlay: Path | None = None,
-                 config: Path | None = None, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.demo = demo
-        self.overlay = paths.overlay_path(overlay)
-        self.config_path = config
-        self.calculator: CalculatorRoot | None = None
-        self.status: StatusStrip | None = None
-        self.bridge: Any = None
-        self.config_problems: list[str] = []
-
-    def build(self) -> Any:
-        """Load the layout and the catalogue; a catalogue that fails to load is shown, not fatal."""
-        from kivy.uix.boxlayout import BoxLayout
-
-        LabelBase.register(SYMBOL_FONT, os.path.join(kivy.kivy_data_dir, "fonts",
-                                                     "DejaVuSans.ttf"))
-        Builder.load_file(str(Path(__file__).with_suffix(".kv")))
-        Window.clearcolor = BACKGROUND
-        Window.bind(size=self._resize)
-        self._resize(Window, Window.size)
         catalogue, error = None, ""
         try:
             from companion.catalogue_files import load_catalogue
 
-            catalogue = load_catalogue(overlay=self.overlay)
+            catalogue = load_catalogue(overlay=App.get_running_app().overlay)
         except Exception as exc:
             error = f"The catalogue could not be loaded, so nothing can be scored: {exc}"
-        self.calculator = CalculatorRoot(catalogue, error)
-        self.status = StatusStrip(size_hint_y=None, height=0, opacity=0, color=(0.1, 0.1, 0.1, 1),
-                                  halign="center", valign="middle")
-        self.status.bind(width=lambda w, width: setattr(w, "text_size", (width - 16, None)))
-        with self.status.canvas.before:
-            from kivy.graphics import Color, Rectangle
+        self.controller = CalculatorRoot(catalogue, error)
+        self.add_widget(self.controller)
 
-            Color(*ACCENT)
-            backdrop = Rectangle()
-        self.status.bind(pos=lambda w, pos: setattr(backdrop, "pos", pos),
-                         size=lambda w, size: setattr(backdrop, "size", size))
-        root = BoxLayout(orientation="vertical")
-        root.add_widget(self.calculator)
-        root.add_widget(self.status)
-        return root
-
-    def on_start(self) -> None:
-        """Start the button panel (touch goes on without it); with --demo, open the rulebook
-        example's score sheet."""
-        self._start_panel()
-        if self.demo and self.calculator is not None and self.calculator.form is not None:
-            self.calculator.load_example()
-
-    def on_stop(self) -> None:
-        if self.bridge is not None:
-            self.bridge.close()
-
-    def _start_panel(self) -> None:
-        from companion.config import load_config
-        from companion.ui.panel_bridge import start_panels
-
-        config = load_config(self.config_path)
-        self.config_problems = list(config.problems)
-        self.bridge = start_panels(config.panel, self.on_panel_event, window=Window)
-        self._show_problems()
-
-    def on_panel_event(self, event: Any) -> None:
-        """A button-panel event, on the main thread: problems go to the status strip."""
-        if event.name in ("panel_problem", "panel_ready"):
-            self._show_problems()
-
-    def _show_problems(self) -> None:
-        problems = self.config_problems + (self.bridge.problems() if self.bridge else [])
-        if self.status is not None:
-            self.status.show(problems)
-
-    def _resize(self, _window: Any, size: tuple[int, int]) -> None:
-        self.unit = max(0.6, min(size[0] / 800, size[1] / 480))
-        if self.calculator is not None:
-            self.calculator.refresh()
+    def refresh(self) -> None:
+        """Lay the current page out again (the window size may have changed)."""
+        self.controller.refresh()

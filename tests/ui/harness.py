@@ -177,24 +177,28 @@ class Robot:
         self.result.setdefault("screenshots", []).append(str(path))
 
 
-def run(scenarios: dict[str, Callable[..., Steps]], argv: list[str] | None = None) -> int:
-    """Command line of a driver script: run one scenario in the real app, print the result."""
+def run(scenarios: dict[str, Callable[..., Steps]], argv: list[str] | None = None,
+        start: str | None = None) -> int:
+    """Command line of a driver script: run one scenario in the real app, print the result;
+    `start` opens the app on that screen (as `phoenix-companion --calculator` does)."""
     parser = argparse.ArgumentParser(description="drive the app by simulated touches")
     parser.add_argument("scenario", choices=sorted(scenarios))
     parser.add_argument("--size", default="800x480", help="window size WIDTHxHEIGHT")
     parser.add_argument("--shots", type=Path, default=None, help="folder for screenshots")
     parser.add_argument("--timeout", type=float, default=20.0, help="longest wait for a widget")
     parser.add_argument("--demo", action="store_true", help="start as `phoenix-companion --demo`")
+    parser.add_argument("--db", type=Path, default=None, help="the game database")
+    parser.add_argument("--fullscreen", action="store_true", help="fill the display")
     parser.add_argument("--config", type=Path, default=None, help="the app's config file")
     args = parser.parse_args(argv)
     width, height = (int(n) for n in args.size.lower().split("x"))
 
     from companion.ui.app import build_app, configure_kivy
 
-    configure_kivy(size=(width, height))
+    configure_kivy(size=(width, height), fullscreen=args.fullscreen)
     from kivy.clock import Clock
 
-    app = build_app(demo=args.demo, config=args.config)
+    app = build_app(demo=args.demo, start=start, db=args.db, config=args.config)
     robot = Robot(app, wait_timeout=args.timeout)
     robot.result.update({"scenario": args.scenario, "size": [width, height]})
     steps = scenarios[args.scenario](robot, size=(width, height), shots=args.shots)

@@ -54,9 +54,9 @@ def test_example_file_opened_with_the_file_chooser(run_ui_driver, size: str) -> 
     assert (SHOTS / f"score-calculator-{size}.png").stat().st_size > 10_000
 
 
-def test_demo_opens_on_the_rulebook_example(run_ui_driver) -> None:
-    """`phoenix-companion --demo` shows the example's score sheet at once."""
-    result = run_ui_driver(SCRIPT, "demo", args=("--demo",))
+def test_rulebook_example_one_tap_away(run_ui_driver) -> None:
+    """The calculator's "Rulebook example" shows the example's score sheet at once."""
+    result = run_ui_driver(SCRIPT, "demo")
     assert result["totals"] == RULEBOOK_TOTALS
 
 

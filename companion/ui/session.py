@@ -1,0 +1,151 @@
+"""The table app's connection to the game store (plain Python, no Kivy): the open game, every
+command through `StoredGame.execute`, and the screen to come back to after a restart.
+
+The screen is kept in `screen.json` in the data folder beside the database, written atomically:
+`{"game": ID, "screen": NAME}`. A store or overlay problem becomes a message, never a crash.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from companion.files import read_script, write_text_atomically
+from companion.rules.move import Missing, Refused
+from companion.rules.options import options
+from companion.rules.script import parse
+from companion.store import Store, StoredGame
+from companion.store.db import default_db_path
+
+DEMO_SCRIPT = Path(__file__).resolve().parents[2] / "examples" / "three-players-draft.jsonl"
+DEMO_STEPS = 42  # the commands replayed: setup done, turn 9 of the game, Cat to play
+DEMO_NAME = "Demo (example values)"
+
+
+class GameSession:
+    """The open store and game; `problem` says in words what went wrong, if anything."""
+
+    def __init__(self, db: Path | None = None, overlay: Path | None = None) -> None:
+        self.db = db
+        self.overlay = overlay
+        self.store: Store | None = None
+        self.game: StoredGame | None = None
+        self.problem = ""
+        self._demo_folder: tempfile.TemporaryDirectory | None = None
+
+    def open(self) -> None:
+        """Open the store and resume the unfinished game, if there is one."""
+        try:
+            self.store = Store.open(self.db, overlay=self.overlay)
+            self.game = self.store.resume()
+        except Exception as error:  # a locked, damaged or unwritable database: say so, go on
+            self.problem = f"The game store could not be opened: {error}"
+
+    def open_demo(self, steps: int = DEMO_STEPS) -> None:
+        """Replay the example game part-way into the database given with --db, else into a
+        temporary one; its values are the example's ("example": true keeps them there)."""
+        if self.db is None:
+            self._demo_folder = tempfile.TemporaryDirectory(prefix="phoenix-demo-")
+            self.db = Path(self._demo_folder.name) / "games.sqlite"
+        self.open()
+        if self.store is None:
+            return
+        try:
+            self.game = self.store.new_game(DEMO_NAME)
+            for line in list(parse(read_script(DEMO_SCRIPT)))[:steps]:
+                self.game.execute(line.command)
+        except Exception as error:
+            self.problem = f"The demo game could not be set up: {error}"
+
+    def close(self) -> None:
+        """Close the store (and remove a temporary demo database)."""
+        if self.store is not None:
+            self.store.close()
+            self.store = None
+        if self._demo_folder is not None:
+            self._demo_folder.cleanup()
+            self._demo_folder = None
+
+    # --- the game -------------------------------------------------------------------------
+
+    @property
+    def state(self) -> dict:
+        """The open game's state (a game must be open)."""
+        assert self.game is not None
+        return self.game.state
+
+    @property
+    def is_demo(self) -> bool:
+        """True when the open game is the demo (its values are example values)."""
+        return self.game is not None and self.game.name == DEMO_NAME
+
+    def options(self, ship: str | None = None) -> dict:
+        """What may be done now (the engine's `options`)."""
+        assert self.game is not None
+        return options(self.game.state, self.game.catalogue, ship=ship)
+
+    def execute(self, command: Mapping[str, Any]) -> str:
+        """Run a command and commit it; "" when done, else the reason in words."""
+        if self.game is None:
+            return "No game is open."
+        try:
+            self.game.execute(command)
+        except Refused as refused:
+            return refused.reason
+        except Missing as missing:
+            return missing.question
+        except Exception as error:  # a failed commit: the game is as it was
+            return str(error)
+        return ""
+
+    def new_game(self) -> str:
+        """Start an empty game (its first command, `new_game`, comes from setup)."""
+        if self.store is None:
+            return self.problem or "The game store is not open."
+        try:
+            self.game = self.store.new_game()
+        except Exception as error:
+            return str(error)
+        return ""
+
+    def open_game(self, game_id: int) -> str:
+        """Open a stored game (a past one, to see its sheet); "" when done."""
+        if self.store is None:
+            return self.problem or "The game store is not open."
+        try:
+            self.game = self.store.open_game(game_id)
+        except Exception as error:
+            return str(error)
+        return ""
+
+    # --- the screen to come back to ------------------------------------------------------
+
+    def _screen_file(self) -> Path:
+        db = self.store.path if self.store is not None else (self.db or default_db_path())
+        return Path(db).parent / "screen.json"
+
+    def remember_screen(self, screen: str) -> None:
+        """Keep the screen the open game is on, for a relaunch."""
+        if self.game is None or self.store is None:
+            return
+        try:
+            write_text_atomically(self._screen_file(),
+                                  json.dumps({"game": self.game.id, "screen": screen}))
+        except OSError as error:
+            self.problem = f"The current screen could not be saved: {error}"
+
+    def saved_screen(self) -> str | None:
+        """The screen the open game was on when the app last ran (None: not known)."""
+        if self.game is None:
+            return None
+        try:
+            saved = json.loads(self._screen_file().read_text())
+        except (OSError, ValueError):
+            return None
+        if not isinstance(saved, dict) or saved.get("game") != self.game.id:
+            return None
+        screen = saved.get("screen")
+        return screen if isinstance(screen, str) else None

@@ -344,6 +344,23 @@ def test_income_receipt_relocation_and_power(table):
     assert (bob["metal"], bob["food"]) == (before["metal"] + 2, before["food"])
 
 
+def test_a8_gains_a_human_then_takes_income(catalogue):
+    """A-8: "In lieu of a normal turn, you may pay 1 food, 1 water, and 1 metal to gain a Human,
+    place it in living quarters on your station, and then take income"."""
+    table = Table(catalogue, hubs=("A-8", "B-5"))
+    table.setup_bonuses(Ann={"keep": ["L2-farm"]})
+    table.put_sector("Ann", 101)
+    table.set("Ann", gems=3, food=1, water=1, metal=1)
+    flow = income_flow(table.state, table.catalogue)
+    flow.gain_human_first()
+    assert flow.command() == {"cmd": "human_then_income", "player": "Ann"}
+    assert flow.preview()[0].startswith("A-8: In lieu of a normal turn")
+    humans = table.state["supply"]["human"]
+    accepted(table, flow.command())
+    assert table.state["supply"]["human"] == humans - 1
+    assert (table.player("Ann")["food"], table.player("Ann")["metal"]) == (0, 0)
+
+
 def test_refused_income_shows_the_rule_and_can_be_overridden(table):
     table.set("Ann", gems=9)
     flow = income_flow(table.state, table.catalogue)

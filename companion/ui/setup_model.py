@@ -16,6 +16,7 @@ from companion.rules.catalogue import Catalogue, CatalogueError, check_entry
 from companion.rules.move import Missing, Refused
 from companion.rules.options import options
 from companion.rules.words import ALIEN_COLORS, PLAYER_COLORS, SHIP_NAMES, TRACK_NAMES, TRACKS
+from companion.store.errors import StoreError
 from companion.text import name_problem
 
 STEPS = ("Players", "Options", "Lay out", "Sector display", "Draft", "Hubs",
@@ -92,7 +93,8 @@ class SetupWizard:
             return "Draft"
         if step == "choose_hub":
             return "Hubs"
-        return "Starting bonuses" if self.values_done else "Values from the tiles"
+        started = any(p["ready"] for p in self.state["players"])  # also after a restart
+        return "Starting bonuses" if self.values_done or started else "Values from the tiles"
 
     def steps(self) -> list[str]:
         """The progress bar's steps (a first game deals no Hubs to choose from)."""
@@ -131,6 +133,9 @@ class SetupWizard:
             return False
         except Missing as missing:
             self.question, self.message = Question(missing.key, missing.question, command), ""
+            return False
+        except StoreError as error:  # not saved: the game is as it was
+            self.message = f"not saved: {error}"
             return False
         self.values, self.entries, self.question, self.message = {}, [], None, ""
         return True

@@ -230,4 +230,24 @@ def test_a_value_is_checked_as_the_catalogue_checks_it(empty):
     assert step.title == "Ann takes the starting bonuses of Hub B-1" and step.lines == []
     assert not step.confirm()  # the value skipped is asked now, with the engine's question
     answer = wizard.step
-    assert answer.key == key and answer.title.startswith("How many gems does the back of Hub B-1")
+    assert answer.key == key and answer.takes_number
+    assert answer.title.startswith("How many gems does the back of Hub B-1")
+
+
+def test_a_setup_resumed_after_a_restart_goes_on_where_it_was(empty):
+    game = Game(empty)
+    wizard = model.SetupWizard(game)
+    enter_players(wizard, ["Ann", "Bob"], first_game=True)
+    count_aliens(wizard, {"teal": 13, "pink": 12, "brown": 13, "gold": 12})
+    lay_display(wizard)
+    wizard.step.choose(1)
+    wizard.step.choose(2)
+    value = tile_values(empty)
+    for item in wizard.step.open:
+        wizard.step.enter(item["key"], value(item["key"]))
+    wizard.step.done()
+    assert wizard.step.confirm()
+    again = model.SetupWizard(game)  # the app relaunched
+    assert again.name == "Starting bonuses" and again.step.player == "Bob"
+    again.back()  # Bob has not taken his yet: undoes Ann's
+    assert again.name == "Values from the tiles"

@@ -1,0 +1,73 @@
+"""The home screen: resume the unfinished game, start a new one, look at past games' score
+sheets, or open the score calculator. What it shows comes from home_model.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.app import App
+from kivy.properties import StringProperty
+from kivy.uix.screenmanager import Screen
+
+from companion.rules.report import final_score
+from companion.ui.home_model import home_rows, resume_text
+from companion.ui.widgets import TagButton
+
+
+class HomeScreen(Screen):
+    """Resume, new game, past games, score calculator."""
+
+    resume = StringProperty("")
+    message = StringProperty("")
+
+    def refresh(self) -> None:
+        """Read the game list again."""
+        session = App.get_running_app().session
+        store = session.store
+        games = store.games() if store is not None else []
+        unfinished = store.last_unfinished() if store is not None else None
+        self.resume = resume_text(next((g for g in games if g.id == unfinished), None))
+        listing = self.ids.games
+        listing.clear_widgets()
+        for row in home_rows(games):
+            button = TagButton(text=f"[b]{row.title}[/b]\n{row.detail}", tag=f"game:{row.game_id}",
+                               size_hint_y=None, shorten=False, halign="left")
+            button.bind(on_release=lambda _b, game_id=row.game_id: self.open_game(game_id))
+            listing.add_widget(button)
+        if not games:
+            self.message = "No games yet: start a new game, or try `phoenix-companion --demo`."
+
+    def resume_game(self) -> None:
+        """Back to the unfinished game, on the screen it was on."""
+        app = App.get_running_app()
+        unfinished = app.session.store.last_unfinished()
+        self.open_game(unfinished)
+
+    def new_game(self) -> None:
+        """Start a new game: the setup wizard."""
+        app = App.get_running_app()
+        problem = app.session.new_game()
+        if problem:
+            self.message = problem
+            return
+        app.show("setup")
+
+    def open_game(self, game_id: int) -> None:
+        """A finished game shows its final score sheet; an unfinished one is resumed."""
+        app = App.get_running_app()
+        problem = app.session.open_game(game_id)
+        if problem:
+            self.message = problem
+            return
+        state = app.session.state
+        if state["phase"] == "over":
+            app.calculator.show_sheet(final_score(state, app.session.game.catalogue))
+            app.show("calculator")
+        else:
+            saved = app.session.saved_screen()
+            app.show(saved if saved in ("table", "action") and state["phase"] == "play"
+                     else "table" if state["phase"] == "play" else "setup")
+
+    def on_kv_post(self, base_widget: Any) -> None:
+        """Fill the list when first built."""
+        self.refresh()

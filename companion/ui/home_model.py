@@ -1,0 +1,43 @@
+"""What the home screen shows (plain Python, tested without Kivy): the unfinished game to resume
+and the list of past games from the store's game list."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.store import GameInfo
+
+STATUS = {"new": "not set up", "setup": "setting up", "play": "playing", "over": "finished"}
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """One game of the list: what a player reads, and the game to open."""
+
+    game_id: int
+    title: str
+    detail: str
+    finished: bool
+
+
+def game_row(info: GameInfo) -> GameRow:
+    """A game's line: date, players and status, then the scores."""
+    date = info.updated[:16].replace("T", " ")
+    players = ", ".join(info.players) or "no players yet"
+    status = STATUS.get(info.phase, info.phase)
+    scores = " · ".join(f"{name} {points}" for name, points in info.scores.items())
+    return GameRow(info.id, f"{date} · {players} · {status}",
+                   f"{info.name}" + (f" · {scores}" if scores else ""), info.finished)
+
+
+def resume_text(info: GameInfo | None) -> str:
+    """The resume button's text ("" when there is no unfinished game)."""
+    if info is None:
+        return ""
+    row = game_row(info)
+    return f"Resume: {row.title}"
+
+
+def home_rows(games: list[GameInfo]) -> list[GameRow]:
+    """The past games, most recent first (the store's order)."""
+    return [game_row(info) for info in games]

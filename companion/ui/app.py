@@ -134,9 +134,11 @@ def app_class() -> Any:
             if self.start_screen:
                 first = self.start_screen
             elif self.session.game is not None:
-                first = saved if saved in GAME_SCREENS else "table"
-                if self.session.state["phase"] == "setup" and first == "table":
-                    first = "setup"
+                # A ship tapped but not used was not committed: back on the action screen the
+                # game stands on the table (or on the waiting Diplomacy bonus prompt).
+                playing = self.session.state["phase"] == "play"
+                first = ("table" if saved == "action" else saved) if saved in GAME_SCREENS \
+                    else "table" if playing else "setup"
             else:
                 first = "home"
             self.show(first)
@@ -147,7 +149,10 @@ def app_class() -> Any:
             self.session.close()
 
         def show(self, name: str) -> None:
-            """Go to a screen (refreshed first); a game screen is remembered for a relaunch."""
+            """Go to a screen (refreshed first); a game screen is remembered for a relaunch.
+            While a Diplomacy bonus waits, the table is the action screen (its prompt)."""
+            if name == "table" and self.session.waiting():
+                name = "action"
             screen = self.screens.get_screen(name)
             if hasattr(screen, "refresh"):
                 screen.refresh()

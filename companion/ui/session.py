@@ -21,7 +21,7 @@ from companion.store import Store, StoredGame
 from companion.store.db import default_db_path
 
 DEMO_SCRIPT = Path(__file__).resolve().parents[2] / "examples" / "three-players-draft.jsonl"
-DEMO_STEPS = 42  # the commands replayed: setup done, turn 9 of the game, Cat to play
+DEMO_STEPS = 43  # turn 9: Cat has used her Transport ship, Bob's Diplomacy bonus waits
 DEMO_NAME = "Demo (example values)"
 
 
@@ -86,6 +86,10 @@ class GameSession:
         """What may be done now (the engine's `options`)."""
         assert self.game is not None
         return options(self.game.state, self.game.catalogue, ship=ship)
+
+    def waiting(self) -> bool:
+        """True while a player has a Diplomacy bonus to choose."""
+        return self.game is not None and bool(self.options()["pending"])
 
     def execute(self, command: Mapping[str, Any]) -> str:
         """Run a command and commit it; "" when done, else the reason in words."""

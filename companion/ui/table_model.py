@@ -1,0 +1,212 @@
+"""What the table screen and the action screen show (plain Python, tested without Kivy), built
+only from the state and the engine's `options`: the UI never decides a rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.rules.words import ALIEN_COLORS, TRACKS
+
+SHIP_NAMES = {"dismantle": "Dismantle", "construction": "Construction",
+              "expedition": "Expedition", "transport": "Transport", "diplomacy": "Diplomacy",
+              "farm": "Farm", "ice_collector": "Ice Collector"}
+TRACK_SHORT = {"dismantle": "Dis", "construction": "Con", "transport": "Tra",
+               "expedition": "Exp"}
+ALIEN_LETTERS = {"teal": "T", "pink": "P", "brown": "B", "gold": "G"}
+COUNTER_NAMES = (("gems", "GEMs"), ("food", "food"), ("water", "water"), ("metal", "metal"),
+                 ("points", "points"))
+QUIET_EVENTS = ("learned", "pay", "fee")  # not what an undo is named after
+ACTIONS_ON_SCREEN = ("farm", "ice_collector", "dismantle", "diplomacy")
+
+
+@dataclass(frozen=True)
+class ShipButton:
+    """One ship as a button: its name, whether it can be used now and why not."""
+
+    ship_id: str
+    kind: str  # "Construction"
+    level: str  # "L1", or "Neutral"
+    usable: bool
+    reason: str
+    marker: str  # whose Action marker is on it ("" when unused)
+    token: str  # for a neutral ship: who holds its Neutral Ship token ("" when nobody)
+
+    @property
+    def label(self) -> str:
+        """Its name in a sentence: "Farm L2", "Neutral Dismantle"."""
+        return f"Neutral {self.kind}" if self.level == "Neutral" else f"{self.kind} {self.level}"
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    """One player's counters, Diplomacy levels and ships."""
+
+    name: str
+    color: str
+    active: bool
+    counters: dict[str, int]
+    diplomacy: str
+    ships: list[ShipButton]
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A big button of a flow: its text and the command it sends."""
+
+    label: str
+    command: dict
+    allowed: bool = True
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class BonusPrompt:
+    """One player's Diplomacy bonus to choose, with the choices as buttons."""
+
+    player: str
+    color: str
+    question: str
+    choices: list[Choice]
+
+
+@dataclass
+class TableView:
+    """Everything the table screen shows."""
+
+    heading: str  # "Turn 9 · choose a ship or Income"
+    active: str
+    active_color: str
+    players: list[PlayerRow]
+    neutral: list[ShipButton]
+    supply: str
+    end: str
+    undo: str
+    next_allowed: bool
+    next_reason: str
+    income_allowed: bool
+    income_reason: str
+    prompts: list[BonusPrompt] = field(default_factory=list)
+
+
+def ship_button(entry: Mapping[str, Any], state: Mapping[str, Any]) -> ShipButton:
+    """A ship of options()["ships"] as a button."""
+    ship = state["ships"][entry["ship"]]
+    used_by = ship["used_by"]
+    marker = state["players"][used_by]["name"] if used_by is not None else ""
+    token = next((p["name"] for p in state["players"] if p["neutral_token"] == entry["ship"]), "")
+    level = "Neutral" if entry["owner"] is None else entry["design"].split("-", 1)[0]
+    return ShipButton(entry["ship"], SHIP_NAMES.get(entry["type"], entry["type"]), level,
+                      bool(entry["usable"]), entry["reason"] or "", marker, token)
+
+
+def undo_text(events: Sequence[Mapping[str, Any]]) -> str:
+    """The Undo button's text, named after the last step's main event ("" when nothing)."""
+    texts = [e["text"] for e in events if e["type"] not in QUIET_EVENTS] or \
+        [e["text"] for e in events]
+    return f"Undo: {texts[0]}" if texts else ""
+
+
+def end_text(end: Mapping[str, Any]) -> str:
+    """The end status in words ("final round: 2 turns left")."""
+    if end["over"]:
+        return "The game is over."
+    if end["triggered_by"] is None:
+        return ""
+    left = len(end["final_turns"])
+    return (f"End triggered by {end['triggered_by']}: final round, {left} "
+            f"turn{'s' if left != 1 else ''} left")
+
+
+def supply_text(supply: Mapping[str, int]) -> str:
+    """The supply: Humans, then the Aliens by colour with their letters."""
+    aliens = " · ".join(f"{colour} ({ALIEN_LETTERS[colour]}) {supply[colour]}"
+                        for colour in ALIEN_COLORS)
+    return f"Supply: Humans {supply['human']} · {aliens}"
+
+
+def amount(number: int, counter: str) -> str:
+    """A number of a counter in words: "1 GEM", "2 GEMs", "3 food"."""
+    word = dict(COUNTER_NAMES).get(counter, counter)
+    return f"{number} {word[:-1] if number == 1 and word in ('GEMs', 'points') else word}"
+
+
+def gives_text(gives: Sequence[Mapping[str, Any]]) -> str:
+    """A Diplomacy bonus's gains in words ("2 GEMs + 1 point")."""
+    parts = [amount(number, what) for gain in gives for what, number in gain.items()]
+    return " + ".join(parts) or "nothing"
+
+
+def bonus_prompts(pending: Sequence[Mapping[str, Any]],
+                  state: Mapping[str, Any]) -> list[BonusPrompt]:
+    """The Diplomacy bonus prompts, in the engine's order, one per waiting player."""
+    colors = {p["name"]: p["color"] for p in state["players"]}
+    prompts = []
+    for wait in pending:
+        choices = [Choice(gives_text(option["gives"]),
+                          {"cmd": "diplomacy_bonus", "player": wait["player"],
+                           "levels": list(option["levels"])})
+                   for option in wait["options"]]
+        question = (f"{wait['player']} ({colors[wait['player']]}): "
+                    f"{SHIP_NAMES[wait['track']]} Diplomacy bonus - choose one")
+        prompts.append(BonusPrompt(wait["player"], colors[wait["player"]], question, choices))
+    return prompts
+
+
+def table_view(state: Mapping[str, Any], opts: Mapping[str, Any],
+               last_events: Sequence[Mapping[str, Any]]) -> TableView:
+    """The table screen from the state, options(state, catalogue) and the last step's events."""
+    turn = opts["turn"]
+    active = turn["player"]
+    colors = {p["name"]: p["color"] for p in state["players"]}
+    buttons = [ship_button(entry, state) for entry in opts["ships"]]
+    owners = {entry["ship"]: entry["owner"] for entry in opts["ships"]}
+    players = []
+    for me in state["players"]:
+        players.append(PlayerRow(
+            me["name"], me["color"], me["name"] == active,
+            {key: me[key] for key, _ in COUNTER_NAMES},
+            "  ".join(f"{TRACK_SHORT[t]} {me['diplomacy'][t]}" for t in TRACKS),
+            [b for b in buttons if owners[b.ship_id] == me["name"]]))
+    doing = "Next ends the turn" if turn["acted"] else "choose a ship or Income"
+    return TableView(
+        heading=f"Turn {turn['number']} · {doing}",
+        active=active, active_color=colors[active], players=players,
+        neutral=[b for b in buttons if owners[b.ship_id] is None],
+        supply=supply_text(state["supply"]), end=end_text(opts["end"]),
+        undo=undo_text(last_events),
+        next_allowed=bool(opts["end_turn"]["allowed"]),
+        next_reason=opts["end_turn"]["reason"] or "",
+        income_allowed=bool(opts["income"]["allowed"]),
+        income_reason=opts["income"]["reason"] or "",
+        prompts=bonus_prompts(opts["pending"], state))
+
+
+def ship_choices(player: str, ship: Mapping[str, Any]) -> tuple[str, list[Choice]]:
+    """The action screen for a tapped ship (options(..., ship=ID)["ship"]): a question and the
+    choices that each send a `use_ship` command. Ships whose flow is not on screen yet say so."""
+    base = {"cmd": "use_ship", "player": player, "ship": ship["ship"]}
+    action = ship["action"]
+    name = SHIP_NAMES.get(ship["type"], ship["type"])
+    name = f"Neutral {name}" if ship["owner"] is None else f"{name} {ship['design'][:2]}"
+    pays = f"pays {ship['cost']} GEMs" if ship["cost"] is not None else "pays the ship's cost"
+    if ship["type"] not in ACTIONS_ON_SCREEN:
+        return f"{name}: this action cannot be entered on screen yet.", []
+    if ship["type"] in ("farm", "ice_collector"):
+        gains = " + ".join(f"{action[r]} {r}" for r in ("food", "water") if action.get(r))
+        return f"{player} uses {name}: {pays}", [Choice(f"Use it: gain {gains or 'its yield'}",
+                                                        dict(base))]
+    if ship["type"] == "dismantle":
+        return f"{player} uses {name}: {pays}. Which ship is dismantled?", [
+            Choice(f"{target['ship']}: "
+                   + (f"{target['metal']} metal" if target["metal"] is not None else "metal ?"),
+                   {**base, "dismantle": target["ship"]})
+            for target in action["dismantle"]]
+    return (f"{player} uses {name}: {pays}. Lobby on which track "
+            f"(up to {action['tracks_at_most']})?"), [
+        Choice(f"{SHIP_NAMES[t['track']]} track: level {t['level']} -> {t['level'] + 1}, "
+               f"{t['cost'] if t['cost'] is not None else '?'} GEMs",
+               {**base, "tracks": [t["track"]]}, bool(t["allowed"]), t["reason"] or "")
+        for t in action["tracks"]]

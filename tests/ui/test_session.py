@@ -1,0 +1,41 @@
+"""The app's connection to the game store (companion/ui/session.py) without a window."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from companion.ui.session import GameSession
+
+
+def test_commands_are_committed_and_the_screen_is_kept(tmp_path: Path) -> None:
+    db, overlay = tmp_path / "games.sqlite", tmp_path / "overlay.json"
+    session = GameSession(db, overlay)
+    session.open_demo()
+    assert session.waiting()
+    assert session.execute({"cmd": "diplomacy_bonus", "player": "Bob", "levels": [0]}) == ""
+    assert "has already" in session.execute({"cmd": "income", "player": "Cat"})
+    session.remember_screen("table")
+    state = session.state
+    session.close()
+    again = GameSession(db, overlay)
+    again.open()
+    assert again.state == state and again.saved_screen() == "table"
+    assert not overlay.exists()  # example values never reach the user's overlay
+    again.close()
+
+
+def test_a_store_problem_is_a_message(tmp_path: Path) -> None:
+    session = GameSession(tmp_path, tmp_path / "overlay.json")  # a folder, not a database
+    session.open()
+    assert session.problem.startswith("The game store could not be opened:")
+    assert session.game is None and session.execute({"cmd": "end_turn"}) == "No game is open."
+    assert session.new_game() != ""
+
+
+def test_the_demo_in_a_temporary_database_is_removed(tmp_path: Path) -> None:
+    session = GameSession(None, tmp_path / "overlay.json")
+    session.open_demo()
+    db = session.db
+    assert db.exists() and session.is_demo
+    session.close()
+    assert not db.exists()

@@ -25,6 +25,11 @@ def shot(robot: Robot, shots: Path | None, name: str, size: tuple[int, int]) -> 
         yield from robot.screenshot(shots / f"{name}-{size[0]}x{size[1]}.png")
 
 
+def texts(robot: Robot, prefix: str) -> list[str]:
+    """What every visible widget whose tag starts with `prefix` shows."""
+    return [robot.text(w.tag) for w in robot.all(lambda t: t.startswith(prefix))]
+
+
 def read_table(robot: Robot) -> Steps:
     """Wait for the table and read whose turn it is, every player's numbers and the strips."""
     yield from robot.wait_for(lambda: robot.find("table:active") is not None, "the table")
@@ -50,7 +55,7 @@ def read_prompt(robot: Robot) -> Steps:
     yield from robot.wait_for(lambda: robot.find("bonus:0") is not None, "a bonus prompt")
     yield from robot.frames(2)
     return {"question": robot.text("action:question"),
-            "choices": [robot.text(w.tag) for w in robot.all(lambda t: t.startswith("bonus:"))],
+            "choices": texts(robot, "bonus:"),
             "screen": robot.app.screens.current}
 
 
@@ -94,8 +99,7 @@ def diplomacy_ship_and_undo(robot: Robot, size: tuple[int, int], shots: Path | N
     robot.result["before"] = robot.result["table"]
     yield from robot.tap("ship:Bob:L3-diplomacy")
     robot.result["question"] = yield from robot.read("action:question")
-    robot.result["tracks"] = [robot.text(w.tag) for w in robot.all(
-        lambda t: t.startswith("choice:"))]
+    robot.result["tracks"] = texts(robot, "choice:")
     yield from shot(robot, shots, "action-diplomacy-ship", size)
     yield from robot.tap("choice:0")
     yield from robot.wait_for(lambda: robot.app.screens.current == "table", "the table")
@@ -116,8 +120,7 @@ def home_resume(robot: Robot, size: tuple[int, int], shots: Path | None) -> Step
     yield from robot.tap("bonus:0")
     yield from robot.tap("table:home")
     robot.result["resume"] = yield from robot.read("home:resume")
-    robot.result["games"] = [robot.text(w.tag) for w in robot.all(
-        lambda t: t.startswith("game:"))]
+    robot.result["games"] = texts(robot, "game:")
     yield from shot(robot, shots, "home", size)
     yield from robot.tap("home:resume")
     yield from read_table(robot)

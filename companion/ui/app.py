@@ -160,6 +160,7 @@ def app_class() -> Any:
             if name in GAME_SCREENS:
                 self.session.remember_screen(name)
             self.show_problems()
+            self.update_lights()
 
         def _start_panel(self) -> None:
             from companion.config import load_config
@@ -171,9 +172,27 @@ def app_class() -> Any:
             self.show_problems()
 
         def on_panel_event(self, event: Any) -> None:
-            """A button-panel event, on the main thread: problems go to the status strip."""
+            """A button-panel event, on the main thread: problems go to the status strip,
+            buttons act as on screen (panel_bridge.press)."""
+            from companion.ui.panel_bridge import press
+
             if event.name in ("panel_problem", "panel_ready"):
                 self.show_problems()
+            else:
+                press(self, event.name)
+
+        def update_lights(self) -> None:
+            """The panel's lights follow the game on its screens; elsewhere they are off."""
+            from companion.ui.panel_bridge import light_signal
+
+            if self.bridge is None:
+                return
+            session = self.session
+            if self.screens.current in GAME_SCREENS and session.game is not None \
+                    and session.state["phase"] in ("play", "over"):
+                self.bridge.signal(*light_signal(session.state, session.options()))
+            else:
+                self.bridge.signal("off")
 
         def show_problems(self) -> None:
             """Everything wrong outside the game, in the status strip."""

@@ -1,4 +1,5 @@
-"""The Kivy side of the button panel: panel events reach the app on Kivy's main thread only.
+"""The Kivy side of the button panel: panel events reach the app on Kivy's main thread only,
+and what the buttons do in the app and what the lights show for a game.
 
 Panels report on their own threads (gpiozero's pin callbacks, the serial reader). The bridge
 queues each event and schedules a Clock trigger; the app's `on_event` runs inside the next frame
@@ -10,19 +11,26 @@ from __future__ import annotations
 import logging
 import threading
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from kivy.clock import Clock
+from kivy.uix.behaviors import FocusBehavior
 
 from hardware import KeyboardPanel, Panel, PanelConfig, PanelEvent, open_panel
-from hardware.events import PANEL_PROBLEM
+from hardware.events import CONFIRM, NEXT_TURN, PANEL_PROBLEM, READ_DICE, UNDO
 from hardware.lights import Lights
 
 log = logging.getLogger(__name__)
 
 EventCallback = Callable[[PanelEvent], None]
 _SHORTCUT_MODIFIERS = {"ctrl", "alt", "meta", "super"}
+# Next and Undo act on the game from any of its screens, through the table's own buttons.
+GAME_BUTTONS = {NEXT_TURN: "next_turn", UNDO: "undo_step"}
+# Confirm and Dice call the current screen's hook of that name, where it has one.
+SCREEN_HOOKS = {CONFIRM: "confirm", READ_DICE: "read_dice"}
+PLAY_SCREENS = ("table", "action")
+LightSignal = tuple[str, str | None]  # ("off" | "show" | "blink" | "game_end", colour)
 
 
 class PanelBridge:
@@ -40,6 +48,7 @@ class PanelBridge:
         self._clock = clock if clock is not None else Clock
         self._trigger = self._clock.create_trigger(self._deliver, 0)
         self._window: Any = None
+        self._no_lights = Lights()
         for panel in panels:
             self.attach(panel)
 
@@ -49,7 +58,7 @@ class PanelBridge:
         for panel in self.panels:
             if type(panel.lights) is not Lights:
                 return panel.lights
-        return self.panels[0].lights if self.panels else Lights()
+        return self.panels[0].lights if self.panels else self._no_lights
 
     @property
     def keyboard(self) -> KeyboardPanel | None:
@@ -76,7 +85,7 @@ class PanelBridge:
                     modifiers: list[str]) -> bool:
         """Kivy's on_key_down handler: True (consumed) if the key is a panel key."""
         keyboard = self.keyboard
-        if keyboard is None or not self.keyboard_enabled:
+        if keyboard is None or not self.keyboard_enabled or _typing():
             return False
         if _SHORTCUT_MODIFIERS.intersection(modifiers or ()):
             return False
@@ -88,6 +97,18 @@ class PanelBridge:
         if keyboard is not None:
             keyboard.key_released(key)
         return False
+
+    def signal(self, mode: str, colour: str | None = None) -> None:
+        """Set the lights (a `LightSignal`); a blink is not restarted when it is asked again."""
+        lights = self.lights
+        if (mode, colour) == (lights.state.mode, lights.state.colour):
+            return
+        if mode in ("show", "blink") and colour:
+            getattr(lights, mode)(colour)
+        elif mode == "game_end":
+            lights.game_end()
+        else:
+            lights.off()
 
     def close(self) -> None:
         """Unsubscribe, unbind the window, close every panel, drop undelivered events."""
@@ -129,3 +150,41 @@ def start_panels(config: PanelConfig, on_event: EventCallback, *, window: Any = 
     if window is not None:
         bridge.bind_window(window)
     return bridge
+
+
+def _typing() -> bool:
+    """True while a text field has the keyboard focus (a space is then a space, not Next)."""
+    return any(FocusBehavior._keyboards.values())
+
+
+def light_signal(state: Mapping[str, Any], opts: Mapping[str, Any]) -> LightSignal:
+    """What the lights show for a game: the end pattern once it is over, the waiting player's
+    colour blinking while a Diplomacy bonus is to be chosen, else the active player's colour."""
+    if opts["end"]["over"]:
+        return "game_end", None
+    colours = {player["name"]: player["color"] for player in state["players"]}
+    if opts["pending"]:
+        return "blink", colours[opts["pending"][0]["player"]]
+    active = opts["turn"]["player"]
+    return ("show", colours[active]) if active in colours else ("off", None)
+
+
+def press(app: Any, name: str) -> None:
+    """A button press, on the main thread: Next and Undo as the table's buttons (from the table
+    or the action screen of a game in play; a refusal's reason is shown on the screen the table
+    is on), Confirm and Dice as the current screen's `confirm()` / `read_dice()`."""
+    current = app.screens.current_screen
+    if name in GAME_BUTTONS:
+        session = app.session
+        if current.name not in PLAY_SCREENS or session.game is None \
+                or session.state["phase"] != "play":
+            return
+        table = app.screens.get_screen("table")
+        getattr(table, GAME_BUTTONS[name])()
+        shown = app.screens.current_screen
+        if shown is not table and hasattr(shown, "message"):
+            shown.message = table.message
+    elif name in SCREEN_HOOKS:
+        hook = getattr(current, SCREEN_HOOKS[name], None)
+        if hook is not None:
+            hook()

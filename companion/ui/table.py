@@ -125,6 +125,10 @@ class TableScreen(Screen):
             return
         self.run({"cmd": "end_turn"})
 
+    def confirm(self) -> None:
+        """The panel's Confirm: the table's primary action, Next."""
+        self.next_turn()
+
     def undo_step(self) -> None:
         """Take back the last step."""
         self.run({"cmd": "undo"})

@@ -8,7 +8,7 @@ import threading
 import pytest
 from kivy.clock import ClockBase
 
-from companion.ui.panel_bridge import PanelBridge, start_panels
+from companion.ui.panel_bridge import PanelBridge, light_signal, start_panels
 from hardware import PANEL_PROBLEM, GPIOConfig, KeyboardPanel, PanelConfig, SerialConfig
 from hardware.panel import Panel
 
@@ -143,3 +143,25 @@ def test_a_failing_app_handler_does_not_stop_later_events(clock, caplog):
     assert tick_until(clock, lambda: seen == ["undo", "confirm"])
     assert "app bug" in caplog.text
     bridge.close()
+
+
+def test_lights_follow_the_game():
+    state = {"players": [{"name": "Ann", "color": "red"}, {"name": "Bob", "color": "blue"}]}
+    playing = {"end": {"over": False}, "pending": [], "turn": {"player": "Bob"}}
+    assert light_signal(state, playing) == ("show", "blue")
+    waiting = {**playing, "pending": [{"player": "Ann"}]}
+    assert light_signal(state, waiting) == ("blink", "red")
+    assert light_signal(state, {**waiting, "end": {"over": True}}) == ("game_end", None)
+
+
+def test_the_bridge_sets_the_lights_once_per_change(clock, recorder):
+    bridge = PanelBridge(recorder, clock=clock)
+    calls = []
+    lights = bridge.lights
+    lights._apply = lambda: calls.append(lights.state)
+    bridge.signal("blink", "blue")
+    bridge.signal("blink", "blue")  # asked again on a refresh: the blink goes on undisturbed
+    bridge.signal("game_end")
+    bridge.signal("off")
+    assert [(s.mode, s.colour) for s in calls] == [("blink", "blue"), ("game_end", None),
+                                                   ("off", None)]

@@ -31,12 +31,14 @@ test: lint
 screenshots: install
 	PHOENIX_SCREENSHOTS=$(CURDIR)/docs/screenshots $(PY) -m pytest tests/ui
 
-# Speed figures (printed, never asserted): the rules engine, the game store and, where the
-# labelled photos are (DICE_DATASET), the dice reader (accuracy and ms per image).
+# Speed figures (printed, never asserted): the rules engine, the game store, the touchscreen app
+# under Xvfb (start, touch to screen, memory) and, where the labelled photos are (DICE_DATASET),
+# the dice reader (accuracy and ms per image).
 DICE_DATASET ?= ../shared/datasets/d6-tray
 bench: install
 	$(PY) tools/bench_engine.py
 	$(PY) tools/bench_store.py
+	$(PY) tools/bench_ui.py
 	@if [ -f "$(DICE_DATASET)/labels.json" ]; then \
 		$(VENV)/bin/phoenix-dice bench "$(DICE_DATASET)"; \
 		$(VENV)/bin/phoenix-dice bench "$(DICE_DATASET)" --held-out; \

@@ -1,0 +1,213 @@
+"""Benchmark the touchscreen app under a private Xvfb: cold start, touch to screen, memory.
+
+    .venv/bin/python tools/bench_ui.py [--taps N] [--size WxH]
+
+Starts `Xvfb` on a free display and the app (as `phoenix-companion --demo`) in a fresh process,
+then prints
+- cold start: from starting the process to the first frame drawn with the demo game on screen;
+- touch to screen for a turn action: Next and Undo tapped N times each (a simulated touch on the
+  button, as a finger would), the time from dispatching the touch to the frame drawn after the
+  active player's name changed; median and worst, and how much of it the app's handling took;
+- resident memory (RSS) of the app process mid-game, after the taps.
+Prints figures; asserts nothing. Without Xvfb it says so and measures nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import select
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Generator
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+RESULT_PREFIX = "BENCH-RESULT "
+XVFB_SCREEN = "1920x1200x24"
+
+
+def start_xvfb() -> tuple[subprocess.Popen, str]:
+    """Our own Xvfb on a free display (-displayfd): the process and ":N"."""
+    read_end, write_end = os.pipe()
+    process = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write_end), "-screen", "0", XVFB_SCREEN, "-nolisten", "tcp",
+         "-noreset"], pass_fds=(write_end,), stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL)
+    os.close(write_end)
+    data = b""
+    deadline = time.monotonic() + 30
+    try:
+        while not data.endswith(b"\n") and time.monotonic() < deadline \
+                and process.poll() is None:
+            if select.select([read_end], [], [], 0.5)[0]:
+                data += os.read(read_end, 64)
+    finally:
+        os.close(read_end)
+    if not data.endswith(b"\n"):
+        stop(process)
+        raise RuntimeError("Xvfb did not start")
+    return process, f":{int(data.strip())}"
+
+
+def stop(process: subprocess.Popen) -> None:
+    """End a process we started, waiting for it."""
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=10)
+
+
+def rss_mb() -> float:
+    """This process's resident memory in MB (Linux /proc)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def measure(launched: float, taps: int, size: tuple[int, int]) -> dict[str, Any]:
+    """In the app's process: run the demo and measure; returns the figures."""
+    sys.path.insert(0, str(REPO))
+    from companion.ui.app import build_app, configure_kivy
+
+    configure_kivy(size=size)
+    from kivy.clock import Clock
+    from kivy.core.window import Window
+    from kivy.tests.common import UnitTestTouch
+
+    app = build_app(demo=True)
+    figures: dict[str, Any] = {"touch_ms": {"next": [], "undo": []}, "handled_ms": []}
+    flips: list[float] = []
+    Window.bind(on_flip=lambda *_a: flips.append(time.perf_counter()))
+
+    def widget(tag: str) -> Any:
+        def walk(node: Any) -> Any:
+            if getattr(node, "tag", None) == tag and node.opacity and not node.disabled:
+                return node
+            return next((found for child in node.children
+                         if (found := walk(child)) is not None), None)
+        return walk(Window)
+
+    def until(condition: Callable[[], Any], what: str) -> Generator[None, None, None]:
+        deadline = time.monotonic() + 30
+        while not condition():
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"no {what} within 30 s")
+            yield
+
+    def touch(tag: str) -> tuple[float, float]:
+        """Tap the widget: when the touch was sent, and when the app had handled it."""
+        button = widget(tag)
+        x, y = button.to_window(*button.center)
+        sent = time.perf_counter()
+        finger = UnitTestTouch(x, y)
+        finger.touch_down()
+        finger.touch_up()
+        return sent, time.perf_counter()
+
+    def active() -> str:
+        label = widget("table:active")
+        return label.text if label is not None else ""
+
+    def scenario() -> Generator[None, None, None]:
+        started = len(flips)  # the main loop runs: the app has started
+        yield from until(lambda: len(flips) > started, "first frame")
+        figures["start_s"] = time.time() - launched
+        yield from until(lambda: widget("bonus:0") is not None, "Diplomacy bonus prompt")
+        touch("bonus:0")  # Bob's Diplomacy bonus: the table comes next
+        yield from until(active, "table")
+        for _ in range(taps):
+            for kind in ("next", "undo"):
+                yield from (None for _frame in range(2))  # laid out, as a finger finds it
+                before = active()
+                sent, handled = touch(f"table:{kind}")
+                yield from until(lambda b=before: active() != b, f"turn change after {kind}")
+                drawn = len(flips)
+                yield from until(lambda d=drawn: len(flips) > d, "frame")
+                figures["touch_ms"][kind].append((flips[drawn] - sent) * 1000)
+                figures["handled_ms"].append((handled - sent) * 1000)
+        figures["rss_mb"] = rss_mb()
+
+    steps = scenario()
+
+    def step(_dt: float) -> bool:
+        try:
+            next(steps)
+            return True
+        except StopIteration:
+            pass
+        except Exception as error:
+            figures["error"] = f"{type(error).__name__}: {error}"
+        app.stop()
+        return False
+
+    Clock.schedule_interval(step, 0)
+    app.run()
+    return figures
+
+
+def report(figures: dict[str, Any]) -> None:
+    """Print the figures with their targets."""
+    every = figures["touch_ms"]["next"] + figures["touch_ms"]["undo"]
+    print(f"ui bench (--demo, {figures['size']}, Xvfb + Mesa software rendering)")
+    print(f"  cold start to the first interactive frame: {figures['start_s']:.2f} s "
+          "(target < 2 s)")
+    for kind, times in figures["touch_ms"].items():
+        print(f"  touch to screen, {kind.capitalize()} x{len(times)}: median "
+              f"{statistics.median(times):.1f} ms, worst {max(times):.1f} ms")
+    print(f"  touch to screen, all {len(every)} turn actions: median "
+          f"{statistics.median(every):.1f} ms (target < 50), worst {max(every):.1f} ms "
+          "(target < 100)")
+    print(f"    of which the app's handling (command, commit, refresh): median "
+          f"{statistics.median(figures['handled_ms']):.1f} ms; the rest is layout and drawing")
+    print(f"  resident memory mid-game: {figures['rss_mb']:.0f} MB (target < 200 MB)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--taps", type=int, default=20, help="Next and Undo taps, each")
+    parser.add_argument("--size", default="800x480", help="window size WIDTHxHEIGHT")
+    parser.add_argument("--app", type=float, default=None, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    width, height = (int(n) for n in args.size.lower().split("x"))
+    if args.app is not None:  # the app's process, started below
+        figures = measure(args.app, args.taps, (width, height))
+        print(RESULT_PREFIX + json.dumps(figures), flush=True)
+        return 0
+    if shutil.which("Xvfb") is None:
+        print("ui bench skipped: Xvfb is not installed (deploy/system-packages.sh installs it)")
+        return 0
+    xvfb, display = start_xvfb()
+    try:
+        with tempfile.TemporaryDirectory(prefix="phoenix-bench-") as home:
+            env = {**os.environ, "DISPLAY": display, "KIVY_HOME": f"{home}/kivy",
+                   "PHOENIX_COMPANION_HOME": f"{home}/data", "XDG_DATA_HOME": f"{home}/xdg",
+                   "LIBGL_ALWAYS_SOFTWARE": "1", "SDL_AUDIODRIVER": "dummy", "KIVY_AUDIO": "",
+                   "KIVY_NO_CONSOLELOG": "1"}
+            command = [sys.executable, __file__, "--taps", str(args.taps), "--size", args.size,
+                       "--app", repr(time.time())]
+            done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=600)
+    finally:
+        stop(xvfb)
+    lines = [line for line in done.stdout.splitlines() if line.startswith(RESULT_PREFIX)]
+    figures = json.loads(lines[-1][len(RESULT_PREFIX):]) if lines else {
+        "error": f"the app reported nothing (exit {done.returncode}): {done.stderr[-2000:]}"}
+    if "error" in figures:
+        print(f"ui bench failed: {figures['error']}")
+        return 1
+    figures["size"] = args.size
+    report(figures)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -20,8 +20,12 @@ SCREENS = {
     "setup": ("companion.ui.setup", "SetupScreen"),
     "table": ("companion.ui.table", "TableScreen"),
     "action": ("companion.ui.action", "ActionScreen"),
+    "income": ("companion.ui.income", "IncomeScreen"),
+    "station": ("companion.ui.station", "StationScreen"),
+    "end": ("companion.ui.end", "EndScreen"),
 }
-GAME_SCREENS = ("setup", "table", "action")  # screens that belong to the open game
+# screens that belong to the open game
+GAME_SCREENS = ("setup", "table", "action", "income", "station")
 
 
 def configure_kivy(*, fullscreen: bool = False, size: tuple[int, int] = REFERENCE_SIZE) -> None:

@@ -110,12 +110,10 @@ class TableScreen(Screen):
         app.show("action")
 
     def take_income(self) -> None:
-        """Income: taken when the engine allows it, else its reason."""
-        view = self.view()
-        if not view.income_allowed:
-            self.message = view.income_reason
-            return
-        self.run({"cmd": "income", "player": view.active})
+        """Income: its screen (the receipt, the powers, relocations; or why not and an
+        override)."""
+        self.message = ""
+        App.get_running_app().show("income")
 
     def next_turn(self) -> None:
         """End the turn (when the engine allows it)."""

@@ -65,6 +65,7 @@ def to_bobs_turn(robot: Robot) -> Steps:
     yield from robot.tap("table:next")
     yield from robot.wait_for(lambda: robot.text("table:active") == "Ann", "Ann's turn")
     yield from robot.tap("table:income")
+    yield from robot.tap("income:confirm")
     yield from robot.wait_for(lambda: robot.text("table:undo").startswith("Undo: Ann"),
                               "Ann's income")
     yield from robot.tap("table:next")

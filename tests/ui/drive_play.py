@@ -1,0 +1,68 @@
+"""Driver: income, the station view, an adjustment and the end screen, run in the real app
+under Xvfb by tests/ui/test_play.py (the demo game, or an example replayed into --db).
+
+    DISPLAY=:99 .venv/bin/python tests/ui/drive_play.py income --demo --size 800x480
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from drive_table import read_table, shot
+from harness import Robot, Steps, run
+
+
+def lines(robot: Robot, prefix: str) -> list[str]:
+    """The texts of the widgets tagged `prefix` + a number, in the number's order."""
+    found = robot.all(lambda t: t.startswith(prefix) and t[len(prefix):].isdigit())
+    return [robot.text(w.tag) for w in sorted(found, key=lambda w: int(w.tag[len(prefix):]))]
+
+
+def to_turn_of(robot: Robot, name: str) -> Steps:
+    """Tap Next until it is `name`'s turn."""
+    yield from robot.tap("table:next")
+    yield from robot.wait_for(lambda: robot.text("table:active") == name, f"{name}'s turn")
+
+
+def take_income(robot: Robot) -> Steps:
+    """Confirm the income screen and wait for the table."""
+    yield from robot.tap("income:confirm")
+    yield from robot.wait_for(lambda: robot.app.screens.current == "table", "the table")
+
+
+def income(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
+    """The demo: Ann's plain income; Bob takes Hub A-7's Diplomacy action during income;
+    Cat moves a resident (1 GEM)."""
+    yield from robot.tap("bonus:0")
+    yield from to_turn_of(robot, "Ann")
+    yield from robot.tap("table:income")
+    yield from take_income(robot)
+    yield from to_turn_of(robot, "Bob")
+    yield from robot.tap("table:income")
+    yield from robot.tap("power:A-7")
+    yield from robot.tap("power:A-7:construction")
+    robot.result["bob"] = {"receipt": lines(robot, "income:line:"),
+                           "preview": lines(robot, "preview:")}
+    yield from shot(robot, shots, "income", size)
+    yield from take_income(robot)
+    yield from read_table(robot)
+    robot.result["after_bob"] = robot.result["table"]
+    yield from to_turn_of(robot, "Cat")
+    yield from robot.tap("table:income")
+    robot.result["moves"] = lines(robot, "relocate:")
+    yield from robot.tap("relocate:0")
+    robot.result["cat"] = {"receipt": lines(robot, "income:line:"),
+                           "preview": lines(robot, "preview:")}
+    yield from take_income(robot)
+    yield from read_table(robot)
+
+
+SCENARIOS = {
+    "income": income,
+}
+
+if __name__ == "__main__":
+    sys.exit(run(SCENARIOS))

@@ -155,7 +155,10 @@ def app_class() -> Any:
         def show(self, name: str) -> None:
             """Go to a screen (refreshed first); a game screen is remembered for a relaunch.
             While a Diplomacy bonus waits, the table is the action screen (its prompt)."""
-            if name == "table" and self.session.waiting():
+            if name == "table" and self.session.game is not None \
+                    and self.session.state["phase"] == "over":
+                name = "end"
+            elif name == "table" and self.session.waiting():
                 name = "action"
             screen = self.screens.get_screen(name)
             if hasattr(screen, "refresh"):

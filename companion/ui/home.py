@@ -9,7 +9,6 @@ from kivy.app import App
 from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
-from companion.rules.report import final_score
 from companion.ui.home_model import home_rows, resume_text
 from companion.ui.widgets import TagButton
 
@@ -61,8 +60,7 @@ class HomeScreen(Screen):
             return
         state = app.session.state
         if state["phase"] == "over":
-            app.calculator.show_sheet(final_score(state, app.session.game.catalogue))
-            app.show("calculator")
+            app.show("end")
         else:
             saved = app.session.saved_screen()
             app.show(saved if saved in ("table", "action") and state["phase"] == "play"

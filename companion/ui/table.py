@@ -8,6 +8,7 @@ from kivy.properties import BooleanProperty, ColorProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
+from companion.ui.end_model import trigger_condition
 from companion.ui.table_model import PlayerRow, ShipButton, TableView, amount, table_view
 from companion.ui.widgets import PLAYER_RGBA, PLAYER_TEXT, TagButton
 
@@ -61,7 +62,9 @@ class TableScreen(Screen):
         """What to show, from the open game's state and options."""
         session = App.get_running_app().session
         steps = session.game.game.steps
-        return table_view(session.state, session.options(), steps[-1].events if steps else [])
+        opts = session.options()
+        condition = trigger_condition(steps) if opts["end"]["triggered_by"] else ""
+        return table_view(session.state, opts, steps[-1].events if steps else [], condition)
 
     def refresh(self) -> None:
         """Show the game as it stands now."""

@@ -109,15 +109,17 @@ def undo_text(events: Sequence[Mapping[str, Any]]) -> str:
     return f"Undo: {texts[0]}" if texts else ""
 
 
-def end_text(end: Mapping[str, Any]) -> str:
-    """The end status in words ("final round: 2 turns left")."""
+def end_text(end: Mapping[str, Any], condition: str = "") -> str:
+    """The end status in words, led by the condition that triggered it ("Cat has 41 points (40
+    or more): final round, 2 more turns after this one")."""
     if end["over"]:
         return "The game is over."
     if end["triggered_by"] is None:
         return ""
     left = len(end["final_turns"])
-    return (f"End triggered by {end['triggered_by']}: final round, {left} "
-            f"turn{'s' if left != 1 else ''} left")
+    after = (f"{left} more turn{'s' if left != 1 else ''} after this one" if left
+             else "this is the last turn")
+    return f"{condition or 'End triggered by ' + end['triggered_by']}: final round, {after}"
 
 
 def supply_text(supply: Mapping[str, int]) -> str:
@@ -156,8 +158,9 @@ def bonus_prompts(pending: Sequence[Mapping[str, Any]],
 
 
 def table_view(state: Mapping[str, Any], opts: Mapping[str, Any],
-               last_events: Sequence[Mapping[str, Any]]) -> TableView:
-    """The table screen from the state, options(state, catalogue) and the last step's events."""
+               last_events: Sequence[Mapping[str, Any]], condition: str = "") -> TableView:
+    """The table screen from the state, options(state, catalogue), the last step's events and
+    the condition that triggered the end (end_model.trigger_condition)."""
     turn = opts["turn"]
     active = turn["player"]
     colors = {p["name"]: p["color"] for p in state["players"]}
@@ -175,7 +178,7 @@ def table_view(state: Mapping[str, Any], opts: Mapping[str, Any],
         heading=f"Turn {turn['number']} · {doing}",
         active=active, active_color=colors[active], players=players,
         neutral=[b for b in buttons if owners[b.ship_id] is None],
-        supply=supply_text(state["supply"]), end=end_text(opts["end"]),
+        supply=supply_text(state["supply"]), end=end_text(opts["end"], condition),
         undo=undo_text(last_events),
         next_allowed=bool(opts["end_turn"]["allowed"]),
         next_reason=opts["end_turn"]["reason"] or "",

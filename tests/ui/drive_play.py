@@ -60,8 +60,35 @@ def income(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
     yield from read_table(robot)
 
 
+def end(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
+    """The 2-player example one step before its end: the table announces the final round; Next
+    ends the game and shows the score sheet; home opens the finished game's sheet again."""
+    yield from read_table(robot)
+    yield from robot.tap("table:next")
+    yield from robot.wait_for(lambda: robot.app.screens.current == "end", "the end screen")
+    robot.result["sheet"] = yield from read_sheet(robot)
+    yield from shot(robot, shots, "end", size)
+    yield from robot.tap("end:home")
+    yield from robot.tap(next(w.tag for w in robot.all(lambda t: t.startswith("game:"))))
+    yield from robot.wait_for(lambda: robot.app.screens.current == "end", "the end screen")
+    robot.result["again"] = yield from read_sheet(robot)
+
+
+def read_sheet(robot: Robot) -> Steps:
+    """The end screen's winner, totals (and their font size) and the first row."""
+    yield from robot.frames(2)
+    names = [w.tag.split(":", 2)[2] for w in robot.all(lambda t: t.startswith("end:name:"))]
+    return {"winner": robot.text("end:winner"),
+            "winner_px": robot.find("end:winner").font_size,
+            "tiebreak": robot.text("end:tiebreak"),
+            "totals": {name: robot.text(f"end:total:{name}") for name in names},
+            "total_px": robot.find(f"end:total:{names[0]}").font_size,
+            "track": {name: robot.text(f"end:0:{name}") for name in names}}
+
+
 SCENARIOS = {
     "income": income,
+    "end": end,
 }
 
 if __name__ == "__main__":

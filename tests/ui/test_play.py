@@ -7,6 +7,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from companion.files import read_script
+from companion.rules.script import parse
+from companion.ui.session import GameSession
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
 SCRIPT = "drive_play.py"
 SHOTS = Path(os.environ.get("PHOENIX_SCREENSHOTS")
              or Path(__file__).resolve().parents[2] / "build" / "screenshots")
@@ -30,3 +36,34 @@ def test_income_with_an_income_power_and_a_relocation(run_ui_driver) -> None:
     assert cat["preview"][-1] == "Sector 121: P P -> P P"
     assert result["table"]["players"]["Cat"]["counters"] == "14 GEMs  1 food  1 water  8 metal"
     assert (SHOTS / "income-800x480.png").stat().st_size > 10_000
+
+
+def replayed(db: Path, example: str, leave_out: int = 0) -> None:
+    """Replay an example game into `db` (as `phoenix-companion replay` does), all but the
+    last `leave_out` lines."""
+    session = GameSession(db, db.parent / "overlay.json")
+    session.open()
+    assert session.new_game() == ""
+    lines = list(parse(read_script(EXAMPLES / example)))
+    for line in lines[:len(lines) - leave_out]:
+        assert session.execute(line.command) == ""
+    session.close()
+
+
+def test_the_end_announced_then_the_score_sheet_with_the_winner_large(
+        run_ui_driver, tmp_path: Path) -> None:
+    """The 2-player example: Ann's 41 points trigger the end; Next after Bob's last turn shows
+    the sheet (Ann 42, Bob 62, Bob wins), also from home's list of games."""
+    db = tmp_path / "games.sqlite"
+    replayed(db, "two-players-first-game.jsonl", leave_out=1)
+    result = run_ui_driver(SCRIPT, "end", shots=SHOTS, args=("--db", str(db)))
+    assert result["table"]["end"] == ("Ann has 41 points (40 or more): final round, this is the "
+                                      "last turn")
+    assert result["table"]["active"] == "Bob"
+    for sheet in (result["sheet"], result["again"]):
+        assert sheet["totals"] == {"Ann": "42", "Bob": "62"}
+        assert sheet["track"] == {"Ann": "41", "Bob": "8"}
+        assert sheet["winner"] == "Bob wins with 62 points"
+        assert sheet["tiebreak"] == ""
+        assert sheet["winner_px"] >= 28 and sheet["total_px"] >= 28
+    assert (SHOTS / "end-800x480.png").stat().st_size > 10_000

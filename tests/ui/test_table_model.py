@@ -85,7 +85,10 @@ def test_words() -> None:
     assert undo_text(events) == "Undo: Bob uses"
     assert undo_text([]) == ""
     assert end_text({"over": False, "triggered_by": "Cat", "final_turns": ["Dan", "Ann"]}) == \
-        "End triggered by Cat: final round, 2 turns left"
+        "End triggered by Cat: final round, 2 more turns after this one"
+    assert end_text({"over": False, "triggered_by": "Cat", "final_turns": []},
+                    "Cat has 40 points (40 or more)") == \
+        "Cat has 40 points (40 or more): final round, this is the last turn"
     assert end_text({"over": True, "triggered_by": "Cat", "final_turns": []}) == \
         "The game is over."
     assert supply_text({"human": 1, "teal": 2, "pink": 3, "brown": 4, "gold": 5}) == \

@@ -52,6 +52,7 @@ from companion.ui.widgets import (
 
 EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "data" / "examples"
 EXAMPLE_FILE = EXAMPLES_DIR / "rulebook-3p.json"
+AUTOSAVE_NAME = "score-calculator.json"  # in the data folder: the entries, kept after each change
 
 WING_TINT = {
     "teal": (0.05, 0.32, 0.33, 1),
@@ -305,6 +306,9 @@ class CalculatorRoot(ScreenManager):
         for screen in (self.start, self.player_screen, self.score_screen, self.files):
             self.add_widget(screen)
         self.form = ScoreForm(catalogue, 3) if catalogue is not None else None
+        self.autosave = paths.data_folder() / AUTOSAVE_NAME
+        if self.form is not None and self.form.restore(self.autosave):
+            self.start.message = "The entries of last time are back."
         if catalogue_error:
             self.start.message = catalogue_error
         self._folder = paths.data_folder() if paths.data_folder().is_dir() else Path.home()
@@ -341,6 +345,7 @@ class CalculatorRoot(ScreenManager):
         self.form = ScoreForm(self.catalogue, len(self.form.players))
         self.problem = None
         self.start.message = "The form is empty again."
+        self.keep_entries()
 
     def load_example(self) -> None:
         """Load the rulebook's 3-player scoring example and show its score sheet."""
@@ -598,13 +603,22 @@ class CalculatorRoot(ScreenManager):
         self.start.message = ""
         self.files.message = ""
         self.current_player = 0
+        self.keep_entries()
         self.score()
+
+    def keep_entries(self) -> None:
+        """Save the entries to the data folder, so that they survive a restart."""
+        try:
+            self.form.save(self.autosave)
+        except OSError as error:
+            self.start.message = f"The entries could not be kept: {error}"
 
     # drawing ---------------------------------------------------------------------------------
     def refresh(self, *_args: Any) -> None:
         """Redraw the player page from the form (after every change)."""
         if self.form is None:
             return
+        self.keep_entries()
         screen = self.player_screen
         form, i, problem = self.form, self.current_player, self.problem
         entry = form.players[i]

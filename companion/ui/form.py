@@ -8,15 +8,19 @@ back into a plain-words `Problem` pinned to the player, field and Sector it is a
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from companion.files import write_text_atomically
 from companion.rules.words import SECTOR_COLORS, SPECIES
 
 LEVELS = (1, 2, 3)
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
+MAX_SHIPS_LEFT = 9  # ships left on a player board
 NUMBER_FIELDS = ("points", "ships_left", "gems", "food", "water", "metal")
 HUBS = tuple(f"B-{i}" for i in range(1, 13)) + tuple(f"A-{i}" for i in range(1, 13))
 FIELD_LABELS = {
@@ -157,6 +161,8 @@ class ScoreForm:
             raise KeyError(key)
         if value < 0 and key != "points":
             raise FormError(f"{FIELD_LABELS[key]} cannot be negative")
+        if key == "ships_left" and value > MAX_SHIPS_LEFT:
+            raise FormError(f"a player has at most {MAX_SHIPS_LEFT} ships")
         self.players[player].numbers[key] = value
 
     # hub residents ---------------------------------------------------------------------------
@@ -347,6 +353,20 @@ class ScoreForm:
         if match and 1 <= int(match.group(1)) <= len(self.players):
             return int(match.group(1)) - 1
         return None
+
+    def save(self, path: Path) -> None:
+        """Write what has been entered to a file (the `score` JSON format), atomically."""
+        write_text_atomically(path, json.dumps(self.to_position(), indent=1,
+                                               ensure_ascii=False))
+
+    def restore(self, path: Path) -> bool:
+        """Fill the form from a file `save` wrote; False (the form unchanged) when there is
+        none or it cannot be shown."""
+        try:
+            self.load_position(json.loads(Path(path).read_text(encoding="utf-8")))
+        except (OSError, ValueError):  # FormError and a damaged file are ValueErrors
+            return False
+        return True
 
     def load_position(self, data: Any) -> None:
         """Fill the form from a position (e.g. a JSON file); FormError if it cannot be shown."""

@@ -205,7 +205,26 @@ def panel_problem(robot: Robot, size: tuple[int, int], shots: Path | None) -> St
     robot.result["screen_after_tap"] = robot.app.calculator.current
 
 
+def type_entries(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
+    """Two players; the first one's points typed; then the app is closed."""
+    yield from robot.tap("start:2")
+    yield from enter_number(robot, "points", 37)
+    yield from robot.wait_for(lambda: robot.find("field:points") is not None, "the keypad closed")
+    robot.result["points"] = robot.find("field:points").value
+
+
+def reopened(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
+    """The calculator opened again on the same data folder: what it says and shows."""
+    robot.result["message"] = yield from robot.read("start:message")
+    yield from robot.tap("start:2")
+    yield from robot.wait_for(lambda: robot.find("field:points") is not None, "the player page")
+    robot.result["points"] = robot.find("field:points").value
+    robot.result["tabs"] = [robot.text(f"tab:{i}") for i in range(3)]
+
+
 SCENARIOS = {
+    "type-entries": type_entries,
+    "reopened": reopened,
     "panel-problem": panel_problem,
     "demo": demo,
     "hub-residents": hub_residents,

@@ -215,3 +215,34 @@ def test_importing_the_app_module_does_not_import_kivy():
     code = ("import sys, companion.ui.app, companion.ui.form; "
             "sys.exit(1 if any(m == 'kivy' or m.startswith('kivy.') for m in sys.modules) else 0)")
     assert subprocess.run([sys.executable, "-c", code], timeout=60).returncode == 0
+
+
+def test_entries_survive_a_restart_through_the_autosave_file(catalogue, tmp_path):
+    form = ScoreForm(catalogue, 2)
+    basics(form, 0, "B-11")
+    form.add_hub_resident(0, "pink")
+    form.set_name(1, "Jürgen")
+    form.add_sector(1, 101)
+    saved = tmp_path / "data" / "score-calculator.json"
+    form.save(saved)
+    again = ScoreForm(catalogue, 3)
+    assert again.restore(saved)
+    assert again.to_position() == form.to_position()
+    assert [p.name for p in again.players] == ["Player 1", "Jürgen"]
+
+
+def test_a_missing_or_damaged_autosave_leaves_the_form_empty(catalogue, tmp_path):
+    form = ScoreForm(catalogue, 3)
+    assert not form.restore(tmp_path / "none.json")
+    damaged = tmp_path / "damaged.json"
+    damaged.write_text('{"players": [')
+    assert not form.restore(damaged)
+    assert form.to_position() == ScoreForm(catalogue, 3).to_position()
+
+
+def test_ships_left_is_checked_when_entered(catalogue):
+    form = ScoreForm(catalogue, 2)
+    form.set_number(0, "ships_left", 9)
+    with pytest.raises(FormError, match="at most 9 ships"):
+        form.set_number(0, "ships_left", 10)
+    assert form.players[0].numbers["ships_left"] == 9

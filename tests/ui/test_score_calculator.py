@@ -100,3 +100,14 @@ def test_missing_button_panel_is_reported_on_screen(run_ui_driver, tmp_path) -> 
     assert "no-such-port" in result["status"]
     assert "touch only" in result["status"].lower()
     assert result["screen_after_tap"] == "player"
+
+
+def test_entries_survive_a_restart(run_ui_driver, tmp_path) -> None:
+    """What was typed is kept in the data folder and is back when the calculator opens again."""
+    data = {"PHOENIX_COMPANION_HOME": str(tmp_path / "data")}
+    typed = run_ui_driver(SCRIPT, "type-entries", extra_env=data)
+    assert typed["points"] == "37"
+    result = run_ui_driver(SCRIPT, "reopened", extra_env=data)
+    assert result["message"] == "The entries of last time are back."
+    assert result["points"] == "37"
+    assert result["tabs"] == ["Player 1", "Player 2", ""]

@@ -86,7 +86,40 @@ def read_sheet(robot: Robot) -> Steps:
             "track": {name: robot.text(f"end:0:{name}") for name in names}}
 
 
+def station_and_adjust(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
+    """The demo at Cat's turn 9: her name plate opens her station (Sector 121's two pink
+    residents placed this turn); her GEMs corrected from 1 to 5 with a note."""
+    yield from robot.tap("bonus:0")
+    yield from robot.tap("name:Cat")
+    yield from robot.wait_for(lambda: robot.find("resident:121:0") is not None, "the station")
+    yield from robot.frames(2)
+    dots = robot.all(lambda t: t.startswith("resident:"))
+    robot.result["station"] = {
+        "title": robot.text("station:title"),
+        "wings": [w.tag for w in robot.all(lambda t: t.startswith("wing:"))],
+        "residents": sorted((d.tag, d.letter, d.active) for d in dots),
+        "ink": list(robot.find("resident:121:0").ink),
+        "fill": list(robot.find("resident:121:0").fill)}
+    yield from shot(robot, shots, "station", size)
+    yield from robot.tap("adjust:Cat:gems")
+    yield from robot.tap_keys("5")
+    yield from shot(robot, shots, "adjust", size)
+    yield from robot.tap("key:ok")
+    yield from robot.wait_for(lambda: "Why" in str(getattr(robot.popup(), "title", "")),
+                              "the note")
+    robot.result["note_title"] = robot.popup().title
+    yield from robot.tap("key:ok")  # no note yet: refused
+    robot.result["no_note"] = robot.popup().message
+    yield from robot.tap_keys("gem under board")
+    yield from robot.tap("key:ok")
+    yield from robot.wait_for(lambda: robot.popup() is None, "the station")
+    robot.result["gems"] = yield from robot.read("adjust:Cat:gems")
+    yield from robot.tap("station:back")
+    yield from read_table(robot)
+
+
 SCENARIOS = {
+    "station-adjust": station_and_adjust,
     "income": income,
     "end": end,
 }

@@ -67,3 +67,22 @@ def test_the_end_announced_then_the_score_sheet_with_the_winner_large(
         assert sheet["tiebreak"] == ""
         assert sheet["winner_px"] >= 28 and sheet["total_px"] >= 28
     assert (SHOTS / "end-800x480.png").stat().st_size > 10_000
+
+
+def test_the_station_view_and_a_counter_corrected_with_a_note(run_ui_driver) -> None:
+    """Cat's station: Sector 121's pink residents read off the screen (placed this turn: not
+    counting yet); her GEMs corrected from 1 to 5 - refused without a note, done with one."""
+    result = run_ui_driver(SCRIPT, "station-adjust", shots=SHOTS, args=("--demo",))
+    station = result["station"]
+    assert station["title"] == "Cat's station (yellow) · Hub A-4"
+    assert station["wings"] == ["wing:pink"]
+    assert station["residents"] == [["resident:121:0", "P", False],
+                                    ["resident:121:1", "P", False]]
+    assert station["ink"] == [0.0, 0.0, 0.0, 1] and station["fill"] == [0.9, 0.4, 0.62, 1]
+    assert result["note_title"] == "Why Cat's gems: 1 -> 5?"
+    assert result["no_note"] == "a correction needs a note saying why"
+    assert result["gems"] == "5 GEMs"
+    assert result["table"]["players"]["Cat"]["counters"].startswith("5 GEMs")
+    assert result["table"]["undo"] == "Undo: Adjusted Cat's gems by +4: Gem Under Board"
+    for name in ("station", "adjust"):
+        assert (SHOTS / f"{name}-800x480.png").stat().st_size > 10_000

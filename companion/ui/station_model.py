@@ -1,0 +1,116 @@
+"""What the station view shows (plain Python, tested without Kivy): a player's Hub and its
+residents, the Sectors by wing and level with their living quarters and residents, and which
+abilities are active now and which not yet (the engine's rules.station.quarter_active), plus the
+counters a player may correct."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companion.rules.catalogue import Catalogue
+from companion.rules.state import State
+from companion.rules.station import quarter_active
+from companion.rules.words import COUNTERS, SUPPLY_COUNTERS
+from companion.ui.table_model import ALIEN_LETTERS, amount
+
+LETTERS = {**ALIEN_LETTERS, "human": "H"}
+WHITE, BLACK = (1.0, 1.0, 1.0), (0.0, 0.0, 0.0)
+
+
+@dataclass(frozen=True)
+class Dot:
+    """A living quarter: its resident's species and letter ("" when empty), and whether the
+    resident counts this turn (placed before it)."""
+
+    species: str
+    letter: str
+    active: bool
+
+
+@dataclass(frozen=True)
+class SectorCard:
+    """A built Sector: number, level, wing (its colour), quarters, its abilities' states."""
+
+    number: int
+    level: int
+    wing: str
+    quarters: list[Dot]
+    abilities: list[str]  # "active: ...", "not yet (placed this turn): ...", "inactive: ..."
+
+
+@dataclass(frozen=True)
+class StationView:
+    """One player's station."""
+
+    name: str
+    color: str
+    hub: str
+    hub_quarters: list[Dot]
+    wings: dict[str, list[SectorCard]]  # wing colour -> its Sectors, by level then number
+    counters: list[tuple[str, int, str]]  # (counter, value, "12 GEMs")
+
+
+def luminance(rgb: Sequence[float]) -> float:
+    """Relative luminance (WCAG 2)."""
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb[:3]]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(one: Sequence[float], other: Sequence[float]) -> float:
+    """The contrast ratio of two colours (1 to 21)."""
+    high, low = sorted((luminance(one), luminance(other)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def letter_color(fill: Sequence[float]) -> tuple[float, float, float]:
+    """Black or white, whichever reads better on `fill`."""
+    return WHITE if contrast(WHITE, fill) >= contrast(BLACK, fill) else BLACK
+
+
+def _dots(residents: Sequence[str | None], active: Sequence[bool], size: int) -> list[Dot]:
+    slots = list(residents) + [None] * (size - len(residents))
+    return [Dot(r or "", LETTERS.get(r, "") if r else "", r is not None and ok)
+            for r, ok in zip(slots, list(active) + [False] * size)]
+
+
+def sector_card(state: State, catalogue: Catalogue, sector: Mapping[str, Any]) -> SectorCard:
+    """A Sector's card: its quarters and the state of each ability linked to one."""
+    size = max(sector["quarters"] or 0, len(sector["residents"]))
+    active = [quarter_active(state, sector, q) for q in range(len(sector["residents"]))]
+    abilities = []
+    for index, ability in enumerate(catalogue.sectors[sector["number"]].abilities):
+        if ability.trigger == "built":
+            continue
+        quarter = sector["links"][index] if index < len(sector["links"]) else None
+        if quarter_active(state, sector, quarter):
+            status = "active"
+        elif quarter is not None and quarter < len(sector["residents"]):
+            status = f"not yet (quarter {quarter + 1}: placed this turn)"
+        else:
+            status = f"inactive (quarter {quarter + 1 if quarter is not None else '?'} empty)"
+        abilities.append(f"{status}: {ability.text}")
+    return SectorCard(sector["number"], sector["level"], sector["color"] or "unknown",
+                      _dots(sector["residents"], active, size), abilities)
+
+
+def station_view(state: State, catalogue: Catalogue, name: str) -> StationView:
+    """The station of the player called `name`."""
+    me = next(p for p in state["players"] if p["name"] == name)
+    wings: dict[str, list[SectorCard]] = {}
+    for sector in sorted(me["sectors"], key=lambda s: (s["level"], s["number"])):
+        card = sector_card(state, catalogue, sector)
+        wings.setdefault(card.wing, []).append(card)
+    hub_slots = me["hub_slots"]
+    return StationView(
+        name, me["color"], f"Hub {me['hub']}" if me["hub"] else "no Hub yet",
+        _dots(hub_slots, [r is not None for r in hub_slots], len(hub_slots)), wings,
+        [(counter, me[counter], amount(me[counter], counter)) for counter in COUNTERS])
+
+
+def supply_counters(state: State) -> list[tuple[str, int, str]]:
+    """The supply's counters, each a (counter, value, words) like a player's."""
+    words = {"human": "Humans"}
+    return [(c, state["supply"][c], f"{words.get(c, c)} {state['supply'][c]}")
+            for c in SUPPLY_COUNTERS]

@@ -1,4 +1,5 @@
-"""Driver: the setup wizard's scenarios, run in the real app under Xvfb by tests/ui/test_setup_screen.py.
+"""Driver: the setup wizard's scenarios, run in the real app under Xvfb by
+tests/ui/test_setup_screen.py.
 
     DISPLAY=:99 .venv/bin/python tests/ui/drive_setup.py three-player-first-game --size 800x480
 

@@ -1,74 +1,155 @@
-"""The action screen: what a tapped ship's action needs (for now Farm, Ice Collector, Dismantle
-and Diplomacy, from options(..., ship=ID)), then each waiting player's Diplomacy bonus prompt as
-big buttons. Every choice is committed before the screen moves on; what it shows comes from
-table_model.py."""
+"""The action screen: a tapped ship's flow (flows.py, shown by action_model.py) one decision at a
+time as big buttons, its preview with Confirm / Back, a refusal quoting the rule with Override…,
+a missing value asked on the keypad; then each waiting player's Diplomacy bonus prompt. Every
+confirmed step goes through the store before the screen moves on."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from kivy.app import App
-from kivy.properties import BooleanProperty, ColorProperty, StringProperty
+from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
-from companion.ui.table_model import Choice, bonus_prompts, ship_choices
-from companion.ui.widgets import BUTTON, PLAYER_RGBA, PLAYER_TEXT, TagButton
+from companion.ui.action_model import ActionModel, Button, Panel, prompt_panel
+from companion.ui.flows import BonusPrompt, bonus_prompts, send, ship_flow, undo
+from companion.ui.table_model import undo_text
+from companion.ui.widgets import (
+    BUTTON,
+    PLAYER_RGBA,
+    PLAYER_TEXT,
+    SELECTED,
+    KeypadPopup,
+    NamePopup,
+    TagButton,
+)
+
+
+class AnswerButton(TagButton):
+    """A big answer button (its text may take two lines)."""
 
 
 class ActionScreen(Screen):
-    """One question at a time: the ship's choices, then the Diplomacy bonus prompts."""
+    """One decision at a time: the ship's panels, then the Diplomacy bonus prompts."""
 
     ship = StringProperty("")
     question = StringProperty("")
+    lines = StringProperty("")
     message = StringProperty("")
+    undo = StringProperty("")
+    cols = NumericProperty(1)
     plate = ColorProperty(BUTTON)
     plate_text = ColorProperty((1, 1, 1, 1))
     prompting = BooleanProperty(False)  # a Diplomacy bonus is waiting: no way back
 
+    model: ActionModel | None = None
+    prompt: BonusPrompt | None = None
+
     def refresh(self) -> None:
-        """Show the next question: the waiting Diplomacy bonus prompt, else the tapped ship's
-        choices."""
-        app = App.get_running_app()
-        session = app.session
+        """Show the waiting Diplomacy bonus prompt, else the tapped ship's next panel."""
+        session = App.get_running_app().session
         if session.game is None or session.state["phase"] != "play":
             return
-        opts = session.options()
-        self.prompting = bool(opts["pending"])
-        if opts["pending"]:
-            prompt = bonus_prompts(opts["pending"], session.state)[0]
-            self.ship = ""
-            self.show_choices(prompt.question, prompt.choices, "bonus", prompt.color)
+        game, state = session.game, session.state
+        steps = game.game.steps
+        self.undo = undo_text(steps[-1].events) if steps else ""
+        colors = {p["name"]: p["color"] for p in state["players"]}
+        prompts = bonus_prompts(state, game.catalogue)
+        self.prompting = bool(prompts)
+        if prompts:
+            self.ship, self.model, self.prompt = "", None, prompts[0]
+            color = colors[self.prompt.player]
+            self.show_panel(prompt_panel(self.prompt, color), color)
         elif self.ship:
-            ship = session.options(ship=self.ship)["ship"]
-            player = opts["turn"]["player"]
-            color = next(p["color"] for p in session.state["players"] if p["name"] == player)
-            question, choices = ship_choices(player, ship)
-            self.show_choices(question, choices, "choice", color)
+            if self.model is None or self.model.flow.ship["ship"] != self.ship:
+                self.model = ActionModel(ship_flow(state, game.catalogue, self.ship))
+            self.show_panel(self.model.panel(), colors[self.model.flow.player])
 
-    def show_choices(self, question: str, choices: list[Choice], kind: str, color: str) -> None:
-        """Put up the question in the player's colour and one big button per choice."""
-        self.question = question
+    def show_panel(self, panel: Panel, color: str) -> None:
+        """The question in the player's colour, the lines to read, one button per answer."""
+        self.question, self.lines, self.cols = panel.title, "\n".join(panel.lines), panel.cols
         self.plate, self.plate_text = PLAYER_RGBA[color], PLAYER_TEXT[color]
         listing = self.ids.choices
         listing.clear_widgets()
-        for index, choice in enumerate(choices):
-            button = TagButton(text=choice.label, tag=f"{kind}:{index}", size_hint_y=None,
-                               opacity=1 if choice.allowed else 0.55)
-            button.bind(on_release=lambda _b, c=choice: self.choose(c))
-            listing.add_widget(button)
+        for button in panel.buttons:
+            widget = AnswerButton(text=button.label, tag=button.tag,
+                                  bg=SELECTED if button.on else BUTTON,
+                                  opacity=1 if button.allowed else 0.55)
+            widget.bind(on_release=lambda _w, b=button: self.press(b))
+            listing.add_widget(widget)
 
-    def choose(self, choice: Choice) -> None:
-        """Send the choice's command; a refusal is shown and the question stays."""
-        if not choice.allowed:
-            self.message = choice.reason
+    def press(self, button: Button) -> None:
+        """An answer: a disallowed one says why; Confirm, Override… and Back are done here,
+        the rest answer the flow."""
+        self.message = ""
+        if not button.allowed:
+            self.message = button.reason
             return
-        app = App.get_running_app()
-        problem = app.session.execute(choice.command)
-        self.message = problem
-        if not problem:
-            self.ship = ""
-            app.show("table")
+        kind = button.act[0]
+        if kind == "bonus" and self.prompt is not None:
+            self.message = App.get_running_app().session.execute(
+                self.prompt.command(button.act[1]))
+            if not self.message:
+                self.leave()
+            return
+        assert self.model is not None
+        if kind == "confirm":
+            self.message = self.submit(self.model.flow.command())
+        elif kind == "override":
+            self.ask_override()
+        elif kind == "back":
+            self.model = None
+        else:
+            self.message = self.model.press(button.act)
+        self.refresh()
+
+    def submit(self, command: dict) -> str:
+        """Send a command through the store: done (back to the table, or the next prompt),
+        refused (the rule is shown, with Override…), or a value to give on the keypad."""
+        game = App.get_running_app().session.game
+        try:
+            outcome = send(game.execute, command)
+        except Exception as error:  # a failed commit: the game is as it was
+            return str(error)
+        if outcome.step is not None:
+            self.leave()
+            return ""
+        if outcome.refused is not None and self.model is not None:
+            self.model.outcome = outcome
+        elif outcome.question is not None:
+            self.ask_value(outcome.question, lambda value: self.submit(outcome.answer(value)))
+        self.refresh()
+        return ""
+
+    def ask_value(self, question: str, send_value: Callable[[int], str]) -> None:
+        """The engine's question for a value the catalogue lacks, on the keypad."""
+        KeypadPopup(question, None, send_value).open()
+
+    def ask_override(self) -> None:
+        """Why the rule is overridden (recorded with the step), then the command again."""
+        outcome = self.model.outcome if self.model is not None else None
+        if outcome is None:
+            return
+
+        def override(reason: str) -> str:
+            if not reason.strip():
+                return "Say why the rule is overridden."
+            return self.submit(outcome.override(reason))
+
+        NamePopup("Why override?", "", override).open()
+
+    def take_back(self) -> None:
+        """Undo the last step (named on the button), then the table."""
+        self.message = App.get_running_app().session.execute(undo())
+        self.leave()
+
+    def leave(self) -> None:
+        """Back to the table (which is this screen again while a bonus prompt waits)."""
+        self.ship, self.model, self.prompt = "", None, None
+        App.get_running_app().show("table")
 
     def back(self) -> None:
         """Back to the table without doing anything (not while a bonus is to be chosen)."""
-        self.ship = ""
         self.message = ""
-        App.get_running_app().show("table")
+        self.leave()
+

@@ -27,8 +27,7 @@ from companion.ui.flows import (
     TappedDice,
     TransportFlow,
 )
-
-ALIEN_LETTERS = {"teal": "T", "pink": "P", "brown": "B", "gold": "G"}
+from companion.ui.table_model import ALIEN_LETTERS
 
 
 @dataclass(frozen=True)
@@ -228,17 +227,17 @@ def transport_panel(title: str, flow: TransportFlow, done: Button) -> Panel:
         color = choice.value
         places = flow.residents[color]["where"] or [None]
         for where in places:
-            to = f" → {where}" if len(places) > 1 else ""
+            to = f" to {where}" if len(places) > 1 else ""
             buttons.append(Button(f"alien:{color}:{where}",
                                   f"({ALIEN_LETTERS[color]}) {choice.label}{to}",
                                   ("alien", color, where), choice.allowed, choice.reason or ""))
     for pair in flow.trades:
         for gain in flow.action["trade"]["gain"]:
             buttons.append(Button(f"trade:{'+'.join(pair.value)}:{gain}",
-                                  f"{pair.label} → 1 {gain}", ("trade", pair.value, gain)))
+                                  f"{pair.label} for 1 {gain}", ("trade", pair.value, gain)))
     for gain in flow.action["buy"]["gain"]:
-        buttons.append(Button(f"buy:{gain}", f"{flow.buy.label}: {gain}", ("buy", gain),
-                              flow.buy.allowed, flow.buy.reason or ""))
+        buttons.append(Button(f"buy:{gain}", f"buy 1 {gain} for {flow.action['buy']['gems']} GEMs",
+                              ("buy", gain), flow.buy.allowed, flow.buy.reason or ""))
     chosen = flow.action_lines()
     buttons += [Button(f"remove:{i}", f"remove: {line}", ("remove", i))
                 for i, line in enumerate(chosen)]
@@ -254,7 +253,7 @@ def human_buttons(flow: ExpeditionFlow, index: int) -> list[Button]:
     for choice in flow.human_choices:
         targets = places if choice.value == "recruit" and len(places) > 1 else [None]
         for where in targets:
-            to = "" if where is None else f" → {where}"
+            to = "" if where is None else f" to {where}"
             found.append(Button(f"human:{choice.value}:{where}", choice.label + to,
                                 ("human", index, choice.value, where), choice.allowed,
                                 choice.reason or ""))

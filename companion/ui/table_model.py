@@ -1,11 +1,11 @@
-"""What the table screen and the action screen show (plain Python, tested without Kivy), built
+"""What the table screen shows (plain Python, tested without Kivy), built
 only from the state and the engine's `options`: the UI never decides a rule.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from companion.rules.words import ALIEN_COLORS, TRACKS
@@ -19,7 +19,6 @@ ALIEN_LETTERS = {"teal": "T", "pink": "P", "brown": "B", "gold": "G"}
 COUNTER_NAMES = (("gems", "GEMs"), ("food", "food"), ("water", "water"), ("metal", "metal"),
                  ("points", "points"))
 QUIET_EVENTS = ("learned", "pay", "fee")  # not what an undo is named after
-ACTIONS_ON_SCREEN = ("farm", "ice_collector", "dismantle", "diplomacy")
 
 
 @dataclass(frozen=True)
@@ -52,26 +51,6 @@ class PlayerRow:
     ships: list[ShipButton]
 
 
-@dataclass(frozen=True)
-class Choice:
-    """A big button of a flow: its text and the command it sends."""
-
-    label: str
-    command: dict
-    allowed: bool = True
-    reason: str = ""
-
-
-@dataclass(frozen=True)
-class BonusPrompt:
-    """One player's Diplomacy bonus to choose, with the choices as buttons."""
-
-    player: str
-    color: str
-    question: str
-    choices: list[Choice]
-
-
 @dataclass
 class TableView:
     """Everything the table screen shows."""
@@ -88,7 +67,6 @@ class TableView:
     next_reason: str
     income_allowed: bool
     income_reason: str
-    prompts: list[BonusPrompt] = field(default_factory=list)
 
 
 def ship_button(entry: Mapping[str, Any], state: Mapping[str, Any]) -> ShipButton:
@@ -135,28 +113,6 @@ def amount(number: int, counter: str) -> str:
     return f"{number} {word[:-1] if number == 1 and word in ('GEMs', 'points') else word}"
 
 
-def gives_text(gives: Sequence[Mapping[str, Any]]) -> str:
-    """A Diplomacy bonus's gains in words ("2 GEMs + 1 point")."""
-    parts = [amount(number, what) for gain in gives for what, number in gain.items()]
-    return " + ".join(parts) or "nothing"
-
-
-def bonus_prompts(pending: Sequence[Mapping[str, Any]],
-                  state: Mapping[str, Any]) -> list[BonusPrompt]:
-    """The Diplomacy bonus prompts, in the engine's order, one per waiting player."""
-    colors = {p["name"]: p["color"] for p in state["players"]}
-    prompts = []
-    for wait in pending:
-        choices = [Choice(gives_text(option["gives"]),
-                          {"cmd": "diplomacy_bonus", "player": wait["player"],
-                           "levels": list(option["levels"])})
-                   for option in wait["options"]]
-        question = (f"{wait['player']} ({colors[wait['player']]}): "
-                    f"{SHIP_NAMES[wait['track']]} Diplomacy bonus - choose one")
-        prompts.append(BonusPrompt(wait["player"], colors[wait["player"]], question, choices))
-    return prompts
-
-
 def table_view(state: Mapping[str, Any], opts: Mapping[str, Any],
                last_events: Sequence[Mapping[str, Any]], condition: str = "") -> TableView:
     """The table screen from the state, options(state, catalogue), the last step's events and
@@ -183,33 +139,5 @@ def table_view(state: Mapping[str, Any], opts: Mapping[str, Any],
         next_allowed=bool(opts["end_turn"]["allowed"]),
         next_reason=opts["end_turn"]["reason"] or "",
         income_allowed=bool(opts["income"]["allowed"]),
-        income_reason=opts["income"]["reason"] or "",
-        prompts=bonus_prompts(opts["pending"], state))
+        income_reason=opts["income"]["reason"] or "")
 
-
-def ship_choices(player: str, ship: Mapping[str, Any]) -> tuple[str, list[Choice]]:
-    """The action screen for a tapped ship (options(..., ship=ID)["ship"]): a question and the
-    choices that each send a `use_ship` command. Ships whose flow is not on screen yet say so."""
-    base = {"cmd": "use_ship", "player": player, "ship": ship["ship"]}
-    action = ship["action"]
-    name = SHIP_NAMES.get(ship["type"], ship["type"])
-    name = f"Neutral {name}" if ship["owner"] is None else f"{name} {ship['design'][:2]}"
-    pays = f"pays {ship['cost']} GEMs" if ship["cost"] is not None else "pays the ship's cost"
-    if ship["type"] not in ACTIONS_ON_SCREEN:
-        return f"{name}: this action cannot be entered on screen yet.", []
-    if ship["type"] in ("farm", "ice_collector"):
-        gains = " + ".join(f"{action[r]} {r}" for r in ("food", "water") if action.get(r))
-        return f"{player} uses {name}: {pays}", [Choice(f"Use it: gain {gains or 'its yield'}",
-                                                        dict(base))]
-    if ship["type"] == "dismantle":
-        return f"{player} uses {name}: {pays}. Which ship is dismantled?", [
-            Choice(f"{target['ship']}: "
-                   + (f"{target['metal']} metal" if target["metal"] is not None else "metal ?"),
-                   {**base, "dismantle": target["ship"]})
-            for target in action["dismantle"]]
-    return (f"{player} uses {name}: {pays}. Lobby on which track "
-            f"(up to {action['tracks_at_most']})?"), [
-        Choice(f"{SHIP_NAMES[t['track']]} track: level {t['level']} -> {t['level'] + 1}, "
-               f"{t['cost'] if t['cost'] is not None else '?'} GEMs",
-               {**base, "tracks": [t["track"]]}, bool(t["allowed"]), t["reason"] or "")
-        for t in action["tracks"]]

@@ -100,9 +100,11 @@ def diplomacy_ship_and_undo(robot: Robot, size: tuple[int, int], shots: Path | N
     robot.result["before"] = robot.result["table"]
     yield from robot.tap("ship:Bob:L3-diplomacy")
     robot.result["question"] = yield from robot.read("action:question")
-    robot.result["tracks"] = texts(robot, "choice:")
+    robot.result["tracks"] = texts(robot, "track:")
     yield from shot(robot, shots, "action-diplomacy-ship", size)
-    yield from robot.tap("choice:0")
+    yield from robot.tap("track:dismantle")
+    yield from robot.tap("action:done")
+    yield from robot.tap("action:confirm")
     yield from robot.wait_for(lambda: robot.app.screens.current == "table", "the table")
     yield from read_table(robot)
     robot.result["after"] = robot.result["table"]

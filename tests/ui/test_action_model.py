@@ -11,8 +11,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parents[1] / "rules"))
 from tables import Table, table_catalogue_at
 
-from companion.ui.action_model import ActionModel, Panel
-from companion.ui.flows import send, ship_flow
+from companion.ui.action_model import ActionModel, Panel, prompt_panel
+from companion.ui.flows import bonus_prompts, send, ship_flow
+from companion.ui.session import GameSession
 
 
 @pytest.fixture(scope="module")
@@ -125,3 +126,17 @@ def test_dismantle_diplomacy_and_farm(table):
     model = model_for(table, "Ann:L2-farm")
     assert model.panel().title == "Ann uses Farm L2: confirm?"
     confirm(table, model)
+
+
+def test_the_demo_waits_on_bobs_diplomacy_bonus(tmp_path: Path) -> None:
+    demo = GameSession(tmp_path / "games.sqlite", tmp_path / "overlay.json")
+    demo.open_demo()
+    try:
+        [prompt] = bonus_prompts(demo.state, demo.game.catalogue)
+        panel = prompt_panel(prompt, "blue")
+        assert panel.title == "Bob (blue): Transport Diplomacy bonus - choose one"
+        assert [b.label for b in panel.buttons] == ["1 GEM", "2 GEMs"]
+        assert prompt.command(panel.buttons[1].act[1]) == {
+            "cmd": "diplomacy_bonus", "player": "Bob", "levels": [1]}
+    finally:
+        demo.close()

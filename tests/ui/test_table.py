@@ -52,8 +52,8 @@ def test_income_diplomacy_ship_next_and_undo_three_steps(run_ui_driver) -> None:
     result = run_ui_driver(SCRIPT, "diplomacy-ship-and-undo", shots=SHOTS, args=("--demo",))
     before, after, undone = result["before"], result["after"], result["after_undo"]
     assert before["active"] == "Bob" and before["players"]["Ann"]["counters"].startswith("13 GEMs")
-    assert "Lobby on which track (up to 2)" in result["question"]
-    assert "Dismantle track: level 0 -> 1, 1 GEMs" in result["tracks"]
+    assert result["question"] == "Bob uses Diplomacy L3: lobby on which track (up to 2)?"
+    assert "Dismantle: level 0 -> 1, 1 GEM" in result["tracks"]
     assert after["players"]["Bob"]["diplomacy"] == "Dis 1  Con 0  Tra 1  Exp 3"
     assert after["players"]["Bob"]["counters"].startswith("3 GEMs")
     assert after["heading"] == "Turn 11 · Next ends the turn"

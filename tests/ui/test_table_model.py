@@ -1,4 +1,4 @@
-"""The table and action screens' model (companion/ui/table_model.py) without a window, on the
+"""The table screen's model (companion/ui/table_model.py) without a window, on the
 demo game (the example replayed part-way) through the documented route: GameSession."""
 
 from __future__ import annotations
@@ -10,9 +10,7 @@ import pytest
 from companion.ui.session import GameSession
 from companion.ui.table_model import (
     amount,
-    bonus_prompts,
     end_text,
-    ship_choices,
     supply_text,
     table_view,
     undo_text,
@@ -32,16 +30,8 @@ def view(session: GameSession):
     return table_view(session.state, session.options(), session.game.game.steps[-1].events)
 
 
-def test_the_demo_waits_on_bobs_diplomacy_bonus(demo: GameSession) -> None:
-    [prompt] = bonus_prompts(demo.options()["pending"], demo.state)
-    assert prompt.question == "Bob (blue): Transport Diplomacy bonus - choose one"
-    assert [c.label for c in prompt.choices] == ["1 GEM", "2 GEMs"]
-    assert prompt.choices[1].command == {"cmd": "diplomacy_bonus", "player": "Bob",
-                                         "levels": [1]}
-    assert demo.is_demo
-
-
 def test_the_table_shows_whose_turn_numbers_ships_and_supply(demo: GameSession) -> None:
+    assert demo.is_demo
     assert demo.execute({"cmd": "diplomacy_bonus", "player": "Bob", "levels": [1]}) == ""
     table = view(demo)
     assert (table.active, table.active_color) == ("Cat", "yellow")
@@ -58,24 +48,6 @@ def test_the_table_shows_whose_turn_numbers_ships_and_supply(demo: GameSession) 
     assert expedition.label == "Neutral Expedition" and expedition.token == "Ann"
     assert table.supply.startswith("Supply: Humans 20 · teal (T) 18 · pink (P) 15")
     assert table.end == ""
-
-
-def test_ship_choices_for_a_farm_and_a_diplomacy_ship(demo: GameSession) -> None:
-    farm = demo.options(ship="Cat:L2-farm")["ship"]
-    question, [use] = ship_choices("Cat", farm)
-    assert question == "Cat uses Farm L2: pays 3 GEMs"
-    assert use.label == "Use it: gain 4 food"
-    assert use.command == {"cmd": "use_ship", "player": "Cat", "ship": "Cat:L2-farm"}
-    diplomacy = demo.options(ship="Bob:L3-diplomacy")["ship"]
-    question, choices = ship_choices("Bob", diplomacy)
-    assert "Lobby on which track (up to 2)" in question
-    dismantle = next(c for c in choices if c.command.get("tracks") == ["dismantle"])
-    assert dismantle.label == "Dismantle track: level 0 -> 1, 1 GEMs" and dismantle.allowed
-
-
-def test_an_action_not_on_screen_yet_offers_nothing(demo: GameSession) -> None:
-    question, choices = ship_choices("Cat", demo.options(ship="Cat:L1-expedition")["ship"])
-    assert choices == [] and "cannot be entered on screen yet" in question
 
 
 def test_words() -> None:

@@ -1,0 +1,157 @@
+"""Driver: the action screen's scenarios (a ship's flow panel by panel, its preview, values
+asked on the keypad, the table afterwards), run in the real app under Xvfb by
+tests/ui/test_action.py.
+
+    DISPLAY=:99 .venv/bin/python tests/ui/drive_action.py construction-dismantle-transport --demo
+
+prints `DRIVER-RESULT {...}` (what was read on screen) as its last stdout line.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from drive_table import read_table, shot, texts, to_bobs_turn
+from harness import Robot, Steps, run
+
+
+def read_panel(robot: Robot) -> dict:
+    """The action screen's question, lines and button texts."""
+    return {"question": robot.text("action:question"), "lines": robot.text("action:lines"),
+            "undo": robot.text("action:undo"),
+            "buttons": {w.tag: robot.text(w.tag) for w in robot.app.screens.get_screen(
+                "action").ids.choices.children}}
+
+
+def confirm(robot: Robot, shots: Path | None, size: tuple[int, int]) -> Steps:
+    """Confirm; every value the engine asks for is typed on the keypad, a refusal is
+    overridden ("AGREED"); then the table or a Diplomacy bonus prompt."""
+    asked = robot.result.setdefault("asked", [])
+    yield from robot.tap("action:confirm")
+    while True:
+        yield from robot.wait_for(lambda: robot.popup() is not None or robot.find(
+            "action:override") is not None or robot.find("action:confirm") is None,
+            "keypad, refusal or the next screen")
+        keypad = robot.popup()
+        if keypad is not None:
+            asked.append(keypad.title)
+            yield from robot.tap_keys("2")
+        elif robot.find("action:override") is not None:
+            robot.result.setdefault("refused", []).append(read_panel(robot))
+            yield from shot(robot, shots, "action-refused", size)
+            yield from robot.tap("action:override")
+            yield from robot.wait_for(robot.popup, "the reason's keyboard")
+            keypad = robot.popup()
+            yield from robot.tap_keys("AGREED")
+        else:
+            return
+        yield from robot.tap("key:ok")
+        yield from robot.wait_for(lambda shown=keypad: robot.popup() is not shown,
+                                  "the next question")
+
+
+def construction_dismantle_transport(robot: Robot, size: tuple[int, int],
+                                     shots: Path | None) -> Steps:
+    """Bob looks at Ann's Construction ship (Sector tiles, a dim one's reason, the preview with
+    the fee) and goes back; he dismantles with Ann's Dismantle ship (her fee asked on the
+    keypad); Cat trades with Bob's Transport ship, which the engine refuses: overridden."""
+    yield from to_bobs_turn(robot)
+    yield from robot.tap("ship:Ann:L2-construction")
+    yield from robot.tap("sector:201")
+    robot.result["refused_tile"] = yield from robot.read("action:message")
+    robot.result["sectors"] = read_panel(robot)
+    yield from shot(robot, shots, "action-construction", size)
+    yield from robot.tap("sector:101")
+    yield from robot.wait_for(lambda: robot.find("action:confirm") is not None, "the preview")
+    robot.result["construction"] = read_panel(robot)
+    yield from shot(robot, shots, "action-preview", size)
+    yield from robot.tap("action:back")
+    yield from robot.wait_for(lambda: robot.find("sector:101") is not None, "the Sectors")
+    yield from robot.tap("action:back-to-table")
+    yield from robot.tap("ship:Ann:L2-dismantle")
+    robot.result["targets"] = read_panel(robot)
+    yield from robot.tap("target:Bob:L1-transport")
+    yield from robot.wait_for(lambda: robot.find("action:confirm") is not None, "the preview")
+    robot.result["dismantle"] = read_panel(robot)
+    yield from shot(robot, shots, "action-dismantle", size)
+    yield from confirm(robot, shots, size)
+    yield from read_table(robot)
+    robot.result["after_dismantle"] = robot.result["table"]
+    yield from robot.tap("table:next")
+    yield from robot.wait_for(lambda: robot.text("table:active") == "Cat", "Cat's turn")
+    yield from robot.tap("ship:Bob:L2-transport")
+    yield from robot.tap("trade:metal+metal:food")
+    yield from robot.tap("trade:metal+metal:water")
+    yield from robot.tap("remove:0")
+    yield from robot.frames(2)
+    robot.result["transport"] = read_panel(robot)
+    yield from shot(robot, shots, "action-transport", size)
+    yield from robot.tap("action:done")
+    yield from robot.wait_for(lambda: robot.find("action:confirm") is not None, "the preview")
+    robot.result["transport_preview"] = read_panel(robot)
+    yield from confirm(robot, shots, size)
+    robot.result["prompts"] = yield from choose_bonuses(robot)
+    yield from read_table(robot)
+
+
+def expedition_and_neutral(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
+    """Bob's Expedition: seven dice tapped in, four kept, a Human observed (Recruit is dim with
+    the engine's reason), Bob's Diplomacy bonus; then Cat dismantles with the neutral
+    Dismantle ship."""
+    yield from to_bobs_turn(robot)
+    yield from robot.tap("ship:Bob:L3-expedition")
+    for face in ("food", "food", "water", "metal", "human", "human", "human"):
+        yield from robot.tap(f"die:{face}")
+    robot.result["dice"] = read_panel(robot)
+    yield from shot(robot, shots, "action-expedition", size)
+    yield from robot.tap("action:dice")
+    for face in ("food", "food", "human", "metal"):
+        yield from robot.tap(f"keep:{face}")
+    robot.result["kept"] = read_panel(robot)
+    yield from robot.tap("action:kept")
+    yield from robot.tap("human:recruit:None")
+    robot.result["recruit"] = yield from robot.read("action:message")
+    yield from shot(robot, shots, "action-expedition-human", size)
+    yield from robot.tap("human:observe:None")
+    yield from robot.wait_for(lambda: robot.find("action:confirm") is not None, "the preview")
+    robot.result["expedition"] = read_panel(robot)
+    yield from confirm(robot, shots, size)
+    robot.result["prompts"] = yield from choose_bonuses(robot)
+    yield from read_table(robot)
+    robot.result["after_expedition"] = robot.result["table"]
+    yield from robot.tap("table:next")
+    yield from robot.wait_for(lambda: robot.text("table:active") == "Cat", "Cat's turn")
+    yield from robot.tap("ship:neutral:dismantle")
+    yield from robot.wait_for(lambda: robot.all(lambda t: t.startswith("target:")), "targets")
+    robot.result["neutral_targets"] = read_panel(robot)
+    yield from shot(robot, shots, "action-neutral", size)
+    yield from robot.tap(robot.all(lambda t: t.startswith("target:"))[0].tag)
+    yield from robot.wait_for(lambda: robot.find("action:confirm") is not None, "the preview")
+    robot.result["neutral"] = read_panel(robot)
+    yield from confirm(robot, shots, size)
+    robot.result["prompts"] += yield from choose_bonuses(robot)
+    yield from read_table(robot)
+
+
+def choose_bonuses(robot: Robot) -> Steps:
+    """Every Diplomacy bonus prompt waiting, answered with its first choice; what each asked."""
+    yield from robot.frames(3)
+    prompts = []
+    while robot.find("bonus:0") is not None:
+        prompts.append({"question": robot.text("action:question"),
+                        "choices": texts(robot, "bonus:")})
+        yield from robot.tap("bonus:0")
+        yield from robot.frames(3)
+    return prompts
+
+
+SCENARIOS = {
+    "construction-dismantle-transport": construction_dismantle_transport,
+    "expedition-and-neutral": expedition_and_neutral,
+}
+
+if __name__ == "__main__":
+    sys.exit(run(SCENARIOS))

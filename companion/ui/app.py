@@ -50,19 +50,11 @@ def configure_kivy(*, fullscreen: bool = False, size: tuple[int, int] = REFERENC
 
 
 def screen_class(name: str) -> Any:
-    """A screen's class, its .kv file loaded; a placeholder while a screen's module is absent
-    (the setup wizard is built separately)."""
+    """A screen's class, its .kv file loaded."""
     from kivy.lang import Builder
 
     module_name, class_name = SCREENS[name]
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as error:
-        if error.name != module_name:
-            raise
-        from companion.ui.widgets import PlaceholderScreen
-
-        return PlaceholderScreen
+    module = importlib.import_module(module_name)
     layout = Path(module.__file__).with_suffix(".kv")
     if layout.exists() and str(layout) not in Builder.files:
         Builder.load_file(str(layout))

@@ -14,7 +14,6 @@ from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
-from kivy.uix.screenmanager import Screen
 from kivy.uix.togglebutton import ToggleButton
 from kivy.utils import get_hex_from_color
 
@@ -194,7 +193,3 @@ class StatusStrip(Label):
     def show(self, problems: list[str]) -> None:
         """Show these problems (none: the strip disappears)."""
         self.text = "  ".join(problems)
-
-
-class PlaceholderScreen(Screen):
-    """A screen not built yet: says so, with the way back home."""

@@ -8,6 +8,7 @@ back into a plain-words `Problem` pinned to the player, field and Sector it is a
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import re
 from collections.abc import Mapping
@@ -43,6 +44,7 @@ SPECIES_LABELS = {
     "human": "Human",
 }
 NAME_MAX = 16
+AUTOSAVE_NAME = "score-calculator.json"  # in the data folder: the entries, kept after each change
 
 
 class FormError(ValueError):
@@ -91,6 +93,12 @@ class PlayerEntry:
     hub_residents: list[str] = field(default_factory=list)
     sectors: list[SectorEntry] = field(default_factory=list)
 
+    def has_entries(self, index: int) -> bool:
+        """Whether anything was entered for this player (`index`: its place, for the name)."""
+        return (self.name != default_name(index) or self.hub is not None
+                or any(v is not None for v in self.numbers.values())
+                or bool(self.hub_residents or self.sectors))
+
     def sector(self, number: int) -> SectorEntry:
         """The Sector with this number (KeyError if the station has none)."""
         for s in self.sectors:
@@ -122,10 +130,19 @@ def default_name(index: int) -> str:
 class ScoreForm:
     """The whole form: 2-4 players with their Hubs, numbers and stations."""
 
-    def __init__(self, catalogue: Any, players: int = 3) -> None:
+    def __init__(self, catalogue: Any, players: int = 3, overlay: Path | None = None) -> None:
         self.catalogue = catalogue
+        self.overlay = overlay  # living quarters typed here are remembered in this file
         self.players: list[PlayerEntry] = []
         self.set_player_count(players)
+
+    def has_entries(self) -> bool:
+        """Whether anything at all was entered (replacing the form would lose it)."""
+        return any(p.has_entries(i) for i, p in enumerate(self.players))
+
+    def dropped_by(self, count: int) -> list[str]:
+        """The names of the players with entries that `set_player_count(count)` would drop."""
+        return [p.name for i, p in enumerate(self.players) if i >= count and p.has_entries(i)]
 
     # players ---------------------------------------------------------------------------------
     def set_player_count(self, count: int) -> None:
@@ -151,6 +168,10 @@ class ScoreForm:
         hub = hub.strip().upper()
         if hub not in self.catalogue.hubs:
             raise FormError(f"there is no Station Hub {hub}")
+        for i, other in enumerate(self.players):
+            if i != player and other.hub == hub:
+                raise FormError(f"{other.name} already has Hub {hub}; every player has their "
+                                "own Hub")
         entry = self.players[player]
         entry.hub = hub
         del entry.hub_residents[self.hub_quarters(player):]
@@ -181,11 +202,16 @@ class ScoreForm:
         return [list(q) for q in self.catalogue.hubs[hub].living_quarters]
 
     def add_hub_resident(self, player: int, species: str) -> None:
-        """Put a resident on the Hub (B-11 / A-11)."""
+        """Put a resident on the Hub (B-11 / A-11), in a living quarter that takes its species."""
         _check_species(species)
         entry = self.players[player]
         if len(entry.hub_residents) >= self.hub_quarters(player):
             raise FormError(f"Hub {entry.hub} has no free living quarter")
+        quarters = self.hub_quarter_species(player)
+        if not _fits([*entry.hub_residents, species], quarters):
+            kinds = ", ".join(sorted({SPECIES_LABELS[s] for q in quarters for s in q}))
+            raise FormError(f"Hub {entry.hub} has no free living quarter for a "
+                            f"{SPECIES_LABELS[species]} (its quarters take: {kinds})")
         entry.hub_residents.append(species)
 
     def remove_last_hub_resident(self, player: int) -> None:
@@ -239,8 +265,10 @@ class ScoreForm:
         entry = self.players[player]
         entry.sectors.remove(entry.sector(number))
 
-    def set_quarters(self, player: int, number: int, quarters: int) -> None:
-        """Give the number of living quarters the catalogue does not know."""
+    def set_quarters(self, player: int, number: int, quarters: int) -> str | None:
+        """Give the number of living quarters the catalogue does not know; it is remembered in
+        the overlay (when the form has one) so it is known next time. Returns why it could not
+        be remembered, or None."""
         sector = self.players[player].sector(number)
         if sector.quarters_known:
             raise FormError(f"the catalogue already says Sector {number} has "
@@ -251,6 +279,15 @@ class ScoreForm:
             raise FormError(f"Sector {number} already has {len(sector.residents)} residents; "
                             "remove some first")
         sector.quarters = quarters
+        if self.overlay is None:
+            return None
+        from companion.catalogue_files import set_user_value
+
+        try:
+            set_user_value(self.overlay, "sectors", str(number), "quarters", quarters)
+        except (OSError, ValueError) as error:  # CatalogueError is a ValueError
+            return f"Sector {number}'s living quarters could not be remembered: {error}"
+        return None
 
     def add_resident(self, player: int, number: int, species: str) -> None:
         """Put a resident in the next free living quarter (left to right)."""
@@ -463,6 +500,26 @@ def _load_species(label: str, where: str, raw: Any) -> list[str]:
             raise FormError(f"{label}: {where}: unknown resident {species!r} "
                             "(teal, pink, brown, gold, human)")
     return list(raw)
+
+
+def save_path(folder: Path, text: str) -> Path:
+    """Where "Save" writes a position named `text` in `folder` (refuses an empty name, the
+    autosave's and a file that is already there)."""
+    stem = re.sub(r"[^\w]+", "-", text.strip().lower()).strip("-")
+    if not stem:
+        raise FormError("type a name for the file")
+    path = Path(folder) / f"{stem}.json"
+    if path.name == AUTOSAVE_NAME:
+        raise FormError(f"{path.name} keeps the entries of the form; choose another name")
+    if path.exists():
+        raise FormError(f"there is already a file {path.name}; choose another name")
+    return path
+
+
+def _fits(residents: list[str], quarters: list[list[str]]) -> bool:
+    """Whether each resident can have its own living quarter that takes its species."""
+    return any(all(r in quarters[q] for r, q in zip(residents, places, strict=True))
+               for places in itertools.permutations(range(len(quarters)), len(residents)))
 
 
 def _check_species(species: str) -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from companion.catalogue_files import load_catalogue
 from companion.rules.position import PositionError
-from companion.ui.form import FormError, ScoreForm
+from companion.ui.form import FormError, ScoreForm, save_path
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "companion" / "data" / "examples"
 EXAMPLE = EXAMPLES / "rulebook-3p.json"
@@ -246,3 +246,56 @@ def test_ships_left_is_checked_when_entered(catalogue):
     with pytest.raises(FormError, match="at most 9 ships"):
         form.set_number(0, "ships_left", 10)
     assert form.players[0].numbers["ships_left"] == 9
+
+
+def test_a_hub_taken_by_another_player_is_refused(catalogue):
+    form = ScoreForm(catalogue, 2)
+    form.set_name(0, "Anna")
+    form.set_hub(0, "B-5")
+    with pytest.raises(FormError, match="Anna already has Hub B-5"):
+        form.set_hub(1, "b-5")
+    assert form.players[1].hub is None
+    form.set_hub(0, "B-5")  # choosing one's own Hub again is fine
+
+
+def test_hub_quarters_take_only_their_species(catalogue):
+    form = ScoreForm(catalogue, 2)
+    form.set_hub(0, "B-11")  # three quarters for pink or gold Aliens or Humans
+    with pytest.raises(FormError, match="no free living quarter for a Teal Alien"):
+        form.add_hub_resident(0, "teal")
+    form.set_hub(1, "A-11")  # one quarter per species: brown, pink, teal, gold, human
+    form.add_hub_resident(1, "teal")
+    form.add_hub_resident(1, "brown")
+    with pytest.raises(FormError, match="no free living quarter for a Teal Alien"):
+        form.add_hub_resident(1, "teal")
+    assert form.players[1].hub_residents == ["teal", "brown"]
+
+
+def test_what_replacing_or_dropping_would_lose(catalogue):
+    form = ScoreForm(catalogue, 4)
+    assert not form.has_entries() and form.dropped_by(2) == []
+    form.set_name(3, "Dora")
+    form.set_number(2, "gems", 4)
+    assert form.has_entries()
+    assert form.dropped_by(3) == ["Dora"]
+    assert form.dropped_by(2) == ["Player 3", "Dora"]
+
+
+def test_living_quarters_typed_once_are_remembered_in_the_overlay(tmp_path):
+    overlay = tmp_path / "overlay.json"
+    form = ScoreForm(load_catalogue(overlay=overlay), 2, overlay=overlay)
+    assert form.add_sector(0, 214).quarters is None
+    assert form.set_quarters(0, 214, 3) is None
+    again = ScoreForm(load_catalogue(overlay=overlay), 2, overlay=overlay)
+    sector = again.add_sector(0, 214)
+    assert (sector.quarters, sector.quarters_known) == (3, True)
+
+
+def test_save_path_names_a_new_file_in_the_folder(tmp_path):
+    assert save_path(tmp_path, "  Game Night 2 ") == tmp_path / "game-night-2.json"
+    for bad, message in (("  ", "type a name"), ("Score Calculator", "keeps the entries")):
+        with pytest.raises(FormError, match=message):
+            save_path(tmp_path, bad)
+    (tmp_path / "taken.json").write_text("{}")
+    with pytest.raises(FormError, match=r"already a file taken\.json"):
+        save_path(tmp_path, "Taken")

@@ -1,0 +1,335 @@
+"""One catalogue value entered from a physical copy, built from simple answers (plain Python, no
+Kivy; `values.py` renders it): whole numbers on the keypad, words as big buttons, lists one item
+at a time ("Add an income icon" / "Done"), objects one part at a time. No JSON for the player.
+
+What a value looks like comes from the catalogue's schema: plain numbers, yes/no and words are
+found by asking the field's check (`check_entry`) which answers it takes; the few fields that are
+lists or objects (income icons, living quarters, starting Diplomacy, ...) are built by part.
+Every finished value is checked by `check_entry` before it is accepted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from companion.rules.catalogue import Catalogue, CatalogueError, check_entry
+from companion.rules.catalogue.model import ability_index
+from companion.rules.effects import GAIN_KEYS
+from companion.rules.words import (
+    RESOURCES,
+    SECTOR_COLORS,
+    SHIP_TYPES,
+    SPECIES,
+    TRACK_NAMES,
+    TRACKS,
+)
+
+DONE = "done"
+ADD = "add"
+QUARTERS_SHOWN = 3  # quarter buttons offered while the Sector's quarters are unknown
+WORDS = (*SECTOR_COLORS, "basic", "advanced", *SHIP_TYPES, "farm", "ice_collector")
+NAMES = {"gems": "GEMs", "points": "points", **{r: r for r in RESOURCES},
+         **{s: s for s in SPECIES}, **TRACK_NAMES}
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """One simple question: words to tap (label, value), or a number on the keypad."""
+
+    title: str
+    choices: tuple[tuple[str, Any], ...] = ()
+    hint: str = ""  # a number's range, as the schema says it
+
+    @property
+    def number(self) -> bool:
+        return not self.choices
+
+
+class Part(Protocol):
+    """A value being built: the next question (None: complete), an answer, the value so far."""
+
+    def prompt(self) -> Prompt | None: ...
+
+    def answer(self, value: Any) -> None: ...
+
+    def value(self) -> Any: ...
+
+
+class Number:
+    """A whole number on the keypad."""
+
+    def __init__(self, title: str, hint: str = "") -> None:
+        self.title, self.hint, self._value = title, hint, None
+
+    def prompt(self) -> Prompt | None:
+        return Prompt(self.title, hint=self.hint) if self._value is None else None
+
+    def answer(self, value: Any) -> None:
+        self._value = value
+
+    def value(self) -> Any:
+        return self._value
+
+
+class Word:
+    """One of a few answers, as big buttons."""
+
+    def __init__(self, title: str, choices: Sequence[tuple[str, Any]]) -> None:
+        self.title, self.choices, self._done, self._value = title, tuple(choices), False, None
+
+    def prompt(self) -> Prompt | None:
+        return None if self._done else Prompt(self.title, self.choices)
+
+    def answer(self, value: Any) -> None:
+        self._value, self._done = value, True
+
+    def value(self) -> Any:
+        return self._value
+
+
+class Counts:
+    """Amounts by name ({"food": 2, "gems": 1}): tap a name, type its amount, then Done."""
+
+    def __init__(self, title: str, keys: Sequence[str]) -> None:
+        self.title, self.keys = title, tuple(keys)
+        self.amounts: dict[str, int] = {}
+        self.asking: str | None = None
+        self.done = False
+
+    def prompt(self) -> Prompt | None:
+        if self.done:
+            return None
+        if self.asking is not None:
+            return Prompt(f"How many {NAMES[self.asking]}?")
+        choices = [(f"{NAMES[k]} ({self.amounts[k]})" if k in self.amounts else NAMES[k], k)
+                   for k in self.keys]
+        return Prompt(self.title, (*choices, ("Done", DONE)))
+
+    def answer(self, value: Any) -> None:
+        if self.asking is not None:
+            if value:
+                self.amounts[self.asking] = value
+            else:
+                self.amounts.pop(self.asking, None)
+            self.asking = None
+        elif value == DONE:
+            self.done = True
+        else:
+            self.asking = value
+
+    def value(self) -> Any:
+        return dict(self.amounts)
+
+
+class Items:
+    """A list, one item at a time: "Add a ..." or "Done"."""
+
+    def __init__(self, noun: str, item: Callable[[int], Part], *, title: str = "") -> None:
+        self.noun, self.item, self.title = noun, item, title
+        self.items: list[Any] = []
+        self.current: Part | None = None
+        self.done = False
+
+    def prompt(self) -> Prompt | None:
+        if self.done:
+            return None
+        if self.current is not None:
+            return self.current.prompt()
+        article = "an" if self.noun[0] in "aeiou" else "a"
+        add = f"Add another {self.noun}" if self.items else f"Add {article} {self.noun}"
+        count = f"{len(self.items)} {self.noun}(s) so far"
+        return Prompt(f"{self.title}{count}", ((add, ADD), ("Done", DONE)))
+
+    def answer(self, value: Any) -> None:
+        if self.current is None:
+            if value == DONE:
+                self.done = True
+            else:
+                self.current = self.item(len(self.items))
+            return
+        self.current.answer(value)
+        if self.current.prompt() is None:
+            self.items.append(self.current.value())
+            self.current = None
+
+    def value(self) -> Any:
+        return [*self.items, *([self.current.value()] if self.current is not None else [])]
+
+
+class Fields:
+    """An object, one part after the other."""
+
+    def __init__(self, parts: Sequence[tuple[str, Part]]) -> None:
+        self.parts = list(parts)
+
+    def _open(self) -> Part | None:
+        return next((p for _n, p in self.parts if p.prompt() is not None), None)
+
+    def prompt(self) -> Prompt | None:
+        part = self._open()
+        return part.prompt() if part is not None else None
+
+    def answer(self, value: Any) -> None:
+        part = self._open()
+        if part is not None:
+            part.answer(value)
+
+    def value(self) -> Any:
+        return {name: part.value() for name, part in self.parts}
+
+
+def quarter_choices(quarters: int | None, *, none: str | None = None) -> list[tuple[str, Any]]:
+    """Living quarters as buttons, 1-based for the player (the catalogue counts from 0)."""
+    choices = [(f"Quarter {n + 1}", n) for n in range(quarters or QUARTERS_SHOWN)]
+    return [*choices, (none, None)] if none else choices
+
+
+# -- which entry a catalogue key needs ----------------------------------------------------------
+
+
+def problem(key: str, value: Any, catalogue: Catalogue) -> str | None:
+    """Why `value` cannot be the catalogue's `key` (the schema's words), None when it can."""
+    try:
+        check_entry(key, value, catalogue.shipped)
+    except CatalogueError as error:
+        return str(error).partition(f"field '{key.split('/')[-1]}': ")[2] or str(error)
+    return None
+
+
+def _sector_quarters(key: str, catalogue: Catalogue, entered: Mapping[str, Any]) -> int | None:
+    kind, record, _field = key.split("/")
+    if kind != "sectors":
+        return None
+    known = entered.get(f"sectors/{record}/quarters")
+    return known if known is not None else catalogue.sectors[int(record)].value("quarters")
+
+
+def part_for(key: str, catalogue: Catalogue, entered: Mapping[str, Any] | None = None) -> Part:
+    """How the value of `key` ("sectors/214/cost") is built; ValueError when it is not asked
+    on screen (the setup tables, a Hub's ship changes: all in the rulebook)."""
+    entered = entered or {}
+    field = key.split("/")[-1]
+    quarters = _sector_quarters(key, catalogue, entered)
+    if ability_index(field) is not None:
+        return Word("Which living quarter activates this ability?", quarter_choices(quarters))
+    built = _STRUCTURED.get(field)
+    if built is not None:
+        return built(quarters)
+    if problem(key, True, catalogue) is None:
+        return Word("Yes or no?", (("Yes", True), ("No", False)))
+    if problem(key, 0, catalogue) is None or problem(key, 1, catalogue) is None:
+        hint = (problem(key, -1, catalogue) or "").partition(", got")[0]
+        return Number("Type the number", hint.removeprefix("expected "))
+    words = [w for w in WORDS if problem(key, w, catalogue) is None]
+    if words:
+        return Word("Which one?", [(w, w) for w in words])
+    raise ValueError(f"{key}: not entered on screen")
+
+
+def _icon(quarters: int | None) -> Part:
+    return Fields([
+        ("resource", Word("Which icon?", [(NAMES[r], r) for r in ("gems", *RESOURCES)])),
+        ("amount", Number("How many on the icon?", "1 or more")),
+        ("quarter", Word("Above which living quarter?",
+                         quarter_choices(quarters, none="Not above a quarter"))),
+    ])
+
+
+_STRUCTURED: dict[str, Callable[[int | None], Part]] = {
+    "income_icons": lambda q: Items("income icon", lambda _i: _icon(q)),
+    "starting_diplomacy": lambda _q: Fields([
+        ("fixed", Counts("Diplomacy steps printed on a track (then Done)", TRACKS)),
+        ("choice", Number("Steps the player chooses freely", "0 or more")),
+    ]),
+    "living_quarters": lambda _q: Items("living quarter", lambda i: Items(
+        "species", lambda _j: Word("Which species may live there?",
+                                   [(NAMES[s], s) for s in SPECIES]),
+        title=f"Quarter {i + 1}: ")),
+    "quarter_income": lambda _q: Items("quarter's income", lambda i: Counts(
+        f"Quarter {i + 1}'s income (then Done)", ("gems", "points", *RESOURCES))),
+    "setup_residents": lambda _q: Counts("Residents at the start (then Done)", SPECIES),
+    **{f"bonus_{t}": (lambda _q: Counts("The bonus (then Done)", GAIN_KEYS)) for t in TRACKS},
+}
+
+
+def can_enter(key: str, catalogue: Catalogue) -> bool:
+    """Whether the value of `key` can be entered on screen."""
+    try:
+        part_for(key, catalogue)
+    except ValueError:
+        return False
+    return True
+
+
+def words(value: Any) -> str:
+    """A value as a player reads it: "food 1, quarter 1; water 2"."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, Mapping):
+        shown = [f"{NAMES.get(k, k)} {_quarter(v) if k == 'quarter' else words(v)}"
+                 for k, v in value.items()]
+        return ", ".join(shown) or "nothing"
+    if isinstance(value, list):
+        return "; ".join(words(v) for v in value) or "none"
+    return str(value)
+
+
+def _quarter(index: int | None) -> str:
+    return "none" if index is None else str(index + 1)
+
+
+class ValueEntry:
+    """A value for one catalogue key, built answer by answer; Back takes the last answer.
+    Complete, it is checked by the catalogue's schema (`message` says why it is refused)."""
+
+    def __init__(self, key: str, catalogue: Catalogue, question: str = "",
+                 entered: Mapping[str, Any] | None = None) -> None:
+        self.key, self.catalogue, self.question = key, catalogue, question
+        self.entered = dict(entered or {})
+        self.answers: list[Any] = []
+        self.message = ""
+        self.part = part_for(key, catalogue, self.entered)
+
+    @property
+    def prompt(self) -> Prompt | None:
+        """The next question (None: the value is complete)."""
+        return self.part.prompt()
+
+    @property
+    def complete(self) -> bool:
+        return self.prompt is None
+
+    @property
+    def value(self) -> Any:
+        return self.part.value()
+
+    @property
+    def so_far(self) -> str:
+        """What has been entered, in words."""
+        return words(self.value) if self.answers else ""
+
+    @property
+    def accepted(self) -> bool:
+        """Complete and valid for the catalogue."""
+        return self.complete and not self.message
+
+    def answer(self, value: Any) -> bool:
+        """One answer; when it completes the value, the schema's verdict (False: `message`)."""
+        self.message = ""
+        self.part.answer(value)
+        self.answers.append(value)
+        if self.complete:
+            self.message = problem(self.key, self.value, self.catalogue) or ""
+        return not self.message
+
+    def back(self) -> None:
+        """Take back the last answer (the others are given again)."""
+        answers = self.answers[:-1]
+        self.part, self.answers, self.message = part_for(self.key, self.catalogue,
+                                                         self.entered), [], ""
+        for value in answers:
+            self.answer(value)

@@ -76,6 +76,15 @@ def app_class() -> Any:
     from companion.ui.session import GameSession
     from companion.ui.widgets import BACKGROUND, SYMBOL_FONT, StatusStrip
 
+    class LazyScreens(ScreenManager):
+        """A ScreenManager that builds each screen (and loads its module and .kv) the first time
+        it is asked for, so start-up and memory pay only for the screens used."""
+
+        def get_screen(self, name: str) -> Any:
+            if not self.has_screen(name):
+                self.add_widget(screen_class(name)(name=name))
+            return super().get_screen(name)
+
     class CompanionApp(App):
         """The table app: home, the score calculator, setup, the table and the actions."""
 
@@ -113,9 +122,7 @@ def app_class() -> Any:
                 self.session.open_demo()
             else:
                 self.session.open()
-            self.screens = ScreenManager(transition=NoTransition())
-            for name in SCREENS:
-                self.screens.add_widget(screen_class(name)(name=name))
+            self.screens = LazyScreens(transition=NoTransition())
             self.status = StatusStrip()
             root = BoxLayout(orientation="vertical")
             root.add_widget(self.screens)

@@ -34,6 +34,7 @@ class GameSession:
         self.store: Store | None = None
         self.game: StoredGame | None = None
         self.problem = ""
+        self._options: tuple[tuple, dict] | None = None  # (the game's position, its options)
         self._demo_folder: tempfile.TemporaryDirectory | None = None
 
     def open(self) -> None:
@@ -83,9 +84,18 @@ class GameSession:
         return self.game is not None and self.game.name == DEMO_NAME
 
     def options(self, ship: str | None = None) -> dict:
-        """What may be done now (the engine's `options`)."""
+        """What may be done now (the engine's `options`); the whole table's options are
+        computed once per position of the game (its steps, undone steps and catalogue), however
+        often a refresh asks. Treat the result as read-only."""
         assert self.game is not None
-        return options(self.game.state, self.game.catalogue, ship=ship)
+        if ship is not None:
+            return options(self.game.state, self.game.catalogue, ship=ship)
+        played = self.game.game
+        position = (id(played), len(played.steps), id(played.steps[-1]) if played.steps else 0,
+                    len(played.undone), id(played.catalogue))
+        if self._options is None or self._options[0] != position:
+            self._options = (position, options(played.state, played.catalogue))
+        return self._options[1]
 
     def waiting(self) -> bool:
         """True while a player has a Diplomacy bonus to choose."""

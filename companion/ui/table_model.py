@@ -113,6 +113,24 @@ def amount(number: int, counter: str) -> str:
     return f"{number} {word[:-1] if number == 1 and word in ('GEMs', 'points') else word}"
 
 
+def changed_numbers(before: TableView | None, after: TableView) -> set[tuple[str, str]]:
+    """The numbers that changed from one view to the next, as (player, counter) pairs, with
+    "diplomacy" for a player's tracks and ("", "supply") for the supply; none the first time."""
+    if before is None:
+        return set()
+    old = {row.name: row for row in before.players}
+    changed = {("", "supply")} if before.supply != after.supply else set()
+    for row in after.players:
+        was = old.get(row.name)
+        if was is None:
+            continue
+        changed |= {(row.name, key) for key, value in row.counters.items()
+                    if was.counters.get(key) != value}
+        if was.diplomacy != row.diplomacy:
+            changed.add((row.name, "diplomacy"))
+    return changed
+
+
 def table_view(state: Mapping[str, Any], opts: Mapping[str, Any],
                last_events: Sequence[Mapping[str, Any]], condition: str = "") -> TableView:
     """The table screen from the state, options(state, catalogue), the last step's events and

@@ -39,3 +39,17 @@ def test_the_demo_in_a_temporary_database_is_removed(tmp_path: Path) -> None:
     assert db.exists() and session.is_demo
     session.close()
     assert not db.exists()
+
+
+def test_options_are_computed_once_per_position(tmp_path: Path) -> None:
+    """The same dict while nothing happens; new ones after a step and after its undo."""
+    session = GameSession(tmp_path / "games.sqlite", tmp_path / "overlay.json")
+    session.open_demo()
+    first = session.options()
+    assert session.options() is first
+    assert session.execute({"cmd": "diplomacy_bonus", "player": "Bob", "levels": [0]}) == ""
+    after = session.options()
+    assert after is not first and not after["pending"]
+    assert session.execute({"cmd": "undo"}) == ""
+    assert session.options()["pending"] == first["pending"]
+    session.close()

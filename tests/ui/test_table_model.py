@@ -10,6 +10,7 @@ import pytest
 from companion.ui.session import GameSession
 from companion.ui.table_model import (
     amount,
+    changed_numbers,
     end_text,
     supply_text,
     table_view,
@@ -65,3 +66,11 @@ def test_words() -> None:
         "The game is over."
     assert supply_text({"human": 1, "teal": 2, "pink": 3, "brown": 4, "gold": 5}) == \
         "Supply: Humans 1 · teal (T) 2 · pink (P) 3 · brown (B) 4 · gold (G) 5"
+
+
+def test_the_numbers_that_changed_are_named(demo: GameSession) -> None:
+    """Bob's bonus (2 GEMs) changes his GEMs; nothing is lit the first time."""
+    before = view(demo)
+    assert changed_numbers(None, before) == set()
+    assert demo.execute({"cmd": "diplomacy_bonus", "player": "Bob", "levels": [1]}) == ""
+    assert changed_numbers(before, view(demo)) == {("Bob", "gems")}

@@ -44,6 +44,7 @@ class ActionScreen(Screen):
 
     model: ActionModel | None = None
     prompt: BonusPrompt | None = None
+    panel: Panel | None = None  # the panel on screen
 
     def refresh(self) -> None:
         """Show the waiting Diplomacy bonus prompt, else the tapped ship's next panel."""
@@ -69,6 +70,7 @@ class ActionScreen(Screen):
         """The question in the player's colour, the lines to read, one button per answer."""
         self.question, self.lines, self.cols = panel.title, "\n".join(panel.lines), panel.cols
         self.plate, self.plate_text = PLAYER_RGBA[color], PLAYER_TEXT[color]
+        self.panel = panel
         listing = self.ids.choices
         listing.clear_widgets()
         for button in panel.buttons:
@@ -152,4 +154,20 @@ class ActionScreen(Screen):
         """Back to the table without doing anything (not while a bonus is to be chosen)."""
         self.message = ""
         self.leave()
+
+    def confirm(self) -> None:
+        """The panel's Confirm button: the panel's primary button, else say to choose."""
+        button = primary(self.panel) if self.panel is not None else None
+        if button is None:
+            self.message = "More than one answer: choose one on the screen."
+        else:
+            self.press(button)
+
+
+def primary(panel: Panel) -> Button | None:
+    """A panel's primary button: its Confirm, else its only allowed answer (Back and
+    Override… aside: an override needs its reason typed)."""
+    confirm = [b for b in panel.buttons if b.act[0] == "confirm"]
+    allowed = [b for b in panel.buttons if b.allowed and b.act[0] not in ("back", "override")]
+    return (confirm or allowed)[0] if confirm or len(allowed) == 1 else None
 

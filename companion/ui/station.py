@@ -6,25 +6,22 @@ note. What it shows comes from station_model.py."""
 from __future__ import annotations
 
 from kivy.app import App
-from kivy.properties import BooleanProperty, ColorProperty, StringProperty
+from kivy.properties import ColorProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
-from kivy.uix.widget import Widget
 
 from companion.ui.adjust import correct
 from companion.ui.station_model import Dot, SectorCard, letter_color, station_view, supply_counters
-from companion.ui.widgets import PANEL, PLAYER_RGBA, PLAYER_TEXT, SPECIES_RGBA, TagButton, TagLabel
-
-
-class ResidentDot(Widget):
-    """A living quarter: a filled, outlined dot with its resident's letter (hollow when empty,
-    an orange ring when the resident was placed this turn)."""
-
-    tag = StringProperty("")
-    letter = StringProperty("")
-    fill = ColorProperty(PANEL)
-    ink = ColorProperty((1, 1, 1, 1))
-    active = BooleanProperty(True)
+from companion.ui.widgets import (
+    PANEL,
+    PLAYER_RGBA,
+    PLAYER_TEXT,
+    SPECIES_RGBA,
+    ResidentDot,
+    TagButton,
+    TagLabel,
+    resident_dot,
+)
 
 
 class SectorRow(BoxLayout):
@@ -36,9 +33,7 @@ class SectorRow(BoxLayout):
 
 def dot(data: Dot, tag: str) -> ResidentDot:
     """A resident's dot, its letter in black or white, whichever reads better."""
-    fill = SPECIES_RGBA[data.species] if data.species else PANEL
-    return ResidentDot(tag=tag, letter=data.letter, fill=fill,
-                       ink=(*letter_color(fill), 1), active=data.active or not data.species)
+    return resident_dot(data.species, tag, data.active)
 
 
 class StationScreen(Screen):

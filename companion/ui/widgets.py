@@ -15,7 +15,10 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 from kivy.uix.togglebutton import ToggleButton
+from kivy.uix.widget import Widget
 from kivy.utils import get_hex_from_color
+
+from companion.ui.station_model import LETTERS, letter_color
 
 SYMBOL_FONT = "PhoenixSymbols"
 
@@ -25,6 +28,7 @@ BUTTON = (0.22, 0.26, 0.34, 1)
 ACCENT = (0.91, 0.53, 0.17, 1)
 DANGER = (0.62, 0.18, 0.18, 1)
 ERROR = (0.95, 0.33, 0.30, 1)
+NOTICE = (0.20, 0.70, 0.35, 1)  # the tone of a banner that says something went well
 SPECIES_RGBA = {
     "teal": (0.05, 0.62, 0.62, 1),
     "pink": (0.90, 0.40, 0.62, 1),
@@ -68,10 +72,12 @@ class TagToggle(ToggleButton):
 
 
 class Banner(Label):
-    """A plain-words message (red for problems); takes no room when empty."""
+    """A plain-words message (red for problems, NOTICE for success); takes no room when empty,
+    unless `reserve` keeps two lines' room so that the layout does not move when it shows."""
 
     tag = StringProperty("")
     tone = ColorProperty(ERROR)
+    reserve = BooleanProperty(False)
 
 
 class TagLabel(Label):
@@ -79,6 +85,25 @@ class TagLabel(Label):
 
     tag = StringProperty("")
     bg = ColorProperty((0, 0, 0, 0))
+
+
+class ResidentDot(Widget):
+    """A living quarter: a filled, outlined dot with its resident's letter (hollow when empty,
+    an orange ring when the resident was placed this turn)."""
+
+    tag = StringProperty("")
+    letter = StringProperty("")
+    fill = ColorProperty(PANEL)
+    ink = ColorProperty((1, 1, 1, 1))
+    active = BooleanProperty(True)
+
+
+def resident_dot(species: str, tag: str = "", active: bool = True) -> ResidentDot:
+    """A resident's dot ("" species: a free quarter), its letter in black or white, whichever
+    reads better on the resident's colour."""
+    fill = SPECIES_RGBA[species] if species else PANEL
+    return ResidentDot(tag=tag, letter=LETTERS.get(species, ""), fill=fill,
+                       ink=(*letter_color(fill), 1), active=active or not species)
 
 
 class TagGrid(GridLayout):
@@ -138,6 +163,22 @@ class KeypadPopup(ModalView):
             self.message = problem
         else:
             self.dismiss()
+
+
+class ConfirmPopup(ModalView):
+    """A question before something is replaced or deleted: Yes does it, No leaves it."""
+
+    question = StringProperty("")
+
+    def __init__(self, question: str, on_yes: Callable[[], None], **kwargs: Any) -> None:
+        self._on_yes = on_yes
+        super().__init__(**kwargs)
+        self.question = question
+
+    def yes(self) -> None:
+        """Close, then do it."""
+        self.dismiss()
+        self._on_yes()
 
 
 class NamePopup(ModalView):

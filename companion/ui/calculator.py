@@ -15,6 +15,7 @@ from kivy.app import App
 from kivy.clock import Clock
 from kivy.properties import (
     BooleanProperty,
+    ColorProperty,
     NumericProperty,
     ObjectProperty,
     StringProperty,
@@ -27,6 +28,7 @@ from kivy.utils import escape_markup
 from companion import paths
 from companion.rules.words import SECTOR_COLORS
 from companion.ui.form import (
+    AUTOSAVE_NAME,
     FIELD_LABELS,
     LEVELS,
     NUMBER_FIELDS,
@@ -34,25 +36,28 @@ from companion.ui.form import (
     FormError,
     Problem,
     ScoreForm,
+    save_path,
 )
 from companion.ui.widgets import (
     ACCENT,
     BUTTON,
+    ERROR,
+    NOTICE,
     PANEL,
     SPECIES_RGBA,
     SPECIES_TEXT,
-    SYMBOL_FONT,
+    ConfirmPopup,
     KeypadPopup,
     NamePopup,
     TagButton,
     TagLabel,
     TagToggle,
     hex_color,
+    resident_dot,
 )
 
 EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "data" / "examples"
 EXAMPLE_FILE = EXAMPLES_DIR / "rulebook-3p.json"
-AUTOSAVE_NAME = "score-calculator.json"  # in the data folder: the entries, kept after each change
 
 WING_TINT = {
     "teal": (0.05, 0.32, 0.33, 1),
@@ -74,12 +79,16 @@ NUMBER_HINTS = {
 }
 
 
-def resident_dots(residents: list[str], quarters: int | None) -> str:
-    """Markup: one coloured dot per resident, an empty ring per free living quarter."""
-    dots = [f"[color={hex_color(SPECIES_RGBA[s])}]\u25cf[/color]" for s in residents]
-    if quarters is not None:
-        dots += ["[color=#8a93a6]\u25cb[/color]"] * max(0, quarters - len(residents))
-    return f"[font={SYMBOL_FONT}]{' '.join(dots)}[/font]" if dots else ""
+def fill_dots(box: Any, residents: list[str], quarters: int | None, tag: str) -> None:
+    """Show residents as outlined dots with a letter, then a hollow dot per free quarter; more
+    than four dots shrink to fit where four do."""
+    box.clear_widgets()
+    species = residents + [""] * max(0, (quarters or 0) - len(residents))
+    side = App.get_running_app().unit * 28 * min(1, 4 / max(1, len(species)))
+    for index, kind in enumerate(species):
+        dot = resident_dot(kind, f"{tag}:{index}")
+        dot.size = (side, side)
+        box.add_widget(dot)
 
 
 # --------------------------------------------------------------------------------------------
@@ -104,22 +113,32 @@ class SectorCell(TagButton):
 
 
 class HubPopup(ModalView):
-    """The 24 Station Hubs as a grid of big buttons."""
+    """The 24 Station Hubs as a grid of big buttons, each with its theme or first ability."""
 
     title = StringProperty("")
-    unit = NumericProperty(1.0)
+    message = StringProperty("")
 
-    def __init__(self, title: str, current: str | None, on_pick: Callable[[str], None],
-                 **kwargs: Any) -> None:
+    def __init__(self, title: str, form: ScoreForm, current: str | None,
+                 on_pick: Callable[[str], str | None], **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.title, self.unit = title, App.get_running_app().unit
+        self.title, self._on_pick = title, on_pick
+        unit = App.get_running_app().unit
         for grid, prefix in ((self.ids.basic, "B"), (self.ids.advanced, "A")):
             for i in range(1, 13):
                 hub = f"{prefix}-{i}"
-                button = TagButton(text=hub, tag=f"hub:{hub}", font_size=self.unit * 26,
+                summary = escape_markup(form.hub_summary(hub, 30))
+                button = TagButton(text=f"[b]{hub}[/b]\n[size={int(unit * 13)}]{summary}[/size]",
+                                   tag=f"hub:{hub}", shorten=False,
                                    bg=ACCENT if hub == current else BUTTON)
-                button.bind(on_release=lambda b, hub=hub: (on_pick(hub), self.dismiss()))
+                button.font_size = unit * 22  # after the TagButton rule's own size
+                button.bind(on_release=lambda _b, hub=hub: self.pick(hub))
                 grid.add_widget(button)
+
+    def pick(self, hub: str) -> None:
+        """Take this Hub, or stay open and say why it is refused."""
+        self.message = self._on_pick(hub) or ""
+        if not self.message:
+            self.dismiss()
 
 
 class ResidentsPopup(ModalView):
@@ -211,10 +230,15 @@ class ResidentsPopup(ModalView):
         self.root_ctl.ask_quarters(self.player, self.number, then=self.refresh)
 
     def delete(self) -> None:
-        """Remove this Sector from the station."""
-        self.root_ctl.form.remove_sector(self.player, self.number)
-        self.root_ctl.touched(self.player, "sectors", self.number)
-        self.dismiss()
+        """Remove this Sector from the station, once the player said Yes."""
+        name = self.root_ctl.form.players[self.player].name
+
+        def remove() -> None:
+            self.root_ctl.form.remove_sector(self.player, self.number)
+            self.root_ctl.touched(self.player, "sectors", self.number)
+            self.dismiss()
+
+        ConfirmPopup(f"Remove Sector {self.number} from {name}?", remove).open(animation=False)
 
     def _act(self, action: Callable[[ScoreForm], None]) -> None:
         self.message = ""
@@ -243,6 +267,7 @@ class StartScreen(Screen):
     """Choose the number of players, open a file, or load the rulebook example."""
 
     message = StringProperty("")
+    tone = ColorProperty(NOTICE)
     clear_armed = BooleanProperty(False)
 
 
@@ -250,6 +275,7 @@ class PlayerScreen(Screen):
     """One player's entries (left) and station grid (right), with tabs for every player."""
 
     banner = StringProperty("")
+    tone = ColorProperty(ERROR)
     show_hub_residents = BooleanProperty(False)
     hub_residents_text = StringProperty("")
 
@@ -277,6 +303,12 @@ class ScoreScreen(Screen):
     notes = StringProperty("")
 
 
+class Notes(Label):
+    """The score sheet's notes: as high as their text, inside a ScrollView."""
+
+    tag = StringProperty("")
+
+
 class FilesScreen(Screen):
     """A finger-sized file chooser for position files (.json)."""
 
@@ -294,10 +326,12 @@ class CalculatorRoot(ScreenManager):
     current_player = NumericProperty(0)
     form = ObjectProperty(None, allownone=True)
 
-    def __init__(self, catalogue: Any, catalogue_error: str = "", **kwargs: Any) -> None:
+    def __init__(self, catalogue: Any, catalogue_error: str = "", overlay: Path | None = None,
+                 **kwargs: Any) -> None:
         super().__init__(transition=NoTransition(), **kwargs)
-        self.catalogue = catalogue
+        self.catalogue, self.overlay = catalogue, overlay
         self.problem: Problem | None = None
+        self.notice, self.notice_ok = "", True  # a message for the player page
         self.popup: ModalView | None = None
         self.start = StartScreen(name="start")
         self.player_screen = PlayerScreen(name="player")
@@ -305,21 +339,38 @@ class CalculatorRoot(ScreenManager):
         self.files = FilesScreen(name="files")
         for screen in (self.start, self.player_screen, self.score_screen, self.files):
             self.add_widget(screen)
-        self.form = ScoreForm(catalogue, 3) if catalogue is not None else None
+        self.form = ScoreForm(catalogue, 3, overlay) if catalogue is not None else None
         self.autosave = paths.data_folder() / AUTOSAVE_NAME
         if self.form is not None and self.form.restore(self.autosave):
-            self.start.message = "The entries of last time are back."
+            self.tell("The entries of last time are back.")
         if catalogue_error:
-            self.start.message = catalogue_error
+            self.tell(catalogue_error, ok=False)
         self._folder = paths.data_folder() if paths.data_folder().is_dir() else Path.home()
         self._return_to = "start"
         self.current = "start"
 
     # navigation ------------------------------------------------------------------------------
+    def tell(self, text: str, ok: bool = True) -> None:
+        """A message on the first screen, green when something went well."""
+        self.start.message, self.start.tone = text, NOTICE if ok else ERROR
+
+    def confirm(self, question: str, needed: bool, action: Callable[[], None]) -> None:
+        """Do `action` at once, or only after Yes to `question` when it `needed` asking."""
+        if needed:
+            self._open(ConfirmPopup(question, action))
+        else:
+            action()
+
     def begin(self, players: int) -> None:
-        """Start (or continue) entering a game with this many players."""
+        """Start (or continue) entering a game with this many players; dropping players who
+        have entries asks first."""
         if self.form is None:
             return
+        dropped = self.form.dropped_by(players)
+        self.confirm(f"{players} players: drop what was typed for {' and '.join(dropped)}?",
+                     bool(dropped), lambda: self._begin(players))
+
+    def _begin(self, players: int) -> None:
         self.form.set_player_count(players)
         self.current_player = 0
         self.problem = None
@@ -342,9 +393,9 @@ class CalculatorRoot(ScreenManager):
             self.start.clear_armed = True
             return
         self.start.clear_armed = False
-        self.form = ScoreForm(self.catalogue, len(self.form.players))
+        self.form = ScoreForm(self.catalogue, len(self.form.players), self.overlay)
         self.problem = None
-        self.start.message = "The form is empty again."
+        self.tell("The form is empty again.")
         self.keep_entries()
 
     def load_example(self) -> None:
@@ -363,7 +414,7 @@ class CalculatorRoot(ScreenManager):
                                      lambda: self.form.set_name(i, text), i, key)))
         elif key == "hub":
             self._open(HubPopup(title=f"{entry.name} · choose the Station Hub",
-                                current=entry.hub,
+                                form=self.form, current=entry.hub,
                                 on_pick=lambda hub: self._apply(
                                     lambda: self.form.set_hub(i, hub), i, key)))
         else:
@@ -415,10 +466,12 @@ class CalculatorRoot(ScreenManager):
 
         def accept(value: int) -> str | None:
             try:
-                self.form.set_quarters(player, number, value)
+                trouble = self.form.set_quarters(player, number, value)
             except FormError as error:
                 return _sentence(str(error))
             self.touched(player, "sectors", number)
+            if trouble:
+                self.notice, self.notice_ok = trouble, False
             Clock.schedule_once(lambda _dt: then(), 0)
             return None
 
@@ -436,6 +489,22 @@ class CalculatorRoot(ScreenManager):
         """The residents editor of the Hub (B-11 and A-11 have living quarters)."""
         self._open(ResidentsPopup(self, self.current_player, None))
 
+    def save_as(self) -> None:
+        """Ask a name, then write the entries to that file in the data folder."""
+        def save(text: str) -> str | None:
+            try:
+                path = save_path(paths.data_folder(), text)
+                self.form.save(path)
+            except FormError as error:
+                return _sentence(str(error))
+            except OSError as error:
+                return f"The file could not be written: {error}"
+            self.notice, self.notice_ok = f"Saved to {path}", True
+            self.refresh()
+            return None
+
+        self._open(NamePopup(title="Save as (a name for the file)", value="", on_ok=save))
+
     def _apply(self, change: Callable[[], None], player: int, key: str) -> str | None:
         try:
             change()
@@ -452,6 +521,7 @@ class CalculatorRoot(ScreenManager):
 
     def touched(self, player: int, key: str, number: int | None = None) -> None:
         """An entry changed: drop the problem shown for it, if any."""
+        self.notice = ""
         p = self.problem
         if p is None or p.player not in (None, player):
             return
@@ -470,22 +540,24 @@ class CalculatorRoot(ScreenManager):
             self.current = "player"
             return
         self.problem = None
-        self.show_sheet(outcome.sheet)
+        self._show_sheet(outcome.sheet)
 
-    def show_sheet(self, sheet: Any) -> None:
+    def _show_sheet(self, sheet: Any) -> None:
         """Fill the score screen from a ScoreSheet and switch to it."""
         screen = self.score_screen
         table = screen.ids.table
         table.clear_widgets()
         table.cols = len(sheet.players) + 1
         winners = set(sheet.winners)
-        label_width = App.get_running_app().unit * 250
+        unit = App.get_running_app().unit
+        label_width = unit * 250
         table.add_widget(TagLabel(text="Category", tag="score:head:0", bold=True,
                                   halign="left", size_hint_x=None, width=label_width))
         for c, p in enumerate(sheet.players, start=1):
-            table.add_widget(TagLabel(text=f"[b]{escape_markup(p.name)}[/b]",
-                                      tag=f"score:head:{c}", markup=True,
-                                      color=ACCENT if p.name in winners else (1, 1, 1, 1)))
+            head = TagLabel(text=f"[b]{escape_markup(p.name)}[/b]", tag=f"score:head:{c}",
+                            markup=True, color=ACCENT if p.name in winners else (1, 1, 1, 1))
+            head.font_size = unit * 20  # after the TagLabel rule's own size
+            table.add_widget(head)
         rows = sheet.rows()
         for r, (label, values) in enumerate(rows, start=1):
             total = label == "TOTAL"
@@ -497,9 +569,11 @@ class CalculatorRoot(ScreenManager):
                 blank = label.startswith("Pluralities") and value == 0
                 text = "" if blank else str(value)
                 winner = total and sheet.players[c - 1].name in winners
-                table.add_widget(TagLabel(text=f"[b]{text}[/b]" if total else text,
-                                          markup=True, tag=f"score:{r}:{c}", bg=shade,
-                                          color=ACCENT if winner else (0.93, 0.94, 0.96, 1)))
+                cell = TagLabel(text=f"[b]{text}[/b]" if total else text, markup=True,
+                                tag=f"score:{r}:{c}", bg=shade,
+                                color=ACCENT if winner else (0.93, 0.94, 0.96, 1))
+                cell.font_size = unit * (30 if total else 22)  # after the TagLabel rule's
+                table.add_widget(cell)
         best = max(p.total for p in sheet.players)
         if len(sheet.winners) == 1:
             screen.winner = f"Winner: {sheet.winners[0]} with {best}"
@@ -519,6 +593,7 @@ class CalculatorRoot(ScreenManager):
                 notes.append(f"[b]{escape_markup(p.name)}: station bonuses[/b]\n" +
                              "\n".join(lines))
         screen.notes = "\n\n".join(notes)
+        screen.ids.notes_scroller.scroll_y = 1
         self.current = "score"
 
     # files -----------------------------------------------------------------------------------
@@ -590,7 +665,12 @@ class CalculatorRoot(ScreenManager):
         screen.ids.scroller.scroll_y = 1
 
     def open_file(self, path: Path, origin: str) -> None:
-        """Load a position file into the form and score it; problems stay on screen."""
+        """Load a position file into the form and score it (asking first when that replaces
+        entries); problems stay on screen."""
+        self.confirm(f"Replace what you typed with {Path(path).name}?", self.form.has_entries(),
+                     lambda: self._open_file(path, origin))
+
+    def _open_file(self, path: Path, origin: str) -> None:
         from companion.files import JsonFileError, read_json
 
         target = self.files if origin == "files" else self.start
@@ -598,7 +678,10 @@ class CalculatorRoot(ScreenManager):
             data = read_json(path)
             self.form.load_position(data)
         except (JsonFileError, FormError) as error:
-            target.message = f"Cannot open {Path(path).name}: {error}"
+            if target is self.start:
+                self.tell(f"Cannot open {Path(path).name}: {error}", ok=False)
+            else:
+                target.message = f"Cannot open {Path(path).name}: {error}"
             return
         self.start.message = ""
         self.files.message = ""
@@ -611,7 +694,7 @@ class CalculatorRoot(ScreenManager):
         try:
             self.form.save(self.autosave)
         except OSError as error:
-            self.start.message = f"The entries could not be kept: {error}"
+            self.tell(f"The entries could not be kept: {error}", ok=False)
 
     # drawing ---------------------------------------------------------------------------------
     def refresh(self, *_args: Any) -> None:
@@ -631,8 +714,9 @@ class CalculatorRoot(ScreenManager):
             tab.error = problem is not None and problem.player == index
             tab.bind(on_release=lambda _b, index=index: self.show_player(index))
             tabs.add_widget(tab)
-        screen.banner = problem.message if problem is not None and (
-            problem.player in (None, i)) else ""
+        shown = problem is not None and problem.player in (None, i)
+        screen.banner = problem.message if shown else self.notice
+        screen.tone = NOTICE if not shown and self.notice_ok else ERROR
         mine = problem if problem is not None and problem.player == i else None
         values = {"name": escape_markup(entry.name), "hub": entry.hub or "choose"}
         for key in NUMBER_FIELDS:
@@ -644,8 +728,8 @@ class CalculatorRoot(ScreenManager):
         hub_quarters = form.hub_quarters(i)
         screen.show_hub_residents = hub_quarters > 0
         screen.hub_residents_text = (
-            f"Hub residents {len(entry.hub_residents)}/{hub_quarters}  "
-            f"{resident_dots(entry.hub_residents, hub_quarters)}" if hub_quarters else "")
+            f"Hub residents {len(entry.hub_residents)}/{hub_quarters}" if hub_quarters else "")
+        fill_dots(screen.ids.hub_dots, entry.hub_residents, hub_quarters, "hubres:dot")
         small = int(15 * App.get_running_app().unit)
         for cell in screen.ids.station.children:
             if not isinstance(cell, SectorCell):
@@ -654,19 +738,19 @@ class CalculatorRoot(ScreenManager):
             cell.number = sector.number if sector else 0
             cell.error = bool(sector and mine and mine.field == "sectors"
                               and sector.number in mine.sectors)
+            fill_dots(cell.ids.dots, sector.residents if sector else [],
+                      sector.quarters if sector else None, f"{cell.tag}:dot")
             if sector is None:
                 cell.text = "[color=#8a93a6]+ add[/color]"
                 cell.bg = PANEL
                 continue
-            lines = [f"[b]{sector.number}[/b]"]
-            if sector.quarters is None:
-                lines.append(f"[size={small}]living quarters?[/size]")
-            else:
-                lines.append(resident_dots(sector.residents, sector.quarters))
+            text = f"[b]{sector.number}[/b]"  # at the top; the dots below it
             if sector.needs_bonus_answer:
                 answer = {True: "bonus: yes", False: "bonus: no", None: "bonus: ?"}
-                lines.append(f"[size={small}]{answer[sector.bonus_active]}[/size]")
-            cell.text = "\n".join(lines)
+                text += f"  [size={small}]{answer[sector.bonus_active]}[/size]"
+            if sector.quarters is None:
+                text += f"\n[size={small}]living quarters?[/size]"
+            cell.text = text
             cell.bg = WING_TINT[sector.color]
 
 
@@ -687,7 +771,7 @@ class CalculatorScreen(Screen):
             catalogue = load_catalogue(overlay=App.get_running_app().overlay)
         except Exception as exc:
             error = f"The catalogue could not be loaded, so nothing can be scored: {exc}"
-        self.controller = CalculatorRoot(catalogue, error)
+        self.controller = CalculatorRoot(catalogue, error, App.get_running_app().overlay)
         self.add_widget(self.controller)
 
     def refresh(self) -> None:

@@ -194,6 +194,13 @@ class ScoreForm:
             return 0
         return len(self.catalogue.hubs[hub].living_quarters)
 
+    def hub_summary(self, hub: str, length: int = 40) -> str:
+        """A Hub's theme from the catalogue, else the start of its first ability's text."""
+        info = self.catalogue.hubs[hub]
+        theme = info.fields["theme"].value
+        text = theme.capitalize() if theme else (info.abilities[0].text if info.abilities else "")
+        return text if len(text) <= length else text[:length - 1].rsplit(" ", 1)[0] + "…"
+
     def hub_quarter_species(self, player: int) -> list[list[str]]:
         """For each Hub living quarter, the species allowed there."""
         hub = self.players[player].hub

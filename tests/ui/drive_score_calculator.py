@@ -222,7 +222,71 @@ def reopened(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
     robot.result["tabs"] = [robot.text(f"tab:{i}") for i in range(3)]
 
 
+def replace_and_save(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
+    """One Hub per player, Save, Sector 214's quarters typed (the overlay remembers them), its
+    residents' dots, Remove Sector / fewer players / the rulebook example asking first, and the
+    sheet's sizes and notes."""
+    from companion.ui.widgets import NOTICE
+
+    result: dict[str, Any] = robot.result
+    yield from robot.tap("start:3")
+    yield from robot.tap("field:hub")
+    result["hub_button"] = robot.text("hub:B-1")
+    yield from shot(robot, shots, "score-calculator-hubs", size)
+    yield from robot.tap("hub:B-5")
+    yield from robot.tap("tab:1")
+    points_y = robot.find("field:points").y
+    yield from robot.tap("field:hub")
+    yield from robot.tap("hub:B-5")
+    result["hub_message"] = yield from robot.read("hub:message")
+    yield from robot.tap("hub:cancel")
+    yield from robot.tap("nav:save")
+    yield from robot.tap_keys("Night")
+    yield from robot.tap("key:ok")
+    yield from robot.wait_for(lambda: robot.text("player:banner"), "the saved message")
+    result["saved"] = robot.text("player:banner")
+    result["saved_in_notice_tone"] = list(robot.find("player:banner").tone) == list(NOTICE)
+    result["fields_moved"] = robot.find("field:points").y != points_y
+    yield from add_sector(robot, 214, 3, ["brown", "brown"])
+    yield from robot.wait_for(lambda: robot.find("cell:2:brown:dot:0") is not None,
+                              f"Sector 214's dots (pop-up: {robot.popup()})")
+    cell, dot = robot.find("cell:2:brown"), robot.find("cell:2:brown:dot:0")
+    result["cell_bg"], result["cell_text_color"] = list(cell.bg), list(cell.color)
+    result["dot"] = {"fill": list(dot.fill), "ink": list(dot.ink), "letter": dot.letter,
+                     "size": list(dot.size)}
+    result["free_dot"] = robot.find("cell:2:brown:dot:2") is not None
+    yield from shot(robot, shots, "score-calculator-player", size)
+    yield from robot.tap("cell:2:brown")
+    yield from robot.tap("res:delete")
+    result["remove_question"] = yield from robot.read("confirm:question")
+    yield from robot.tap("confirm:no")
+    result["kept_after_no"] = (yield from robot.read("res:quarters")) != ""
+    yield from robot.tap("res:delete")
+    yield from robot.tap("confirm:yes")
+    yield from robot.wait_for(lambda: robot.find("sector:add") is not None, "the player page")
+    result["removed"] = robot.find("cell:2:brown").number == 0
+    yield from robot.tap("tab:2")
+    yield from enter_number(robot, "points", 5)
+    yield from robot.tap("nav:start")
+    yield from robot.tap("start:2")
+    result["drop_question"] = yield from robot.read("confirm:question")
+    yield from robot.tap("confirm:no")
+    result["screen_after_no"] = robot.app.calculator.current
+    yield from robot.tap("start:example")
+    result["replace_question"] = yield from robot.read("confirm:question")
+    yield from robot.tap("confirm:yes")
+    yield from read_sheet(robot)
+    notes = robot.find("score:notes")
+    result["notes_height"], result["notes_text_height"] = notes.height, notes.texture_size[1]
+    result["fonts"] = {"total": robot.find("score:11:1").font_size,
+                       "digit": robot.find("score:1:1").font_size,
+                       "winner": robot.find("score:winner").font_size}
+    notes.parent.scroll_y = 0
+    yield from shot(robot, shots, "score-calculator-notes-end", size)
+
+
 SCENARIOS = {
+    "replace-and-save": replace_and_save,
     "type-entries": type_entries,
     "reopened": reopened,
     "panel-problem": panel_problem,

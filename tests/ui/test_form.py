@@ -299,3 +299,12 @@ def test_save_path_names_a_new_file_in_the_folder(tmp_path):
     (tmp_path / "taken.json").write_text("{}")
     with pytest.raises(FormError, match=r"already a file taken\.json"):
         save_path(tmp_path, "Taken")
+
+
+def test_hub_summary_is_the_theme_or_the_start_of_the_first_ability(catalogue):
+    form = ScoreForm(catalogue)
+    assert form.hub_summary("B-1") == "Construction"
+    assert form.hub_summary("B-6") == "During income, gain 1 point."
+    summary = form.hub_summary("A-1")
+    assert summary.startswith("On each turn") and summary.endswith("\u2026")
+    assert len(summary) <= 40

@@ -7,10 +7,13 @@ $PHOENIX_SCREENSHOTS: `make screenshots` points it at docs/screenshots/).
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
 import pytest
+
+from companion.ui.station_model import contrast
 
 SCRIPT = "drive_score_calculator.py"
 SHOTS = Path(os.environ.get("PHOENIX_SCREENSHOTS")
@@ -111,3 +114,37 @@ def test_entries_survive_a_restart(run_ui_driver, tmp_path) -> None:
     assert result["message"] == "The entries of last time are back."
     assert result["points"] == "37"
     assert result["tabs"] == ["Player 1", "Player 2", ""]
+
+
+def test_replacing_asks_first_and_a_position_can_be_saved(run_ui_driver, tmp_path) -> None:
+    """Remove Sector, fewer players and the rulebook example ask first; Save writes a named file
+    into the data folder and says where, in green; a Hub taken is refused; living quarters typed
+    are remembered in the overlay; the sheet's totals and winner are large, its digits readable,
+    the notes not cut off; residents are outlined dots with a letter that reads on their colour."""
+    data = tmp_path / "data"
+    result = run_ui_driver(SCRIPT, "replace-and-save", shots=SHOTS,
+                           extra_env={"PHOENIX_COMPANION_HOME": str(data)})
+    assert result["hub_button"].startswith("B-1") and "Construction" in result["hub_button"]
+    assert result["hub_message"] == "Player 1 already has Hub B-5; every player has their own Hub."
+    saved = data / "night.json"
+    assert result["saved"] == f"Saved to {saved}"
+    assert json.loads(saved.read_text())["players"][0]["hub"] == "B-5"
+    assert result["saved_in_notice_tone"]  # green, not red
+    assert not result["fields_moved"]  # the banner's room is kept
+    overlay = json.loads((data / "catalogue-overlay.json").read_text())
+    assert overlay["values"]["sectors"]["214"]["quarters"] == 3
+    dot = result["dot"]
+    assert dot["letter"] == "B" and dot["size"][0] >= 20
+    assert contrast(dot["ink"], dot["fill"]) >= 4.5  # the letter on the brown dot
+    assert contrast((1, 1, 1), result["cell_bg"]) >= 4.5  # the dot's white ring on the cell
+    assert contrast(result["cell_text_color"], result["cell_bg"]) >= 4.5
+    assert result["free_dot"]
+    assert result["remove_question"] == "Remove Sector 214 from Player 2?"
+    assert result["kept_after_no"] and result["removed"]
+    assert result["drop_question"] == "2 players: drop what was typed for Player 3?"
+    assert result["screen_after_no"] == "start"
+    assert result["replace_question"] == "Replace what you typed with rulebook-3p.json?"
+    assert result["totals"] == RULEBOOK_TOTALS
+    assert result["notes_height"] >= result["notes_text_height"]
+    fonts = result["fonts"]
+    assert fonts["total"] >= 28 and fonts["winner"] >= 28 and fonts["digit"] >= 20

@@ -1,25 +1,26 @@
 """The action screen: a tapped ship's flow (flows.py, shown by action_model.py) one decision at a
 time as big buttons, its preview with Confirm / Back, a refusal quoting the rule with Override…,
-a missing value asked on the keypad; then each waiting player's Diplomacy bonus prompt. Every
-confirmed step goes through the store before the screen moves on."""
+a missing value asked on the value-entry component (values.py); then each waiting player's
+Diplomacy bonus prompt. Every confirmed step goes through the store before the screen moves on.
+"""
 
 from __future__ import annotations
-
-from collections.abc import Callable
 
 from kivy.app import App
 from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
+from companion.rules.catalogue import Catalogue
 from companion.ui.action_model import ActionModel, Button, Panel, prompt_panel
-from companion.ui.flows import BonusPrompt, bonus_prompts, send, ship_flow, undo
+from companion.ui.flows import BonusPrompt, Outcome, bonus_prompts, send, ship_flow, undo
 from companion.ui.table_model import undo_text
+from companion.ui.values import ask_value
+from companion.ui.values_model import ValueEntry
 from companion.ui.widgets import (
     BUTTON,
     PLAYER_RGBA,
     PLAYER_TEXT,
     SELECTED,
-    KeypadPopup,
     NamePopup,
     TagButton,
 )
@@ -119,13 +120,16 @@ class ActionScreen(Screen):
         if outcome.refused is not None and self.model is not None:
             self.model.outcome = outcome
         elif outcome.question is not None:
-            self.ask_value(outcome.question, lambda value: self.submit(outcome.answer(value)))
+            self.ask_value(outcome, game.catalogue)
         self.refresh()
         return ""
 
-    def ask_value(self, question: str, send_value: Callable[[int], str]) -> None:
-        """The engine's question for a value the catalogue lacks, on the keypad."""
-        KeypadPopup(question, None, send_value).open()
+    def ask_value(self, outcome: Outcome, catalogue: Catalogue) -> None:
+        """The engine's question for a value the catalogue lacks, on the value-entry component
+        (a number on the keypad; icons, objects by their parts); the command is sent again."""
+        entry = ValueEntry(outcome.key or "", catalogue, outcome.question or "",
+                           outcome.command.get("catalogue"))
+        ask_value(entry, lambda value: self.submit(outcome.answer(value)) or None)
 
     def ask_override(self) -> None:
         """Why the rule is overridden (recorded with the step), then the command again."""

@@ -7,7 +7,6 @@ is done, goes to the table (`app.show("table")`).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -19,6 +18,9 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.textinput import TextInput
 
 from companion.ui import setup_model as model
+from companion.ui.values import ask_value
+from companion.ui.values_model import ValueEntry
+from companion.ui.values_model import words as in_words
 from companion.ui.widgets import (
     ACCENT,
     PLAYER_RGBA,
@@ -112,6 +114,8 @@ class SetupScreen(Screen):
             App.get_running_app().show("table")
         elif isinstance(step, model.Bonuses):
             self.act(step.confirm)
+        elif isinstance(step, model.Values):
+            self.act(step.next)
         else:
             self.act(step.done)
 
@@ -167,21 +171,6 @@ class SetupScreen(Screen):
         button = TagButton(text="Type the number", tag="setup:keypad", bg=ACCENT)
         button.bind(on_release=lambda _b: entry())
         grid.add_widget(button)
-
-    def _text_entry(self, tag: str, hint: str, take: Callable[[Any], Any]) -> None:
-        """A field for a value that is not a number (JSON), typed on a USB keyboard."""
-        field = TagInput(tag=tag, hint_text=hint, multiline=False, size_hint_y=None,
-                         height=self._unit(56), font_size=self._unit(20))
-
-        def entered(_field: Any) -> None:
-            try:
-                value = json.loads(field.text)
-            except ValueError:
-                self.message = "type the value as JSON, e.g. [] or {\"food\": 1}"
-                return
-            self.act(lambda: take(value))
-        field.bind(on_text_validate=entered)
-        self.ids.body.add_widget(field)
 
     # -- the steps ---------------------------------------------------------------------------
 
@@ -248,12 +237,16 @@ class SetupScreen(Screen):
                          lambda c=choice: step.choose(c))
 
     def show_values(self, step: model.Values) -> None:
-        if not step.groups:
+        component = step.current
+        if component is None:
             self._line("The catalogue knows every value these components need.")
-        for component, items in step.groups.items():
-            self._line(step.summary(component), f"setup:component:{component}")
-            for item in items:
-                self._value_row(step, item)
+            return
+        self._line(step.summary(component), f"setup:component:{component}")
+        for item in step.groups[component]:
+            self._value_row(step, item)
+        grid = self._grid(2)
+        self._button(grid, "Skip this component", "setup:skip-component", step.skip_component)
+        self._button(grid, "Ask the rest during play", "setup:values-done", step.done)
 
     def _value_row(self, step: model.Values, item: dict) -> None:
         key = item["key"]
@@ -262,22 +255,22 @@ class SetupScreen(Screen):
         row = self._grid(3)
         row.cols_minimum = {0: self._unit(470)}
         row.add_widget(TagLabel(text=item["question"], halign="left", font_size=self._unit(15)))
-        shown = "skipped" if skipped else "?" if value is None else json.dumps(value)
+        shown = "skipped" if skipped else "?" if value is None else in_words(value)
         button = TagButton(text=shown, tag=f"setup:value:{key}")
-        if self.wizard.takes_number(key):
-            button.bind(on_release=lambda _b: self.keypad(
-                item["question"], lambda n: step.enter(key, n), value))
-        else:
-            button.bind(on_release=lambda _b: self._typing(step, item))
+        button.bind(on_release=lambda _b: self.ask(
+            step.entry(item), lambda v: step.enter(key, v)))
         row.add_widget(button)
         self._button(row, "Skip", f"setup:skip:{key}", lambda: step.skip(key))
 
-    def _typing(self, step: model.Values, item: dict) -> None:
-        self.ids.body.clear_widgets()
-        self._line(item["question"])
-        self._text_entry(f"setup:text:{item['key']}", "a value, e.g. [] or {\"fixed\": {}, "
-                                                      "\"choice\": 0}",
-                         lambda v: step.enter(item["key"], v))
+    def ask(self, entry: ValueEntry, take: Callable[[Any], bool]) -> None:
+        """A value on the value-entry component; `take` returns True when the wizard keeps it
+        (else its message says why)."""
+        def taken(value: Any) -> str | None:
+            if not take(value) and self.wizard.message:
+                return self.wizard.message
+            Clock.schedule_once(lambda _dt: self.refresh(), 0)
+            return None
+        ask_value(entry, taken)
 
     def show_bonuses(self, step: model.Bonuses) -> None:
         ask = step.ask
@@ -296,13 +289,10 @@ class SetupScreen(Screen):
                          lambda c=choice: step.choose(c))
 
     def show_answer(self, step: model.Answer) -> None:
-        if step.takes_number:
-            grid = self._grid(1)
-            button = TagButton(text="Type the number", tag="setup:keypad", bg=ACCENT)
-            button.bind(on_release=lambda _b: self.keypad(step.title, step.enter))
-            grid.add_widget(button)
-        else:
-            self._text_entry(f"setup:text:{step.key}", "a value, e.g. []", step.enter)
+        grid = self._grid(1)
+        button = TagButton(text="Enter the value", tag="setup:keypad", bg=ACCENT)
+        button.bind(on_release=lambda _b: self.ask(step.entry, step.enter))
+        grid.add_widget(button)
 
     def show_start(self, step: model.Start) -> None:
         for number, line in enumerate(step.lines):

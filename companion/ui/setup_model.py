@@ -18,6 +18,7 @@ from companion.rules.options import options
 from companion.rules.words import ALIEN_COLORS, PLAYER_COLORS, SHIP_NAMES, TRACK_NAMES, TRACKS
 from companion.store.errors import StoreError
 from companion.text import name_problem
+from companion.ui.values_model import ValueEntry, words
 
 STEPS = ("Players", "Options", "Lay out", "Sector display", "Draft", "Hubs",
          "Values from the tiles", "Starting bonuses", "Start")
@@ -57,6 +58,7 @@ class SetupWizard:
         self.skipped: set[str] = set()
         self.values_done = False
         self.asked: list[dict] = []  # what the values step lists (as it opened)
+        self.component = 0  # the values step's panel: one component each
         self.question: Question | None = None
         self.message = ""  # the engine's last refusal
 
@@ -149,11 +151,13 @@ class SetupWizard:
             self.entries.pop()
         elif self.state["phase"] == "new":
             self.stage = STEPS[max(STEPS.index(self.stage) - 1, 0)]
+        elif self.name == "Values from the tiles" and self.component:
+            self.component -= 1  # the previous component's panel
         elif self.name == "Starting bonuses" and not any(p["ready"] for p in self.state["players"]):
             self.values_done = False
         else:
             if self.name == "Values from the tiles":
-                self.asked = []
+                self.asked, self.component = [], 0
             try:
                 self.game.execute({"cmd": "undo"})
             except Refused as refused:
@@ -166,10 +170,6 @@ class SetupWizard:
         except CatalogueError as error:
             return str(error).split(": ")[-1]
         return None
-
-    def takes_number(self, key: str) -> bool:
-        """Whether a whole number answers `key` (the keypad), not a list or an object."""
-        return any(self.check_value(key, n) is None for n in (0, 1))
 
 
 # -- the steps before the game exists ---------------------------------------------------------
@@ -450,16 +450,28 @@ class ChooseHub(_Picks):
 
 
 class Values:
-    """Every value the catalogue lacks for the components on the table, grouped by component;
-    each entered (checked as the catalogue does) or skipped (asked when play needs it)."""
-
-    title = "Values printed on the tiles"
+    """Every value the catalogue lacks for the components on the table, one component per
+    panel ("Sector 214: cost, quarters, ..."); each value entered (checked as the catalogue
+    does) or skipped (asked when play needs it)."""
 
     def __init__(self, wizard: SetupWizard) -> None:
         self.wizard = wizard
         self.groups: dict[str, list[dict]] = {}
         for item in wizard.asked:
             self.groups.setdefault(item["component"], []).append(item)
+        self.components = list(self.groups)
+
+    @property
+    def current(self) -> str | None:
+        """The component on this panel (None: nothing to ask)."""
+        index = self.wizard.component
+        return self.components[index] if index < len(self.components) else None
+
+    @property
+    def title(self) -> str:
+        if self.current is None:
+            return "Values printed on the tiles"
+        return f"{self.current} ({self.wizard.component + 1} of {len(self.components)})"
 
     def summary(self, component: str) -> str:
         """'Sector 214: cost, quarters, ...' with the values entered so far."""
@@ -467,7 +479,7 @@ class Values:
         for item in self.groups[component]:
             field = item["key"].split("/")[-1]
             value = self.wizard.values.get(item["key"])
-            fields.append(field if value is None else f"{field} {value}")
+            fields.append(field if value is None else f"{field} {words(value)}")
         return f"{component}: {', '.join(fields)}"
 
     @property
@@ -475,6 +487,11 @@ class Values:
         """The values neither entered nor skipped, in order."""
         return [item for items in self.groups.values() for item in items
                 if item["key"] not in self.wizard.values and item["key"] not in self.wizard.skipped]
+
+    def entry(self, item: dict) -> ValueEntry:
+        """How `item`'s value is entered (values_model.py), knowing the values entered so far."""
+        return ValueEntry(item["key"], self.wizard.catalogue, item["question"],
+                          self.wizard.values)
 
     def enter(self, key: str, value: Any) -> bool:
         self.wizard.message = self.wizard.check_value(key, value) or ""
@@ -487,7 +504,20 @@ class Values:
         self.wizard.values.pop(key, None)
         self.wizard.skipped.add(key)
 
+    def next(self) -> bool:
+        """The next component's panel (after the last: the step is done)."""
+        self.wizard.component += 1
+        return self.current is not None or self.done()
+
+    def skip_component(self) -> bool:
+        """Skip the values of this component still open, then the next panel."""
+        for item in self.groups.get(self.current or "", []):
+            if item["key"] not in self.wizard.values:
+                self.skip(item["key"])
+        return self.next()
+
     def done(self) -> bool:
+        """Enough: what is still open is asked when play needs it."""
         self.wizard.values_done = True
         return True
 
@@ -611,8 +641,9 @@ class Answer:
         self.title = wizard.question.question if wizard.question else ""
 
     @property
-    def takes_number(self) -> bool:
-        return self.wizard.takes_number(self.key)
+    def entry(self) -> ValueEntry:
+        """How the value is entered (values_model.py)."""
+        return ValueEntry(self.key, self.wizard.catalogue, self.title, self.wizard.values)
 
     def enter(self, value: Any) -> bool:
         question = self.wizard.question

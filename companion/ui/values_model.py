@@ -177,7 +177,9 @@ class Fields:
             part.answer(value)
 
     def value(self) -> Any:
-        return {name: part.value() for name, part in self.parts}
+        """The parts answered so far (all of them, once complete)."""
+        return {name: part.value() for name, part in self.parts
+                if part.prompt() is None or part.value() is not None}
 
 
 def quarter_choices(quarters: int | None, *, none: str | None = None) -> list[tuple[str, Any]]:

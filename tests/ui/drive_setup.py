@@ -94,17 +94,28 @@ def three_player_first_game(robot: Robot, size: tuple[int, int], shots: Path | N
     result["values_title"] = robot.text("setup:title")
     yield from shot(robot, shots, "setup-values", size)
     for hub in ("B-1", "B-2", "B-3"):
+        result.setdefault("panels", []).append(robot.text("setup:title"))
         for field, value in HUB_VALUES.items():
             yield from keypad(robot, f"setup:value:hubs/{hub}/{field}", value)
         yield from robot.tap(f"setup:value:hubs/{hub}/starting_diplomacy")
-        yield from robot.wait_for(lambda h=hub: robot.find(
-            f"setup:text:hubs/{h}/starting_diplomacy"), "the value's field")
-        field_input = robot.find(f"setup:text:hubs/{hub}/starting_diplomacy")
-        field_input.text = '{"fixed": {}, "choice": 0}'
-        field_input.dispatch("on_text_validate")
-        yield from robot.frames(2)
-    result["hub_summary"] = robot.text("setup:component:Hub B-1")
-    yield from robot.tap("setup:next")
+        if hub == "B-1":
+            yield from robot.tap("values:choice:Transport")  # a step printed on a track ...
+            yield from keypad(robot, "", 1)
+            yield from robot.wait_for(lambda: robot.find("values:back"), "the value pop-up")
+            result["so_far"] = yield from robot.read("values:so-far")
+            yield from shot(robot, shots, "setup-value-entry", size)
+            yield from robot.tap("values:back")  # ... taken back: the amount asked again
+            yield from keypad(robot, "", 0)  # none after all
+            yield from robot.wait_for(lambda: robot.find("values:choice:Done"), "the tracks")
+        yield from robot.tap("values:choice:Done")  # nothing printed on a track
+        yield from keypad(robot, "", 0)  # no free choice
+        yield from robot.wait_for(lambda: robot.popup() is None, "the panel")
+        if hub == "B-1":
+            result["hub_summary"] = yield from robot.read("setup:component:Hub B-1")
+            yield from robot.tap("setup:next")  # the next component's panel
+        elif hub == "B-2":
+            yield from robot.tap("setup:next")
+    yield from robot.tap("setup:values-done")  # the Sectors' and ships' values: during play
     result["bonus_titles"] = []
     for _ in NAMES:
         result["bonus_titles"].append((yield from robot.read("setup:title")))

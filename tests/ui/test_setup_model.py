@@ -220,9 +220,11 @@ def test_a_value_is_checked_as_the_catalogue_checks_it(empty):
     wizard.step.choose(2)
     values = wizard.step
     key = values.open[0]["key"]
-    assert key == "hubs/B-1/starting_gems" and wizard.takes_number(key)
+    assert key == "hubs/B-1/starting_gems" and values.entry(values.open[0]).prompt.number
     assert not values.enter(key, "eight") and "whole number" in wizard.message
-    assert not wizard.takes_number("hubs/B-1/starting_diplomacy")
+    assert values.title.startswith("Hub B-1 (1 of ")  # one component per panel
+    diplomacy = next(i for i in values.open if i["key"] == "hubs/B-1/starting_diplomacy")
+    assert not values.entry(diplomacy).prompt.number  # built by its parts, no JSON
     values.skip(key)
     assert key not in [item["key"] for item in values.open]
     values.done()
@@ -230,7 +232,7 @@ def test_a_value_is_checked_as_the_catalogue_checks_it(empty):
     assert step.title == "Ann takes the starting bonuses of Hub B-1" and step.lines == []
     assert not step.confirm()  # the value skipped is asked now, with the engine's question
     answer = wizard.step
-    assert answer.key == key and answer.takes_number
+    assert answer.key == key and answer.entry.prompt.number
     assert answer.title.startswith("How many gems does the back of Hub B-1")
 
 
@@ -251,3 +253,24 @@ def test_a_setup_resumed_after_a_restart_goes_on_where_it_was(empty):
     assert again.name == "Starting bonuses" and again.step.player == "Bob"
     again.back()  # Bob has not taken his yet: undoes Ann's
     assert again.name == "Values from the tiles"
+
+
+def test_the_values_step_shows_one_component_per_panel(empty):
+    wizard = model.SetupWizard(Game(empty))
+    enter_players(wizard, ["Ann", "Bob"], first_game=True)
+    count_aliens(wizard, {"teal": 13, "pink": 12, "brown": 13, "gold": 12})
+    lay_display(wizard)
+    wizard.step.choose(1)
+    wizard.step.choose(2)
+    values = wizard.step
+    total = len(values.components)
+    assert values.current == "Hub B-1" and values.title == f"Hub B-1 (1 of {total})"
+    assert values.next() and wizard.step.current == values.components[1]
+    wizard.back()
+    assert wizard.step.current == "Hub B-1"
+    wizard.step.next()
+    second = wizard.step
+    assert second.skip_component() and wizard.step.title.endswith(f"(3 of {total})")
+    assert {i["key"] for i in second.groups[second.components[1]]} <= wizard.skipped
+    wizard.component = total - 1
+    assert wizard.step.next() and wizard.name == "Starting bonuses"

@@ -21,6 +21,9 @@ def test_a_three_player_first_game_is_set_up_by_touch(run_ui_driver) -> None:
                                      "Level-1 brown one")
     assert result["sets_title"] == "First game: which set does Ann take?"
     assert result["hub_summary"].startswith("Hub B-1: starting_gems 8, starting_food 2")
+    assert "starting_diplomacy fixed nothing, choice 0" in result["hub_summary"]
+    assert result["so_far"] == "So far: fixed Transport 1"
+    assert result["panels"] == [f"Hub B-{n} ({n} of 49)" for n in (1, 2, 3)]
     assert result["bonus_titles"] == ["Ann takes the starting bonuses of Hub B-1",
                                       "Björn takes the starting bonuses of Hub B-2",
                                       "Cäcilie takes the starting bonuses of Hub B-3"]

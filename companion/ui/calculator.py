@@ -204,7 +204,7 @@ class ResidentsPopup(ModalView):
                 text=SPECIES_LABELS[species] if species else f"{i + 1}\nfree",
             )
             slot.bg = SPECIES_RGBA[species] if species else PANEL
-            slot.color = SPECIES_TEXT.get(species, (1, 1, 1, 1)) if species else (0.6, 0.63, 0.7, 1)
+            slot.color = SPECIES_TEXT[species] if species else (0.6, 0.63, 0.7, 1)
             slots.add_widget(slot)
         if count == 0:
             slots.add_widget(TagLabel(text="How many living quarters? Tap the button above."))

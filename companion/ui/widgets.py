@@ -36,9 +36,9 @@ SPECIES_RGBA = {
     "gold": (0.93, 0.74, 0.18, 1),
     "human": (0.88, 0.88, 0.85, 1),
 }
-# Text on light species buttons must be dark to stay readable.
 SELECTED = (0.36, 0.44, 0.60, 1)
-SPECIES_TEXT = {"gold": (0.1, 0.1, 0.1, 1), "human": (0.1, 0.1, 0.1, 1)}
+# Text on a species' colour: black or white, whichever reads better (>= 4.5:1).
+SPECIES_TEXT = {s: (*letter_color(rgba), 1) for s, rgba in SPECIES_RGBA.items()}
 # Player colours: the fill of a player's name plate, and a text colour readable on it (>= 4.5:1).
 PLAYER_RGBA = {
     "red": (0.80, 0.16, 0.16, 1),

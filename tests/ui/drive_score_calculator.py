@@ -232,7 +232,6 @@ def replace_and_save(robot: Robot, size: tuple[int, int], shots: Path | None) ->
     yield from robot.tap("start:3")
     yield from robot.tap("field:hub")
     result["hub_button"] = robot.text("hub:B-1")
-    yield from shot(robot, shots, "score-calculator-hubs", size)
     yield from robot.tap("hub:B-5")
     yield from robot.tap("tab:1")
     points_y = robot.find("field:points").y
@@ -255,8 +254,13 @@ def replace_and_save(robot: Robot, size: tuple[int, int], shots: Path | None) ->
     result["dot"] = {"fill": list(dot.fill), "ink": list(dot.ink), "letter": dot.letter,
                      "size": list(dot.size)}
     result["free_dot"] = robot.find("cell:2:brown:dot:2") is not None
-    yield from shot(robot, shots, "score-calculator-player", size)
+    yield from shot(robot, shots, "score-calculator-residents", size)
     yield from robot.tap("cell:2:brown")
+    yield from robot.wait_for(lambda: robot.find("species:teal") is not None, "the editor")
+    result["species_buttons"] = {
+        s: [list(b.color), list(b.bg)] for s in ("teal", "pink", "brown", "gold", "human")
+        if (b := robot.find(f"species:{s}")) is not None}
+    result["slot"] = [list(robot.find("slot:0").color), list(robot.find("slot:0").bg)]
     yield from robot.tap("res:delete")
     result["remove_question"] = yield from robot.read("confirm:question")
     yield from robot.tap("confirm:no")

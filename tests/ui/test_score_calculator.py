@@ -139,6 +139,9 @@ def test_replacing_asks_first_and_a_position_can_be_saved(run_ui_driver, tmp_pat
     assert contrast((1, 1, 1), result["cell_bg"]) >= 4.5  # the dot's white ring on the cell
     assert contrast(result["cell_text_color"], result["cell_bg"]) >= 4.5
     assert result["free_dot"]
+    assert len(result["species_buttons"]) == 5
+    for text, background in [*result["species_buttons"].values(), result["slot"]]:
+        assert contrast(text, background) >= 4.5, (text, background)
     assert result["remove_question"] == "Remove Sector 214 from Player 2?"
     assert result["kept_after_no"] and result["removed"]
     assert result["drop_question"] == "2 players: drop what was typed for Player 3?"

@@ -73,7 +73,7 @@ def app_class() -> Any:
     from kivy.uix.screenmanager import NoTransition, ScreenManager
 
     from companion import paths
-    from companion.ui.session import GameSession
+    from companion.ui.session import GameSession, relaunch_screen
     from companion.ui.widgets import BACKGROUND, SYMBOL_FONT, StatusStrip
 
     class LazyScreens(ScreenManager):
@@ -130,21 +130,12 @@ def app_class() -> Any:
             return root
 
         def on_start(self) -> None:
-            """Start the button panel, then show the first screen: the one asked for,
-            else the unfinished game's screen where it was, else home."""
+            """Start the button panel, then show the first screen: the one asked for, else
+            the one the app was on, or the game's screen for its phase (relaunch_screen)."""
             self._start_panel()
-            saved = self.session.saved_screen()
-            if self.start_screen:
-                first = self.start_screen
-            elif self.session.game is not None:
-                # A ship tapped but not used was not committed: back on the action screen the
-                # game stands on the table (or on the waiting Diplomacy bonus prompt).
-                playing = self.session.state["phase"] == "play"
-                first = ("table" if saved == "action" else saved) if saved in GAME_SCREENS \
-                    else "table" if playing else "setup"
-            else:
-                first = "home"
-            self.show(first)
+            session = self.session
+            phase = session.state["phase"] if session.game is not None else None
+            self.show(self.start_screen or relaunch_screen(session.saved_screen(), phase))
 
         def on_stop(self) -> None:
             if self.bridge is not None:
@@ -152,7 +143,7 @@ def app_class() -> Any:
             self.session.close()
 
         def show(self, name: str) -> None:
-            """Go to a screen (refreshed first); a game screen is remembered for a relaunch.
+            """Go to a screen (refreshed first), remembered for a relaunch (relaunch_screen).
             While a Diplomacy bonus waits, the table is the action screen (its prompt)."""
             if name == "table" and self.session.game is not None \
                     and self.session.state["phase"] == "over":
@@ -163,8 +154,7 @@ def app_class() -> Any:
             if hasattr(screen, "refresh"):
                 screen.refresh()
             self.screens.current = name
-            if name in GAME_SCREENS:
-                self.session.remember_screen(name)
+            self.session.remember_screen(name)
             self.show_problems()
             self.update_lights()
 

@@ -1,8 +1,11 @@
 """The table app's connection to the game store (plain Python, no Kivy): the open game, every
 command through `StoredGame.execute`, and the screen to come back to after a restart.
 
-The screen is kept in `screen.json` in the data folder beside the database, written atomically:
-`{"game": ID, "screen": NAME}`. A store or overlay problem becomes a message, never a crash.
+The screen is kept in `screen.json` in the data folder beside the database, written atomically
+when it changes: `{"game": ID or null, "screen": NAME}`. A relaunch opens the screen that
+`relaunch_screen` names: never one whose state is gone (a ship tapped but not confirmed is not
+committed, so the table, the truth, comes back instead). A store or overlay problem becomes a
+message, never a crash.
 """
 
 from __future__ import annotations
@@ -25,6 +28,21 @@ DEMO_STEPS = 43  # turn 9: Cat has used her Transport ship, Bob's Diplomacy bonu
 DEMO_NAME = "Demo (example values)"
 
 
+OUTSIDE_GAMES = ("home", "calculator")  # screens that come back as they were, game or not
+
+
+def relaunch_screen(saved: str | None, phase: str | None) -> str:
+    """The screen a relaunch opens, from the screen saved and the open game's phase (None: no
+    game): home and the calculator as they were (the calculator keeps its entries); else the
+    game's screen for its phase: setup (the wizard resumes from the steps), the table (the
+    action, income and station screens keep nothing unconfirmed) or the end screen."""
+    if saved in OUTSIDE_GAMES:
+        return saved
+    if phase is None:
+        return "home"
+    return {"play": "table", "over": "end"}.get(phase, "setup")
+
+
 class GameSession:
     """The open store and game; `problem` says in words what went wrong, if anything."""
 
@@ -36,12 +54,18 @@ class GameSession:
         self.problem = ""
         self._options: tuple[tuple, dict] | None = None  # (the game's position, its options)
         self._demo_folder: tempfile.TemporaryDirectory | None = None
+        self._screen: dict | None = None  # what screen.json holds
 
     def open(self) -> None:
-        """Open the store and resume the unfinished game, if there is one."""
+        """Open the store and resume the unfinished game, if there is one; else the finished
+        game whose end screen was on when the app stopped."""
         try:
             self.store = Store.open(self.db, overlay=self.overlay)
             self.game = self.store.resume()
+            saved = self._saved()
+            if self.game is None and saved.get("screen") == "end" \
+                    and isinstance(saved.get("game"), int):
+                self.game = self.store.open_game(saved["game"])
         except Exception as error:  # a locked, damaged or unwritable database: say so, go on
             self.problem = f"The game store could not be opened: {error}"
 
@@ -142,24 +166,34 @@ class GameSession:
         return Path(db).parent / "screen.json"
 
     def remember_screen(self, screen: str) -> None:
-        """Keep the screen the open game is on, for a relaunch."""
-        if self.game is None or self.store is None:
+        """Keep the screen shown (and the open game's id), for a relaunch; written only when
+        it changes."""
+        if self.store is None:
+            return
+        saved = {"game": self.game.id if self.game is not None else None, "screen": screen}
+        if saved == self._screen:
             return
         try:
-            write_text_atomically(self._screen_file(),
-                                  json.dumps({"game": self.game.id, "screen": screen}))
+            write_text_atomically(self._screen_file(), json.dumps(saved))
+            self._screen = saved
         except OSError as error:
             self.problem = f"The current screen could not be saved: {error}"
 
-    def saved_screen(self) -> str | None:
-        """The screen the open game was on when the app last ran (None: not known)."""
-        if self.game is None:
-            return None
+    def _saved(self) -> dict:
+        """What screen.json holds ({} when it is missing or unreadable)."""
         try:
             saved = json.loads(self._screen_file().read_text())
         except (OSError, ValueError):
-            return None
-        if not isinstance(saved, dict) or saved.get("game") != self.game.id:
-            return None
+            return {}
+        return saved if isinstance(saved, dict) else {}
+
+    def saved_screen(self) -> str | None:
+        """The screen the app was on when it last ran: home or the calculator, or the open
+        game's screen (None: not known, or another game's)."""
+        saved = self._saved()
         screen = saved.get("screen")
-        return screen if isinstance(screen, str) else None
+        if not isinstance(screen, str):
+            return None
+        if screen in OUTSIDE_GAMES:
+            return screen
+        return screen if self.game is not None and saved.get("game") == self.game.id else None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from companion.ui.session import GameSession
+from companion.ui.session import GameSession, relaunch_screen
 
 
 def test_commands_are_committed_and_the_screen_is_kept(tmp_path: Path) -> None:
@@ -53,3 +53,36 @@ def test_options_are_computed_once_per_position(tmp_path: Path) -> None:
     assert session.execute({"cmd": "undo"}) == ""
     assert session.options()["pending"] == first["pending"]
     session.close()
+
+
+def test_a_relaunch_never_brings_back_a_screen_whose_state_is_gone() -> None:
+    """Home and the calculator come back as they were; a game's screen follows its phase:
+    what the action, income and station screens held unconfirmed is gone, the table stays."""
+    assert relaunch_screen("home", "play") == "home"
+    assert relaunch_screen("calculator", None) == "calculator"
+    assert relaunch_screen(None, None) == relaunch_screen("table", None) == "home"
+    for saved in ("table", "action", "income", "station", None):
+        assert relaunch_screen(saved, "play") == "table"
+    assert relaunch_screen("setup", "new") == relaunch_screen("setup", "setup") == "setup"
+    assert relaunch_screen("end", "over") == "end"
+
+
+def test_the_screen_is_kept_with_its_game_until_another_is_shown(tmp_path: Path) -> None:
+    """screen.json keeps the screen and its game (a finished game is reopened from it: the
+    end-screen kill in test_game.py); home shown later replaces it."""
+    db, overlay = tmp_path / "games.sqlite", tmp_path / "overlay.json"
+    session = GameSession(db, overlay)
+    session.open_demo()
+    game_id = session.game.id
+    session.remember_screen("end")
+    session.close()
+    again = GameSession(db, overlay)
+    again.open()  # the demo is unfinished: it is resumed either way
+    assert again.game.id == game_id and again.saved_screen() == "end"
+    again.remember_screen("home")
+    again.remember_screen("home")  # unchanged: not written again
+    again.close()
+    third = GameSession(db, overlay)
+    third.open()
+    assert third.saved_screen() == "home"
+    third.close()

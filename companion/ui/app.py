@@ -23,6 +23,7 @@ SCREENS = {
     "income": ("companion.ui.income", "IncomeScreen"),
     "station": ("companion.ui.station", "StationScreen"),
     "end": ("companion.ui.end", "EndScreen"),
+    "catalogue": ("companion.ui.catalogue_screen", "CatalogueScreen"),
 }
 # screens that belong to the open game
 GAME_SCREENS = ("setup", "table", "action", "income", "station")

@@ -1,0 +1,121 @@
+"""The catalogue screen (from home): every Hub, Sector, ship and Diplomacy level with each value
+and its source in words (rulebook / inferred / entered / unknown); a value is corrected on the
+value-entry component (values.py), a Sector's colour in one tap, and kept in the user's overlay
+for all later games. What it shows comes from catalogue_model.py; layout in catalogue_screen.kv.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.properties import StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.screenmanager import Screen
+
+from companion.ui.catalogue_model import KIND_NAMES, CatalogueBrowser, ValueRow
+from companion.ui.values import ask_value
+from companion.ui.widgets import BUTTON, SELECTED, SPECIES_RGBA, SPECIES_TEXT, TagButton
+
+
+class ValueLine(BoxLayout):
+    """One value: its name, the value with its source, the note, and how to correct it."""
+
+    name = StringProperty("")
+    shown = StringProperty("")
+    note = StringProperty("")
+    key = StringProperty("")
+
+
+class CatalogueScreen(Screen):
+    """Kinds as tabs, a kind's components, a component's values."""
+
+    title = StringProperty("Catalogue")
+    message = StringProperty("")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.browser: CatalogueBrowser | None = None
+        self.kind = "sectors"
+        self.record: str | None = None
+
+    def refresh(self) -> None:
+        """Show the kind's components, or the chosen component's values."""
+        if self.browser is None:
+            self.browser = CatalogueBrowser(App.get_running_app().overlay)
+        self.message = self.browser.message
+        tabs = self.ids.kinds
+        tabs.clear_widgets()
+        for kind, name in KIND_NAMES.items():
+            tab = TagButton(text=name, tag=f"catalogue:kind:{kind}",
+                            bg=SELECTED if kind == self.kind else BUTTON)
+            tab.bind(on_release=lambda _b, k=kind: self.choose(k, None))
+            tabs.add_widget(tab)
+        body = self.ids.body
+        body.clear_widgets()
+        if self.record is None:
+            self.title = f"Catalogue: {KIND_NAMES[self.kind]}"
+            body.cols = 3
+            for row in self.browser.records(self.kind):
+                unknown = f" · {row.unknown} unknown" if row.unknown else ""
+                button = TagButton(text=f"{row.label}{unknown}", font_size=self._unit(15),
+                                   tag=f"catalogue:record:{row.record}")
+                button.bind(on_release=lambda _b, r=row.record: self.choose(self.kind, r))
+                body.add_widget(button)
+            return
+        self.title = self.browser.label(self.kind, self.record)
+        body.cols = 1
+        for value in self.browser.values(self.kind, self.record):
+            body.add_widget(self.value_line(value))
+
+    def value_line(self, row: ValueRow) -> ValueLine:
+        line = ValueLine(name=row.name, shown=row.shown, note=row.note, key=row.key)
+        actions = line.ids.actions
+        for color in row.colors:
+            button = TagButton(text=color, tag=f"catalogue:color:{color}",
+                               bg=SPECIES_RGBA[color],
+                               color=SPECIES_TEXT.get(color, (1, 1, 1, 1)))
+            button.bind(on_release=lambda _b, c=color: self.correct(row.key, c))
+            actions.add_widget(button)
+        if row.correctable and not row.colors:
+            button = TagButton(text="Correct" if row.source != "unknown" else "Enter",
+                               tag=f"catalogue:correct:{row.name}")
+            button.bind(on_release=lambda _b: self.enter(row))
+            actions.add_widget(button)
+        return line
+
+    def choose(self, kind: str, record: str | None) -> None:
+        self.kind, self.record = kind, record
+        self.ids.scroll.scroll_y = 1
+        self.refresh()
+
+    def enter(self, row: ValueRow) -> None:
+        """A value on the value-entry component, kept in the overlay."""
+        assert self.browser is not None
+
+        def take(value: Any) -> str | None:
+            assert self.browser is not None
+            if not self.browser.correct(row.key, value):
+                return self.browser.message
+            Clock.schedule_once(lambda _dt: self.refresh(), 0)
+            return None
+
+        ask_value(self.browser.entry(row), take)
+
+    def correct(self, key: str, value: Any) -> None:
+        assert self.browser is not None
+        self.browser.correct(key, value)
+        self.refresh()
+
+    def back(self) -> None:
+        """From a component to its kind, from a kind to home."""
+        if self.record is not None:
+            self.choose(self.kind, None)
+        else:
+            App.get_running_app().show("home")
+
+    @staticmethod
+    def _unit(size: float) -> float:
+        return App.get_running_app().unit * size
+

@@ -1,0 +1,94 @@
+"""Drive the value-entry component (companion/ui/values.py) and the catalogue screen in the real
+app under Xvfb (see docs/ui-testing.md):
+
+  construction-values  on the demo, Bob builds Sector 101 with Ann's Construction ship; the
+                       engine asks what the tile prints: numbers on the keypad, the Sector's
+                       income icons one icon at a time (no JSON); the Construction is confirmed
+  catalogue-color      home, Catalogue, Sector 214's colour (assumed from its number) corrected
+                       in one tap; what the overlay file then holds
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from drive_table import read_table, shot, to_bobs_turn
+from harness import Robot, Steps, run
+
+from companion.ui.values import ValuePopup
+
+
+def answer_icons(robot: Robot) -> Steps:
+    """Sector 101's income icons: one food icon above quarter 1, then Done."""
+    yield from robot.tap("values:choice:Add an income icon")
+    yield from robot.tap("values:choice:food")
+    yield from robot.wait_for(lambda: robot.find("key:ok"), "the amount's keypad")
+    yield from robot.tap_keys("1")
+    yield from robot.tap("key:ok")
+    yield from robot.tap("values:choice:Quarter 1")
+    robot.result["icons_so_far"] = yield from robot.read("values:so-far")
+    yield from robot.tap("values:choice:Done")
+
+
+def construction_values(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
+    """Bob builds Sector 101 with Ann's Construction ship; every value the engine asks for is
+    entered with the value-entry component; the table afterwards."""
+    asked: list[str] = robot.result.setdefault("asked", [])
+    yield from to_bobs_turn(robot)
+    yield from robot.tap("ship:Ann:L2-construction")
+    yield from robot.tap("sector:101")
+    yield from robot.wait_for(lambda: robot.find("action:confirm") is not None, "the preview")
+    yield from robot.tap("action:confirm")
+    while True:
+        yield from robot.wait_for(lambda: robot.popup() is not None
+                                  or robot.app.screens.current != "action"
+                                  or robot.find("action:confirm") is None,
+                                  "a question or the next screen")
+        popup = robot.popup()
+        if popup is None:
+            break
+        if isinstance(popup, ValuePopup) and "income icons" in popup.question:
+            asked.append(popup.question)
+            yield from shot(robot, shots, "values", size)
+            yield from answer_icons(robot)
+        elif isinstance(popup, ValuePopup):  # which quarter activates an ability
+            asked.append(popup.question)
+            yield from robot.tap("values:choice:Quarter 1")
+        else:
+            asked.append(popup.title)
+            yield from robot.tap_keys("2" if "living quarters" in popup.title else "0")
+            yield from robot.tap("key:ok")
+        yield from robot.wait_for(lambda shown=popup: robot.popup() is not shown,
+                                  "the next question")
+    yield from robot.wait_for(lambda: robot.app.screens.current == "table", "the table")
+    yield from read_table(robot)
+    robot.result["learned"] = {k: v for k, v in robot.app.session.state["learned"].items()
+                               if k.startswith("sectors/101/")}
+
+
+def catalogue_color(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
+    """Home, Catalogue, Sectors, Sector 214: its colour is assumed; corrected to teal."""
+    from companion.catalogue_files import read_overlay
+
+    yield from robot.tap("home:catalogue")
+    yield from robot.tap("catalogue:kind:sectors")
+    yield from robot.tap("catalogue:record:214")
+    robot.result["color_before"] = yield from robot.read("catalogue:value:color")
+    yield from shot(robot, shots, "catalogue", size)
+    yield from robot.tap("catalogue:color:teal")
+    yield from robot.wait_for(lambda: "entered" in robot.text("catalogue:value:color"),
+                              "the colour entered")
+    robot.result["color_after"] = robot.text("catalogue:value:color")
+    overlay: dict[str, Any] = read_overlay(robot.app.overlay)
+    robot.result["overlay"] = overlay
+
+
+SCENARIOS: dict[str, Any] = {"construction-values": construction_values,
+                             "catalogue-color": catalogue_color}
+
+if __name__ == "__main__":
+    sys.exit(run(SCENARIOS))

@@ -32,6 +32,8 @@ from drive_play import read_sheet, take_income
 from drive_table import read_table, shot
 from harness import RESULT_PREFIX, Robot, Steps, run
 
+from hardware.events import CONFIRM
+
 # The Hub income values, typed in the setup's values step with the starting ones.
 INCOME_VALUES = {"income_gems_per_ship": 1, "income_fixed_gems": 2}
 ASKED_VALUE = "1"  # every value asked during play (a ship's cost or fee, a lobbying cost)
@@ -122,6 +124,7 @@ def bonus_prompts(robot: Robot, choice: int) -> Steps:
 
 def whole_game(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
     """The game above, by touch; the score sheet read off the end screen; then a kill."""
+    from companion.ui.panel_bridge import press  # Kivy is configured by now
     result = robot.result
     yield from setup(robot)
     yield from use_ship(robot, "Björn:L2-farm")
@@ -154,7 +157,7 @@ def whole_game(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps
     yield from read_table(robot)
     result["final_round"] = result["table"]["end"]
     yield from robot.tap("ship:Björn:L3-ice_collector")
-    robot.app.screens.current_screen.confirm()  # the button panel's Confirm
+    press(robot.app, CONFIRM)  # the button panel's Confirm: the action screen's confirm()
     yield from answer_values(robot)
     yield from next_turn(robot, "Cäcilie")
     yield from robot.tap("table:income")

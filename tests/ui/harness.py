@@ -31,6 +31,13 @@ class DriverError(AssertionError):
     """The scenario could not go on (a widget never appeared, a wait timed out)."""
 
 
+def in_view(widget: Any, scroller: Any) -> bool:
+    """True when the widget's centre is inside the ScrollView's visible area."""
+    x, y = widget.to_window(*widget.center)
+    left, bottom = scroller.parent.to_window(*scroller.pos)
+    return left <= x <= left + scroller.width and bottom <= y <= bottom + scroller.height
+
+
 def plain(markup: str) -> str:
     """A Label text as read on screen: markup tags removed, escapes undone."""
     text = re.sub(r"\[/?(b|i|u|s|sub|sup|size|color|font|ref|anchor)(=[^\]]*)?\]", "", markup)
@@ -137,8 +144,17 @@ class Robot:
         while scroller is not None and not isinstance(scroller, ScrollView):
             scroller = scroller.parent if scroller.parent is not scroller else None
         if scroller is not None:
+            # The ScrollView's scroll effects may still move from an earlier touch and would
+            # take the scroll back: stop them, scroll, and set them where the scroll is.
+            for effect in (scroller.effect_x, scroller.effect_y):
+                if effect is not None:
+                    effect.velocity = 0
+                    effect.cancel()
             scroller.scroll_to(widget, padding=0, animate=False)
+            scroller._update_effect_bounds()
             yield from self.frames(2)
+            if not in_view(widget, scroller):
+                raise DriverError(f"widget {tag!r} could not be scrolled into view")
         fired: list[bool] = []
 
         def on_release(*_args: Any) -> None:

@@ -14,6 +14,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from drive_table import read_table, shot
 from harness import Robot, Steps, run
 
+from companion.ui.station_model import contrast
+
 
 def lines(robot: Robot, prefix: str) -> list[str]:
     """The texts of the widgets tagged `prefix` + a number, in the number's order."""
@@ -83,6 +85,9 @@ def read_sheet(robot: Robot) -> Steps:
             "tiebreak": robot.text("end:tiebreak"),
             "totals": {name: robot.text(f"end:total:{name}") for name in names},
             "total_px": robot.find(f"end:total:{names[0]}").font_size,
+            "header_contrast": {name: contrast(robot.find(f"end:name:{name}").color,
+                                               robot.find(f"end:name:{name}").bg)
+                                for name in names},
             "track": {name: robot.text(f"end:0:{name}") for name in names}}
 
 

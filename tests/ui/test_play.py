@@ -66,6 +66,7 @@ def test_the_end_announced_then_the_score_sheet_with_the_winner_large(
         assert sheet["winner"] == "Bob wins with 62 points"
         assert sheet["tiebreak"] == ""
         assert sheet["winner_px"] >= 28 and sheet["total_px"] >= 28
+        assert all(ratio >= 4.5 for ratio in sheet["header_contrast"].values()), sheet
     assert (SHOTS / "end-800x480.png").stat().st_size > 10_000
 
 

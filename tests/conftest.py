@@ -21,6 +21,8 @@ import pytest
 from hypothesis import settings
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "tests" / "rules"))  # the test table (tables.py), for every folder
+from tables import Table, table_catalogue_at  # noqa: E402
 
 # CI replays the same hypothesis examples on every run (a red CI always means a change broke
 # something); a developer's runs draw new examples each time and keep the failures they find.
@@ -139,3 +141,17 @@ def run_ui_driver(
         return result
 
     return run
+
+
+@pytest.fixture(scope="session")
+def table_catalogue(tmp_path_factory) -> Any:
+    """The shipped catalogue plus a table's entries for everything unknown."""
+    return table_catalogue_at(tmp_path_factory.mktemp("table"))
+
+
+@pytest.fixture
+def table(table_catalogue) -> Table:
+    """A 2-player game (Ann: B-3, Bob: B-5) at the start of play."""
+    table = Table(table_catalogue)
+    table.setup_bonuses()
+    return table

@@ -6,26 +6,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import pytest
-
 sys.path.insert(0, str(Path(__file__).parents[1] / "rules"))
-from tables import Table, table_catalogue_at
 
 from companion.ui.action_model import ActionModel, Panel, prompt_panel
 from companion.ui.flows import bonus_prompts, send, ship_flow
 from companion.ui.session import GameSession
-
-
-@pytest.fixture(scope="module")
-def catalogue(tmp_path_factory):
-    return table_catalogue_at(tmp_path_factory.mktemp("table"))
-
-
-@pytest.fixture
-def table(catalogue):
-    table = Table(catalogue)
-    table.setup_bonuses()
-    return table
 
 
 def model_for(table, ship_id: str) -> ActionModel:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "rules"))
-from tables import Table, table_catalogue_at
+from tables import Table
 
 from companion.catalogue_files import load_catalogue
 from companion.files import read_script
@@ -32,19 +32,6 @@ from companion.ui.flows import (
 )
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
-
-
-@pytest.fixture(scope="module")
-def catalogue(tmp_path_factory):
-    return table_catalogue_at(tmp_path_factory.mktemp("table"))
-
-
-@pytest.fixture
-def table(catalogue):
-    """A 2-player game (Ann: B-3, Bob: B-5) at the start of play."""
-    table = Table(catalogue)
-    table.setup_bonuses()
-    return table
 
 
 def flow_for(table, ship_id):
@@ -188,9 +175,9 @@ class CameraReading:
     certainty: list[float]
 
 
-def test_expedition_reroll_with_b4_and_a_camera_reading(catalogue):
+def test_expedition_reroll_with_b4_and_a_camera_reading(table_catalogue):
     """B-4: "you may reroll any number of dice once": the dice are entered again as they lie."""
-    table = Table(catalogue, hubs=("B-4", "B-5"))
+    table = Table(table_catalogue, hubs=("B-4", "B-5"))
     table.setup_bonuses()
     flow = flow_for(table, "Ann:L1-expedition")
     assert flow.rerolls_allowed == 1
@@ -344,10 +331,10 @@ def test_income_receipt_relocation_and_power(table):
     assert (bob["metal"], bob["food"]) == (before["metal"] + 2, before["food"])
 
 
-def test_a8_gains_a_human_then_takes_income(catalogue):
+def test_a8_gains_a_human_then_takes_income(table_catalogue):
     """A-8: "In lieu of a normal turn, you may pay 1 food, 1 water, and 1 metal to gain a Human,
     place it in living quarters on your station, and then take income"."""
-    table = Table(catalogue, hubs=("A-8", "B-5"))
+    table = Table(table_catalogue, hubs=("A-8", "B-5"))
     table.setup_bonuses(Ann={"keep": ["L2-farm"]})
     table.put_sector("Ann", 101)
     table.set("Ann", gems=3, food=1, water=1, metal=1)
@@ -412,9 +399,9 @@ def test_adjust_any_counter_with_a_note(table):
     assert (table.player("Ann")["gems"], table.state["supply"]["teal"]) == (gems + 1, 0)
 
 
-def test_hub_power_b6(catalogue):
+def test_hub_power_b6(table_catalogue):
     """B-6: "At any time, you may spend 1 point to gain 4 GEMs.\""""
-    table = Table(catalogue, hubs=("B-6", "B-5"))
+    table = Table(table_catalogue, hubs=("B-6", "B-5"))
     table.setup_bonuses(Ann={"sectors": [113]})
     table.set("Ann", points=2, gems=0)
     (power,) = [f for f in hub_power_flows(table.state, table.catalogue) if f.player == "Ann"]

@@ -5,7 +5,7 @@
 A seeded random table proposes commands in the manner of tests/rules/test_engine_properties.py;
 only the commands the engine accepts are written (with some undos and redos), so the script is a
 legal game of at least 1,000 commands. It needs the catalogue completed with the test values of
-tests/rules/conftest.py (written beside it as long_game_overlay.json).
+tests/rules/tables.py (written beside it as long_game_overlay.json).
 """
 
 from __future__ import annotations
@@ -30,9 +30,9 @@ from companion.rules.game import Missing, Refused  # noqa: E402
 
 
 def rules_fixtures():
-    """tests/rules/conftest.py as a module of its own (Table, table_values)."""
+    """tests/rules/tables.py as a module of its own (Table, table_values)."""
     spec = importlib.util.spec_from_file_location("long_game_rules_fixtures",
-                                                  REPO / "tests" / "rules" / "conftest.py")
+                                                  REPO / "tests" / "rules" / "tables.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

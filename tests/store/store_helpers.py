@@ -1,6 +1,6 @@
 """Helpers for the store's tests: the long game script, its catalogue, reference states.
 
-(Named uniquely rather than conftest.py: tests/rules imports its own `conftest` by name.)
+(Named uniquely rather than conftest.py, so the store tests import it by name.)
 """
 
 from __future__ import annotations
@@ -68,9 +68,9 @@ def reference_game(count: int) -> Game:
 
 
 def rules_fixtures():
-    """tests/rules/conftest.py loaded as a module of its own (Table, table_values)."""
+    """tests/rules/tables.py loaded as a module of its own (Table, table_values)."""
     spec = importlib.util.spec_from_file_location(
-        "store_tests_rules_fixtures", HERE.parent / "rules" / "conftest.py")
+        "store_tests_rules_fixtures", HERE.parent / "rules" / "tables.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

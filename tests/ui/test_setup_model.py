@@ -211,13 +211,18 @@ def test_the_engine_says_why_and_back_steps_back(empty):
     assert game.state["phase"] == "new" and wizard.name == "Lay out"
 
 
-def test_a_value_is_checked_as_the_catalogue_checks_it(empty):
-    wizard = model.SetupWizard(Game(empty))
+def to_the_values(wizard: model.SetupWizard) -> None:
+    """A 2-player first game (sets 1 and 2) walked up to the values from the tiles."""
     enter_players(wizard, ["Ann", "Bob"], first_game=True)
     count_aliens(wizard, {"teal": 13, "pink": 12, "brown": 13, "gold": 12})
     lay_display(wizard)
     wizard.step.choose(1)
     wizard.step.choose(2)
+
+
+def test_a_value_is_checked_as_the_catalogue_checks_it(empty):
+    wizard = model.SetupWizard(Game(empty))
+    to_the_values(wizard)
     values = wizard.step
     key = values.open[0]["key"]
     assert key == "hubs/B-1/starting_gems" and values.entry(values.open[0]).prompt.number
@@ -239,11 +244,7 @@ def test_a_value_is_checked_as_the_catalogue_checks_it(empty):
 def test_a_setup_resumed_after_a_restart_goes_on_where_it_was(empty):
     game = Game(empty)
     wizard = model.SetupWizard(game)
-    enter_players(wizard, ["Ann", "Bob"], first_game=True)
-    count_aliens(wizard, {"teal": 13, "pink": 12, "brown": 13, "gold": 12})
-    lay_display(wizard)
-    wizard.step.choose(1)
-    wizard.step.choose(2)
+    to_the_values(wizard)
     value = tile_values(empty)
     for item in wizard.step.open:
         wizard.step.enter(item["key"], value(item["key"]))
@@ -257,11 +258,7 @@ def test_a_setup_resumed_after_a_restart_goes_on_where_it_was(empty):
 
 def test_the_values_step_shows_one_component_per_panel(empty):
     wizard = model.SetupWizard(Game(empty))
-    enter_players(wizard, ["Ann", "Bob"], first_game=True)
-    count_aliens(wizard, {"teal": 13, "pink": 12, "brown": 13, "gold": 12})
-    lay_display(wizard)
-    wizard.step.choose(1)
-    wizard.step.choose(2)
+    to_the_values(wizard)
     values = wizard.step
     total = len(values.components)
     assert values.current == "Hub B-1" and values.title == f"Hub B-1 (1 of {total})"

@@ -122,11 +122,8 @@ def income_options(state: State, catalogue: Catalogue, player: int) -> dict:
 def relocations(state: State, catalogue: Catalogue, player: int) -> list[dict]:
     """Each resident of the player's station and where it could be moved to ("respect the
     General Placement Rules for Residents")."""
-    me = state["players"][player]
-    spots = [(s["number"], slot, r) for s in me["sectors"] for slot, r in enumerate(s["residents"])]
-    spots += [("hub", slot, r) for slot, r in enumerate(me["hub_slots"]) if r is not None]
     found = []
-    for where, slot, species in spots:
+    for where, slot, species in _residents(state["players"][player]):
         places, _, _ = probe(state, catalogue, _lift, player, where, slot, species)
         found.append({"from": where, "slot": slot, "species": species, "to": places or []})
     return found
@@ -263,22 +260,33 @@ def _construction(state: State, catalogue: Catalogue, player: int, ship_id: str,
 def _expedition(state: State, catalogue: Catalogue, player: int, ship_id: str, design: str,
                 own: bool, gems_left: int | None) -> dict:
     dice, _, missing = probe(state, catalogue, actions.expedition_dice, player, design, own)
-    price, _, _ = probe(state, catalogue, gains.human_price, player, gains.HUMAN_COST)
     rolled, kept, rerolls = dice or (None, None, None)
     return {"dice": rolled, "keep": kept, "rerolls": rerolls, "faces": list(DIE_FACES),
-            "missing": missing,
-            "humans": {"observe": {"points": 1}, "recruit": price,
-                       "recruit_reason": why_not_gained(state, player, "human"),
-                       "where": places_for(state, player, "human")}}
+            "missing": missing, "humans": _humans(state, catalogue, player)}
+
+
+def _humans(state: State, catalogue: Catalogue, player: int) -> dict:
+    """What a Human die kept offers: observe (1 point) or recruit (its price, where it goes)."""
+    price, _, _ = probe(state, catalogue, gains.human_price, player, gains.HUMAN_COST)
+    return {"observe": {"points": 1}, "recruit": price,
+            "recruit_reason": why_not_gained(state, player, "human"),
+            "where": places_for(state, player, "human")}
 
 
 def _transport(state: State, catalogue: Catalogue, player: int, ship_id: str, design: str,
                own: bool, gems_left: int | None) -> dict:
     limit, _, missing = probe(state, catalogue, actions.transaction_limit, player, design)
+    return {"transactions": limit, "missing": missing,
+            **_transactions(state, catalogue, player, _paid(player, ship_id, gems_left))}
 
+
+def _transactions(state: State, catalogue: Catalogue, player: int,
+                  first: Callable[[Move], Any]) -> dict:
+    """The transactions on offer (Aliens by colour, gold, trades, buying), each with the
+    engine's verdict once `first` is done (the ship's use paid, or income taken)."""
     def one(item: dict) -> str | None:
-        """The engine's verdict on a single transaction right after using the ship."""
-        _, reason, _ = probe(state, catalogue, _after_use, player, ship_id, gems_left,
+        """The engine's verdict on a single transaction."""
+        _, reason, _ = probe(state, catalogue, _after, first,
                              gains.transactions, player, [item], limit=1, why="a preview",
                              when_gaining=abilities.after_gaining_resident)
         return reason
@@ -291,8 +299,7 @@ def _transport(state: State, catalogue: Catalogue, player: int, ship_id: str, de
 
     pairs = [[a, b] for i, a in enumerate(RESOURCES) for b in RESOURCES[i:]]
     buy = one({"type": "buy", "gain": RESOURCES[0]})
-    return {"transactions": limit, "missing": missing,
-            "aliens": [resident({"type": "alien", "color": color}, color, gains.ALIEN_COST)
+    return {"aliens": [resident({"type": "alien", "color": color}, color, gains.ALIEN_COST)
                        for color in AEROBIC],
             "gold": resident({"type": "gold"}, "gold", gains.GOLD_COST),
             "trade": {"pay": [pair for pair in pairs
@@ -302,30 +309,46 @@ def _transport(state: State, catalogue: Catalogue, player: int, ship_id: str, de
                     "allowed": buy is None, "reason": buy}}
 
 
-def _after_use(move: Move, player: int, ship_id: str, gems_left: int | None,
-               then: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """In a probe: pay the GEMs the ship's use takes first (cost and owner's fee), then
-    `then(move, *args, **kwargs)`."""
-    if gems_left is not None:
-        gems = move.state["players"][player]["gems"] - gems_left
-        ledger.pay(move, player, {"gems": gems}, f"using {ship_id}")
+def _after(move: Move, first: Callable[[Move], Any], then: Callable[..., Any], *args: Any,
+           **kwargs: Any) -> Any:
+    """In a probe: `first(move)`, then `then(move, *args, **kwargs)`."""
+    first(move)
     return then(move, *args, **kwargs)
+
+
+def _paid(player: int, ship_id: str | None, gems_left: int | None) -> Callable[[Move], None]:
+    """Paying the GEMs the ship's use takes (cost and owner's fee), before its action."""
+    def pay(move: Move) -> None:
+        if gems_left is not None:
+            gems = move.state["players"][player]["gems"] - gems_left
+            ledger.pay(move, player, {"gems": gems}, f"using {ship_id}")
+    return pay
 
 
 def _diplomacy(state: State, catalogue: Catalogue, player: int, ship_id: str, design: str,
                own: bool, gems_left: int | None) -> dict:
     most, _, missing = probe(state, catalogue, actions.ship_value, design, "tracks")
+    return {"tracks_at_most": most, "missing": missing,
+            "tracks": _tracks(state, catalogue, player, _paid(player, ship_id, gems_left),
+                              pay=True)}
+
+
+def _tracks(state: State, catalogue: Catalogue, player: int, first: Callable[[Move], Any], *,
+            pay: bool) -> list[dict]:
+    """Each Diplomacy track: its level, the lobbying cost (0 when free), the engine's verdict."""
     tracks = []
     for track in TRACKS:
         level = state["players"][player]["diplomacy"][track]
-        cost, _, cost_missing = (None, None, []) if level >= diplomacy.TOP else probe(
-            state, catalogue, diplomacy.lobbying_cost, level + 1)
-        _, reason, _ = probe(state, catalogue, _after_use, player, ship_id, gems_left,
-                             diplomacy.advance, player, track, pay=True, why="a preview")
+        cost, cost_missing = None, []
+        if level < diplomacy.TOP:
+            cost, _, cost_missing = probe(state, catalogue, diplomacy.lobbying_cost,
+                                          level + 1) if pay else (0, None, [])
+        _, reason, _ = probe(state, catalogue, _after, first, diplomacy.advance, player, track,
+                             pay=pay, why="a preview")
         tracks.append({"track": track, "level": level, "cost": cost,
                        "allowed": reason is None, "reason": reason,
                        "missing": cost_missing})
-    return {"tracks_at_most": most, "missing": missing, "tracks": tracks}
+    return tracks
 
 
 def _gain(field: str) -> Callable[..., dict]:
@@ -367,6 +390,66 @@ def ability_needs(state: State, player: int, source: str, ability: Ability) -> d
     if ability.kind in BONUS_DETAILS and params.get("tracks") != "all":
         need["bonus"] = BONUS_DETAILS[ability.kind]
     return need
+
+
+def bonus_offer(state: State, catalogue: Catalogue, source: str, kind: str) -> dict | None:
+    """What the active player's bonus action (`source`'s ability of `kind`, see BONUS_DETAILS)
+    offers now, with the engine's verdicts; None when the engine will not ask for it (A-11 after
+    five incomes, 326 with nothing to take). Transactions and dice are offered like a Transport's
+    and an Expedition's; tracks with their lobbying cost (0: free); the free Sector, a Hub
+    resident's move and what A-12 returns as `choices`, each a `detail` for the command."""
+    player = state["turn"]["active"]
+    info = catalogue.hubs[source] if "-" in source else catalogue.sectors[int(source)]
+    ability = next(a for a in info.abilities if a.kind == kind)
+    params = ability.params
+
+    def verdict(detail: Any) -> tuple[str | None, list[str]]:
+        command = {"use": [source], **({} if detail is None else {"bonus": {source: detail}})}
+        _, reason, missing = probe(state, catalogue, abilities.apply_effect, player, source,
+                                   ability, {}, command=command)
+        return reason, missing
+
+    asked, missing = verdict(None)
+    if asked is None and not missing:
+        return None
+    wanted = BONUS_DETAILS[kind]
+    # An income's bonus comes once the income is paid: its GEMs can buy.
+    first = ((lambda move: income.base_income(move, player))
+             if ability.trigger.startswith("income") else _paid(player, None, None))
+    if wanted == "transactions":
+        return {"transactions": params["count"],
+                **_transactions(state, catalogue, player, first)}
+    if wanted == "dice":
+        return {"dice": params["dice"], "keep": params["keep"], "rerolls": 0,
+                "faces": list(DIE_FACES), "humans": _humans(state, catalogue, player)}
+    if wanted == "tracks":
+        return {"tracks_at_most": 1, "tracks": _tracks(state, catalogue, player, first,
+                                                       pay=params["lobbying"] == "pay")}
+    me = state["players"][player]
+    if wanted == "sector":
+        found = [{"detail": n, "wing": probe(state, catalogue, sector_color, n)[0]}
+                 for n in state["display"] if catalogue.sectors[n].level == params["level"]]
+    elif wanted == "resident":
+        found = [{"detail": {"slot": slot, "to": to}, "species": species}
+                 for slot, species in enumerate(me["hub_slots"]) if species is not None
+                 for to in [*(p for p in places_for(state, player, species) if p != "hub"),
+                            None]]
+    else:
+        found = [{"detail": {"resident": {"from": where, "slot": slot}}, "species": species}
+                 for where, slot, species in _residents(me)]
+        found += [{"detail": {"sector": s["number"]}, "residents": list(s["residents"])}
+                  for s in me["sectors"]]
+        found.append({"detail": {"none": True}})
+    for choice in found:
+        reason, _ = verdict(choice["detail"])
+        choice.update(allowed=reason is None, reason=reason)
+    return {"choices": found}
+
+
+def _residents(me: dict) -> list[tuple[Any, int, str]]:
+    """Every resident of a station: (where, slot, species), the Sectors' then the Hub's."""
+    found = [(s["number"], slot, r) for s in me["sectors"] for slot, r in enumerate(s["residents"])]
+    return found + [("hub", slot, r) for slot, r in enumerate(me["hub_slots"]) if r is not None]
 
 
 def fill(needs: list[dict]) -> dict:

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from kivy.app import App
 
 from companion.ui.flows import FlowError, adjust
-from companion.ui.widgets import KeypadPopup, NamePopup
+from companion.ui.widgets import KeypadPopup, NotePopup
 
 
 def correct(who: str, counter: str, label: str, value: int, done: Callable[[], None]) -> None:
@@ -27,7 +27,7 @@ def correct(who: str, counter: str, label: str, value: int, done: Callable[[], N
                 done()
             return problem or None
 
-        NamePopup(f"Why {label}: {value} -> {new}?", "", send).open()
+        NotePopup(f"Why {label}: {value} -> {new}?", "", send).open()
 
     def typed(new: int) -> str | None:
         if new == value:

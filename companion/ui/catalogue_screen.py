@@ -16,7 +16,7 @@ from kivy.uix.screenmanager import Screen
 
 from companion.ui.catalogue_model import KIND_NAMES, CatalogueBrowser, ValueRow
 from companion.ui.values import ask_value
-from companion.ui.widgets import BUTTON, SELECTED, SPECIES_RGBA, SPECIES_TEXT, TagButton
+from companion.ui.widgets import BUTTON, SELECTED, SPECIES_RGBA, TagButton
 
 
 class ValueLine(BoxLayout):
@@ -74,8 +74,7 @@ class CatalogueScreen(Screen):
         actions = line.ids.actions
         for color in row.colors:
             button = TagButton(text=color, tag=f"catalogue:color:{color}",
-                               bg=SPECIES_RGBA[color],
-                               color=SPECIES_TEXT.get(color, (1, 1, 1, 1)))
+                               bg=SPECIES_RGBA[color])
             button.bind(on_release=lambda _b, c=color: self.correct(row.key, c))
             actions.add_widget(button)
         if row.correctable and not row.colors:

@@ -1,5 +1,6 @@
-"""Widgets every screen shares: finger-sized tagged buttons, labels and banners, the keypad and
-the name keyboard, the status strip, and the app's colours. Layout in widgets.kv beside this file.
+"""Widgets every screen shares: finger-sized tagged buttons, labels and banners, the keypad, the
+name and note keyboards, the status strip, and the app's colours. Layout in widgets.kv beside
+this file.
 
 Every widget a UI test needs to find carries a `tag` such as "key:7" or "status:strip".
 """
@@ -7,9 +8,10 @@ Every widget a UI test needs to find carries a `tag` such as "key:7" or "status:
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
-from kivy.properties import BooleanProperty, ColorProperty, StringProperty
+from kivy.core.window import Window
+from kivy.properties import BooleanProperty, ColorProperty, OptionProperty, StringProperty
 from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
@@ -37,8 +39,15 @@ SPECIES_RGBA = {
     "human": (0.88, 0.88, 0.85, 1),
 }
 SELECTED = (0.36, 0.44, 0.60, 1)
+
+
+def text_on(fill: tuple[float, ...]) -> tuple[float, float, float, float]:
+    """Black or white text, whichever reads better on `fill` (every button's text colour)."""
+    return (*letter_color(fill), 1)
+
+
 # Text on a species' colour: black or white, whichever reads better (>= 4.5:1).
-SPECIES_TEXT = {s: (*letter_color(rgba), 1) for s, rgba in SPECIES_RGBA.items()}
+SPECIES_TEXT = {s: text_on(rgba) for s, rgba in SPECIES_RGBA.items()}
 # Player colours: the fill of a player's name plate, and a text colour readable on it (>= 4.5:1).
 PLAYER_RGBA = {
     "red": (0.80, 0.16, 0.16, 1),
@@ -46,8 +55,12 @@ PLAYER_RGBA = {
     "yellow": (0.95, 0.80, 0.15, 1),
     "green": (0.15, 0.55, 0.25, 1),
 }
-PLAYER_TEXT = {"red": (1, 1, 1, 1), "blue": (1, 1, 1, 1), "yellow": (0.1, 0.1, 0.1, 1),
-               "green": (1, 1, 1, 1)}
+PLAYER_TEXT = {c: text_on(rgba) for c, rgba in PLAYER_RGBA.items()}
+
+
+def capital(char: str) -> str:
+    """A character's capital ("ß" has none of its own: itself)."""
+    return char.upper() if len(char.upper()) == 1 else char
 
 
 def hex_color(rgba: tuple[float, ...]) -> str:
@@ -181,13 +194,14 @@ class ConfirmPopup(ModalView):
         self._on_yes()
 
 
-class NamePopup(ModalView):
-    """An on-screen letter keyboard for a player's name."""
+class KeyboardPopup(ModalView):
+    """An on-screen keyboard for a line of text (NamePopup, NotePopup); a USB keyboard types into
+    it too (Enter is OK, Escape is Cancel) while it is open."""
 
     title = StringProperty("")
     display = StringProperty("")
     message = StringProperty("")
-    ROWS = ("QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM-")
+    LIMIT = 16  # characters
 
     def __init__(self, title: str, value: str, on_ok: Callable[[str], str | None],
                  **kwargs: Any) -> None:
@@ -195,14 +209,19 @@ class NamePopup(ModalView):
         self._fresh = True
         super().__init__(**kwargs)
         self.title, self.display = title, value
-        for row, letters in zip((self.ids.row1, self.ids.row2, self.ids.row3), self.ROWS):
-            for letter in letters:
-                button = TagButton(text=letter, tag=f"key:{letter}")
-                button.bind(on_release=lambda b: self.press(b.text))
-                row.add_widget(button)
+
+    def key(self, row: Widget, key: str, label: str = "", width: float = 1) -> TagButton:
+        """A key on `row` that presses `key`: a character, tagged "key:" + its capital
+        ("key:Q", "key:ß"), or a named key with its label ("key:space")."""
+        button = TagButton(text=label or key, tag=f"key:{key if label else capital(key)}",
+                           size_hint_x=width)
+        button.bind(on_release=lambda _b: self.press(key))
+        row.add_widget(button)
+        return button
 
     def press(self, key: str) -> None:
-        """Type a letter (capitalised at the start of a word), "space", "back" or "clear"."""
+        """A character, "space", "back" or "clear"; the first key but Delete and Space
+        replaces the value the keyboard opened with."""
         self.message = ""
         text = "" if self._fresh and key not in ("back", "space") else self.display
         self._fresh = False
@@ -212,17 +231,118 @@ class NamePopup(ModalView):
             text = ""
         elif key == "space":
             text = text + " " if text and not text.endswith(" ") else text
-        elif len(text) < 16:
-            text += key.upper() if not text or text.endswith(" ") else key.lower()
+        elif len(text) < self.LIMIT:
+            text += self.typed(text, key)
         self.display = text
 
+    def typed(self, text: str, key: str) -> str:
+        """What a key adds after `text`."""
+        return key
+
+    def accepts(self, char: str) -> bool:
+        """True for a character a USB keyboard may type here."""
+        return char.isalpha()
+
     def ok(self) -> None:
-        """Hand the name to the caller; stay open with its message if refused."""
+        """Hand the text to the caller; stay open with its message if refused."""
         problem = self._on_ok(self.display)
         if problem:
             self.message = problem
         else:
             self.dismiss()
+
+    def on_pre_open(self) -> None:
+        Window.bind(on_textinput=self._text_typed, on_key_down=self._key_down)
+
+    def on_dismiss(self) -> None:
+        Window.unbind(on_textinput=self._text_typed, on_key_down=self._key_down)
+
+    def _text_typed(self, _window: Any, text: str) -> bool:
+        for char in text:
+            if char == " " or self.accepts(char):
+                self.press("space" if char == " " else char)
+        return True
+
+    def _key_down(self, _window: Any, key: int, *_args: Any) -> bool:
+        """Delete, Enter and Escape; every key stays here (not the button panel's) while open."""
+        if key == 8:
+            self.press("back")
+        elif key in (13, 271):
+            self.ok()
+        elif key == 27:
+            self.dismiss()
+        return True
+
+
+class NamePopup(KeyboardPopup):
+    """A letter keyboard for a player's name (each word capitalised)."""
+
+    ROWS = ("QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM-")
+
+    def __init__(self, title: str, value: str, on_ok: Callable[[str], str | None],
+                 **kwargs: Any) -> None:
+        super().__init__(title, value, on_ok, **kwargs)
+        for row, letters in zip((self.ids.row1, self.ids.row2, self.ids.row3), self.ROWS):
+            for letter in letters:
+                self.key(row, letter)
+
+    def typed(self, text: str, key: str) -> str:
+        return key.upper() if not text or text.endswith(" ") else key.lower()
+
+    def accepts(self, char: str) -> bool:
+        return char.isalpha() or char == "-"
+
+
+class NotePopup(KeyboardPopup):
+    """A keyboard for a sentence (a note, an override's reason): letters with ä ö ü ß, digits,
+    punctuation, Shift (once, then locked, then off; on for the first letter)."""
+
+    shift = OptionProperty("once", options=["", "once", "lock"])
+    ROWS = ("1234567890", "qwertzuiopü", "asdfghjklöä", ("shift", *"yxcvbnmß", "back"),
+            ("clear", *".,'-", "space", *"!?:()/"))
+    NAMED: ClassVar[dict[str, tuple[str, float]]] = {  # a named key's label and width in keys
+        "shift": ("Shift", 1.6), "back": ("Delete", 1.6), "clear": ("Clear", 1.3),
+        "space": ("Space", 3)}
+    PUNCTUATION = ".,!?-:'()/"
+    LIMIT = 80
+
+    def __init__(self, title: str, value: str, on_ok: Callable[[str], str | None],
+                 **kwargs: Any) -> None:
+        super().__init__(title, value, on_ok, **kwargs)
+        self.shift = "" if value else "once"
+        rows = self.ids.keyrows.children[::-1]
+        self._keys = {key: self.key(row, key, *self.NAMED.get(key, ("", 1)))
+                      for row, keys in zip(rows, self.ROWS) for key in keys}
+        self.on_shift(self, self.shift)
+
+    def on_shift(self, _popup: Any, shift: str) -> None:
+        """Letters show the case they type; Shift lights up while on ("Caps" when locked)."""
+        if not hasattr(self, "_keys"):
+            return
+        for key, button in self._keys.items():
+            if len(key) == 1 and key.isalpha():
+                button.text = capital(key) if shift else key
+        self._keys["shift"].text = "Caps" if shift == "lock" else "Shift"
+        self._keys["shift"].bg = SELECTED if shift else BUTTON
+
+    def press(self, key: str) -> None:
+        """As KeyboardPopup.press, plus "shift"; Clear starts a new sentence (Shift once)."""
+        if key == "shift":
+            self.shift = {"": "once", "once": "lock", "lock": ""}[self.shift]
+            return
+        super().press(key)
+        if key == "clear":
+            self.shift = "once"
+
+    def typed(self, text: str, key: str) -> str:
+        if not self.shift or not key.isalpha():
+            return key
+        if self.shift == "once":
+            self.shift = ""
+        return capital(key)
+
+    def accepts(self, char: str) -> bool:
+        return char.isalnum() or char in self.PUNCTUATION
 
 
 class StatusStrip(Label):

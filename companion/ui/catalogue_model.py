@@ -9,21 +9,67 @@ from pathlib import Path
 from typing import Any
 
 from companion.catalogue_files import load_catalogue, set_user_value
+from companion.rules.actions import SHIP_VALUES
 from companion.rules.catalogue import Catalogue, CatalogueError, check_entry
-from companion.rules.words import SECTOR_COLORS
+from companion.rules.words import SECTOR_COLORS, TRACK_NAMES
 from companion.ui.values_model import ValueEntry, can_enter, words
 
 KIND_NAMES = {"hubs": "Hubs", "sectors": "Sectors", "ships": "Ships", "diplomacy": "Diplomacy"}
 SOURCE_WORDS = {"rulebook": "rulebook", "inferred": "inferred", "user": "entered",
                 "unknown": "unknown"}
+# A field as a player says it, by "kind/field" (ships: the engine's SHIP_VALUES words; a
+# Diplomacy bonus and a Sector ability's quarter: field_words builds them).
+FIELD_WORDS = {
+    "hubs/game": "game (basic or advanced)",
+    "hubs/theme": "theme",
+    "hubs/income_gems_per_ship": "income: GEMs per ship",
+    "hubs/income_fixed_gems": "income: fixed GEMs",
+    "hubs/starting_gems": "starting GEMs",
+    "hubs/starting_food": "starting food",
+    "hubs/starting_water": "starting water",
+    "hubs/starting_metal": "starting metal",
+    "hubs/starting_diplomacy": "starting Diplomacy",
+    "hubs/setup_free_sectors": "free Sectors at setup",
+    "hubs/setup_private_sectors": "private Sectors at setup",
+    "hubs/setup_ship_changes": "ship changes at setup",
+    "hubs/setup_residents": "residents at setup",
+    "hubs/living_quarters": "living quarters",
+    "hubs/quarter_income": "income of each living quarter",
+    "sectors/level": "level",
+    "sectors/color": "colour",
+    "sectors/cost": "cost (metal)",
+    "sectors/quarters": "living quarters",
+    "sectors/income_icons": "income icons",
+    "sectors/income_icons_complete": "all income icons known",
+    "sectors/first_game": "in the first game",
+    "ships/type": "type",
+    "ships/level": "level",
+    "ships/count": "cards in the game",
+    "ships/size": "cards in the deck",
+    **{f"ships/{field}": words for field, words in SHIP_VALUES.items()},
+    "diplomacy/lobbying_cost": "lobbying cost (GEMs)",
+    "diplomacy/tracks": "tracks",
+    "diplomacy/top_level": "top level",
+}
+
+
+def field_words(kind: str, field: str) -> str:
+    """A catalogue field in words: "metal value", "Transport bonus", "ability 1's quarter"."""
+    if field.startswith("bonus_"):
+        return f"{TRACK_NAMES[field.removeprefix('bonus_')]} bonus"
+    if field.startswith("abilities."):
+        return f"living quarter of ability {int(field.split('.')[1]) + 1}"
+    return FIELD_WORDS[f"{kind}/{field}"]
 
 
 @dataclass(frozen=True)
 class ValueRow:
-    """One value: its key ("sectors/214/cost"), what it is, where it comes from and why."""
+    """One value: its key ("sectors/214/cost"), its field and what it is in words, where it
+    comes from and why."""
 
     key: str
-    name: str
+    name: str  # the field: "cost"
+    words: str  # "cost (metal)"
     shown: str  # "9 · rulebook"
     note: str  # the rulebook's sentence, the reasoning, or ""
     source: str
@@ -74,13 +120,16 @@ class CatalogueBrowser:
             source = SOURCE_WORDS[field.source]
             shown = "?" if not field.known else words(field.value)
             colors = SECTOR_COLORS if kind == "sectors" and name == "color" else ()
-            rows.append(ValueRow(key, name, f"{shown} · {source}", field.note or "",
-                                 field.source, can_enter(key, self.catalogue), colors))
+            rows.append(ValueRow(key, name, field_words(kind, name), f"{shown} · {source}",
+                                 field.note or "", field.source, can_enter(key, self.catalogue),
+                                 colors))
         return rows
 
     def entry(self, row: ValueRow) -> ValueEntry:
         """How a value is corrected (values_model.py)."""
-        return ValueEntry(row.key, self.catalogue, f"{row.key}: the value printed on your copy")
+        kind, record = row.key.split("/")[:2]
+        return ValueEntry(row.key, self.catalogue, f"{self.label(kind, record)}: "
+                                                   f"{row.words}, as printed on your copy")
 
     def correct(self, key: str, value: Any) -> bool:
         """Keep `value` for `key` in the overlay (for all later games); False: `message`."""

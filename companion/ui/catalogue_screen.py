@@ -20,9 +20,11 @@ from companion.ui.widgets import BUTTON, SELECTED, SPECIES_RGBA, TagButton
 
 
 class ValueLine(BoxLayout):
-    """One value: its name, the value with its source, the note, and how to correct it."""
+    """One value: its field in words, the value with its source, the note, and how to correct
+    it (tagged by the field's name)."""
 
     name = StringProperty("")
+    words = StringProperty("")
     shown = StringProperty("")
     note = StringProperty("")
     key = StringProperty("")
@@ -70,7 +72,8 @@ class CatalogueScreen(Screen):
             body.add_widget(self.value_line(value))
 
     def value_line(self, row: ValueRow) -> ValueLine:
-        line = ValueLine(name=row.name, shown=row.shown, note=row.note, key=row.key)
+        line = ValueLine(name=row.name, words=row.words, shown=row.shown, note=row.note,
+                         key=row.key)
         actions = line.ids.actions
         for color in row.colors:
             button = TagButton(text=color, tag=f"catalogue:color:{color}",

@@ -4,7 +4,7 @@ their sources in words, corrections kept in the overlay."""
 from __future__ import annotations
 
 from companion.catalogue_files import read_overlay
-from companion.ui.catalogue_model import CatalogueBrowser
+from companion.ui.catalogue_model import KIND_NAMES, CatalogueBrowser
 
 
 def test_values_show_their_source_in_words(tmp_path):
@@ -45,3 +45,19 @@ def test_a_structured_value_is_entered_by_its_parts(tmp_path):
     assert entry.accepted and browser.correct(row.key, entry.value)
     shown = {row.name: row for row in browser.values("hubs", "B-1")}["starting_diplomacy"]
     assert shown.shown == "fixed nothing, choice 2 · entered"
+
+
+def test_every_field_reads_in_words(tmp_path):
+    """No raw field names on the screen: "metal value", not "metal_value"."""
+    browser = CatalogueBrowser(tmp_path / "overlay.json")
+    shown = {(kind, row.name): row.words for kind in KIND_NAMES
+             for record in browser.records(kind)
+             for row in browser.values(kind, record.record)}
+    assert not [words for words in shown.values() if "_" in words or "." in words]
+    assert shown["ships", "metal_value"] == "metal value"
+    assert shown["diplomacy", "lobbying_cost"] == "lobbying cost (GEMs)"
+    assert shown["diplomacy", "bonus_transport"] == "Transport bonus"
+    assert shown["sectors", "abilities.0.quarter"] == "living quarter of ability 1"
+    row = {row.name: row for row in browser.values("sectors", "218")}["cost"]
+    assert browser.entry(row).question == "Sector 218 · Level 2 brown: cost (metal), as printed " \
+                                          "on your copy"

@@ -26,7 +26,7 @@ def test_a_construction_is_confirmed_with_the_tiles_values_entered_on_screen(run
 def test_a_sector_colour_is_corrected_on_the_catalogue_screen(run_ui_driver):
     """Home, Catalogue, Sector 214 (brown, inferred from its number): teal in one tap."""
     result = run_ui_driver(SCRIPT, "catalogue-color", shots=SHOTS)
-    assert result["color_before"] == "color: brown · inferred"
-    assert result["color_after"] == "color: teal · entered"
+    assert result["color_before"] == "colour: brown · inferred"
+    assert result["color_after"] == "colour: teal · entered"
     assert result["overlay"] == {"sectors": {"214": {"color": "teal"}}}
     assert (SHOTS / "catalogue-800x480.png").stat().st_size > 10_000

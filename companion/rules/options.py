@@ -439,7 +439,7 @@ def bonus_offer(state: State, catalogue: Catalogue, source: str, kind: str) -> d
                  for where, slot, species in _residents(me)]
         found += [{"detail": {"sector": s["number"]}, "residents": list(s["residents"])}
                   for s in me["sectors"]]
-        found.append({"detail": {"none": True}})
+        found.append({"detail": {"none": True}, "points": -params["penalty_points"]})
     for choice in found:
         reason, _ = verdict(choice["detail"])
         choice.update(allowed=reason is None, reason=reason)

@@ -1,17 +1,22 @@
 """The action screen: a tapped ship's flow (flows.py, shown by action_model.py) one decision at a
 time as big buttons, its preview with Confirm / Back, a refusal quoting the rule with Override…,
-a missing value asked on the value-entry component (values.py); then each waiting player's
-Diplomacy bonus prompt. Every confirmed step goes through the store before the screen moves on.
+a missing value asked on the value-entry component (values.py); then the Diplomacy bonuses
+given by themselves (one line per player, OK) and each waiting player's Diplomacy bonus prompt.
+Every confirmed step goes through the store before the screen moves on.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from kivy.app import App
 from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, StringProperty
+from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
+from kivy.uix.scrollview import ScrollView
 
 from companion.rules.catalogue import Catalogue
-from companion.ui.action_model import ActionModel, Button, Panel, prompt_panel
+from companion.ui.action_model import ActionModel, Button, Panel, given_panel, prompt_panel
 from companion.ui.flows import BonusPrompt, Outcome, bonus_prompts, send, ship_flow, undo
 from companion.ui.table_model import undo_text
 from companion.ui.values import ask_value
@@ -21,7 +26,7 @@ from companion.ui.widgets import (
     PLAYER_RGBA,
     PLAYER_TEXT,
     SELECTED,
-    NamePopup,
+    NotePopup,
     TagButton,
 )
 
@@ -46,9 +51,11 @@ class ActionScreen(Screen):
     model: ActionModel | None = None
     prompt: BonusPrompt | None = None
     panel: Panel | None = None  # the panel on screen
+    given: tuple[str, list[tuple[str, str]]] | None = None  # who acted, the bonuses given
 
     def refresh(self) -> None:
-        """Show the waiting Diplomacy bonus prompt, else the tapped ship's next panel."""
+        """Show the Diplomacy bonuses just given by themselves, else the waiting Diplomacy
+        bonus prompt, else the tapped ship's next panel."""
         session = App.get_running_app().session
         if session.game is None or session.state["phase"] != "play":
             return
@@ -58,7 +65,10 @@ class ActionScreen(Screen):
         colors = {p["name"]: p["color"] for p in state["players"]}
         prompts = bonus_prompts(state, game.catalogue)
         self.prompting = bool(prompts)
-        if prompts:
+        if self.given is not None:
+            player, given = self.given
+            self.show_panel(given_panel(given, colors), colors[player])
+        elif prompts:
             self.ship, self.model, self.prompt = "", None, prompts[0]
             color = colors[self.prompt.player]
             self.show_panel(prompt_panel(self.prompt, color), color)
@@ -72,14 +82,7 @@ class ActionScreen(Screen):
         self.question, self.lines, self.cols = panel.title, "\n".join(panel.lines), panel.cols
         self.plate, self.plate_text = PLAYER_RGBA[color], PLAYER_TEXT[color]
         self.panel = panel
-        listing = self.ids.choices
-        listing.clear_widgets()
-        for button in panel.buttons:
-            widget = AnswerButton(text=button.label, tag=button.tag,
-                                  bg=SELECTED if button.on else BUTTON,
-                                  opacity=1 if button.allowed else 0.55)
-            widget.bind(on_release=lambda _w, b=button: self.press(b))
-            listing.add_widget(widget)
+        show_answers(self.ids.choices, panel, self.press)
 
     def press(self, button: Button) -> None:
         """An answer: a disallowed one says why; Confirm, Override… and Back are done here,
@@ -89,6 +92,10 @@ class ActionScreen(Screen):
             self.message = button.reason
             return
         kind = button.act[0]
+        if kind == "ok":
+            self.given = None
+            self.leave()
+            return
         if kind == "bonus" and self.prompt is not None:
             self.message = App.get_running_app().session.execute(
                 self.prompt.command(button.act[1]))
@@ -115,21 +122,20 @@ class ActionScreen(Screen):
         except Exception as error:  # a failed commit: the game is as it was
             return str(error)
         if outcome.step is not None:
-            self.leave()
+            given = self.model.flow.automatic_bonuses() if self.model is not None else []
+            if given and self.model is not None:
+                self.given = (self.model.flow.player, given)
+                self.ship, self.model = "", None
+                self.refresh()
+            else:
+                self.leave()
             return ""
         if outcome.refused is not None and self.model is not None:
             self.model.outcome = outcome
         elif outcome.question is not None:
-            self.ask_value(outcome, game.catalogue)
+            ask_missing(outcome, game.catalogue, self.submit)
         self.refresh()
         return ""
-
-    def ask_value(self, outcome: Outcome, catalogue: Catalogue) -> None:
-        """The engine's question for a value the catalogue lacks, on the value-entry component
-        (a number on the keypad; icons, objects by their parts); the command is sent again."""
-        entry = ValueEntry(outcome.key or "", catalogue, outcome.question or "",
-                           outcome.command.get("catalogue"))
-        ask_value(entry, lambda value: self.submit(outcome.answer(value)) or None)
 
     def ask_override(self) -> None:
         """Why the rule is overridden (recorded with the step), then the command again."""
@@ -142,7 +148,7 @@ class ActionScreen(Screen):
                 return "Say why the rule is overridden."
             return self.submit(outcome.override(reason))
 
-        NamePopup("Why override?", "", override).open()
+        NotePopup("Why override?", "", override).open()
 
     def take_back(self) -> None:
         """Undo the last step (named on the button), then the table."""
@@ -169,9 +175,41 @@ class ActionScreen(Screen):
 
 
 def primary(panel: Panel) -> Button | None:
-    """A panel's primary button: its Confirm, else its only allowed answer (Back and
+    """A panel's primary button: its Confirm (or OK), else its only allowed answer (Back and
     Override… aside: an override needs its reason typed)."""
-    confirm = [b for b in panel.buttons if b.act[0] == "confirm"]
+    confirm = [b for b in panel.buttons if b.act[0] in ("confirm", "ok")]
     allowed = [b for b in panel.buttons if b.allowed and b.act[0] not in ("back", "override")]
     return (confirm or allowed)[0] if confirm or len(allowed) == 1 else None
 
+
+
+def show_answers(grid: GridLayout, panel: Panel, press: Callable[[Button], None]) -> None:
+    """A panel's buttons in `grid` (a player's in their colour, a chosen one lit, a disallowed
+    one dimmed), scrolled to the top: a new panel starts at its first answer."""
+    grid.clear_widgets()
+    grid.cols = panel.cols
+    for button in panel.buttons:
+        widget = AnswerButton(text=button.label, tag=button.tag,
+                              bg=PLAYER_RGBA[button.color] if button.color
+                              else SELECTED if button.on else BUTTON,
+                              opacity=1 if button.allowed else 0.55)
+        if button.color:
+            widget.color = PLAYER_TEXT[button.color]
+        widget.bind(on_release=lambda _w, b=button: press(b))
+        grid.add_widget(widget)
+    scroll = grid.parent
+    if isinstance(scroll, ScrollView):
+        for effect in (scroll.effect_x, scroll.effect_y):
+            if effect is not None:
+                effect.velocity = 0
+                effect.cancel()
+        scroll.scroll_y = 1
+
+
+def ask_missing(outcome: Outcome, catalogue: Catalogue, resend: Callable[[dict], str]) -> None:
+    """The engine's question for a value the catalogue lacks, on the value-entry component (a
+    number on the keypad; icons, objects by their parts); the command is sent again with it
+    (`resend`: "" when done, else why not). The action and income screens both ask so."""
+    entry = ValueEntry(outcome.key or "", catalogue, outcome.question or "",
+                       outcome.command.get("catalogue"))
+    ask_value(entry, lambda value: resend(outcome.answer(value)) or None)

@@ -10,21 +10,26 @@ prompts. Every rule comes from the flow, that is from the engine's `options`.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from companion.rules.words import SHIP_NAMES, TRACK_NAMES
 from companion.ui.flows import (
+    Abilities,
+    Bonus,
     BonusPrompt,
     ConstructionFlow,
+    Dice,
     DiplomacyFlow,
     DismantleFlow,
     ExpeditionFlow,
     FlowError,
     Outcome,
+    Picks,
     ShipFlow,
-    TappedDice,
+    Tracks,
+    Transactions,
     TransportFlow,
 )
 from companion.ui.table_model import ALIEN_LETTERS
@@ -41,6 +46,7 @@ class Button:
     allowed: bool = True
     reason: str = ""
     on: bool = False
+    color: str = ""  # a player's colour: the button is theirs
 
 
 @dataclass(frozen=True)
@@ -72,23 +78,33 @@ def prompt_panel(prompt: BonusPrompt, color: str) -> Panel:
                   for i, c in enumerate(prompt.choices)])
 
 
+def given_panel(given: Sequence[tuple[str, str]], colors: dict[str, str]) -> Panel:
+    """The Diplomacy bonuses given by themselves, one line per player in their colour, and OK
+    (any of them goes on)."""
+    return Panel("Diplomacy bonuses given (only one choice each)", [
+        *(Button(f"given:{player}", f"{player}: {what}", ("ok",), color=colors[player])
+          for player, what in given),
+        Button("action:ok", "OK", ("ok",))])
+
+
 class ActionModel:
-    """A ship's flow, one decision at a time: the action's own questions, the abilities', the
-    preview (Confirm / Back), and a refusal to override. "confirm", "override" and "back" are
-    the screen's to do (Back starts the ship's flow afresh)."""
+    """A ship's flow, one decision at a time: the action's own questions, the abilities' (a
+    bonus action's details on its entry's panels), the preview (Confirm / Back), and a refusal
+    to override. "confirm", "override" and "back" are the screen's to do (Back starts the ship's
+    flow afresh)."""
 
     def __init__(self, flow: ShipFlow) -> None:
         self.flow = flow
         self.acted = False  # the action's own panels are answered
-        self.dice = TappedDice()
-        self.kept = False  # Expedition: the dice kept are chosen
         self.decided: set[str] = set()  # optional abilities answered Yes or No
         self.outcome: Outcome | None = None  # the engine refused the command
+        self.asking: BonusModel | None = None  # the bonus action whose panel is shown
 
     # -- what to show ----------------------------------------------------------------------
 
     def panel(self) -> Panel:
         title = ship_title(self.flow)
+        self.asking = None
         if self.outcome is not None:
             return Panel(f"{title}: refused", [
                 Button("action:override", "Override…", ("override",)),
@@ -115,53 +131,13 @@ class ActionModel:
         if isinstance(flow, DismantleFlow) and flow.target is None:
             return Panel(f"{title}: which ship is dismantled?",
                          choice_buttons("target", flow.targets))
-        if isinstance(flow, DiplomacyFlow):
-            most = "" if flow.most is None else f" (up to {flow.most})"
-            return Panel(f"{title}: lobby on which track{most}?", [
-                *(Button(b.tag, b.label, b.act, b.allowed, b.reason, b.act[1] in flow.chosen)
-                  for b in choice_buttons("track", flow.tracks)),
-                self.done(not flow.chosen, "choose a track")])
-        if isinstance(flow, TransportFlow):
-            return transport_panel(title, flow, self.done(not flow.items, "add a transaction"))
-        if isinstance(flow, ExpeditionFlow):
-            return self.expedition_panel(title, flow)
-        return None
-
-    def done(self, blocked: bool, why: str) -> Button:
-        return Button("action:done", "Done", ("done",), not blocked, why if blocked else "")
-
-    def expedition_panel(self, title: str, flow: ExpeditionFlow) -> Panel:
-        roll = f"Roll {flow.dice} · keep {flow.capacity}"
-        if flow.reading is None:
-            entered = len(self.dice.faces)
-            buttons = [b for face in flow.faces for b in (
-                Button(f"die:{face}", f"{face}: {self.dice.counts.get(face, 0)}",
-                       ("die", face, 1)),
-                Button(f"die-less:{face}", f"{face} −1", ("die", face, -1)))]
-            return Panel(f"{title}: {roll}", [*buttons, Button(
-                "action:dice", f"These {entered} dice", ("read",), entered == flow.dice,
-                f"enter the {flow.dice} dice rolled ({entered} entered)")],
-                ["Tap a face once per die showing it."], cols=2)
-        if not self.kept:
-            rolled = Counter(flow.reading.faces)
-            buttons = [b for face in flow.faces if rolled[face] for b in (
-                Button(f"keep:{face}", f"keep {face}: {flow.kept[face]} of {rolled[face]}",
-                       ("keep", face, 1), on=bool(flow.kept[face])),
-                Button(f"keep-less:{face}", f"{face} −1", ("keep", face, -1)))]
-            if flow.rerolls < flow.rerolls_allowed:
-                buttons.append(Button("action:reroll", "Reroll", ("reroll",)))
-            buttons.append(Button("action:kept", "Keep these", ("kept",),
-                                  bool(flow.kept.total()), "keep at least one die"))
-            return Panel(f"{title}: {roll} · which dice are kept?", buttons,
-                         [f"Rolled: {', '.join(flow.reading.faces)}"], cols=2)
-        for index, plan in enumerate(flow.humans):
-            if plan is None:
-                return Panel(f"{title}: Human {index + 1}: observe or recruit?",
-                             human_buttons(flow, index))
+        if isinstance(flow, DiplomacyFlow | TransportFlow | ExpeditionFlow):
+            return entry_panel(title, flow, ("done",))
         return None
 
     def ability_panel(self, title: str) -> Panel | None:
-        """The next ability question: use an optional one?, its choice, where, what is paid."""
+        """The next ability question: use an optional one?, its choice, where, what is paid,
+        a bonus action's details (its entry's panels; a finished entry is given)."""
         abilities = self.flow.abilities
         for source, need in abilities.needs.items():
             if need["optional"] and source not in self.decided:
@@ -170,12 +146,15 @@ class ActionModel:
                     Button("ability:no", "No", ("use", source, False))], [need["text"]], cols=2)
         for source, what in abilities.questions():
             need = abilities.needs[source]
+            if what == "bonus":
+                bonus = BonusModel(abilities, source)
+                asked = bonus.panel(title)
+                if asked is None:
+                    continue
+                self.asking = bonus
+                return asked
             values = {"choice": need.get("choice", []), "where": abilities.places(source),
-                      "pay": need.get("pay", [])}.get(what)
-            if values is None:
-                return Panel(f"{title}: {source}'s bonus action", [
-                    Button("action:back", "Back", ("back",))],
-                    [need["text"], "This bonus action cannot be entered on screen yet."])
+                      "pay": need.get("pay", [])}[what]
             return Panel(f"{title}: {source} - {what}?", [
                 Button(f"ability:{i}", str(value), (what, source, value))
                 for i, value in enumerate(values)], [need["text"]])
@@ -188,18 +167,16 @@ class ActionModel:
         kind, *args = act
         flow: Any = self.flow
         abilities = flow.abilities
+        if self.asking is not None:
+            return self.asking.press(act)
         try:
-            {"sector": lambda v: flow.choose(v), "target": lambda v: flow.choose(v),
-             "track": lambda v: flow.choose(v), "alien": lambda c, w: flow.add_resident(c, w),
-             "trade": lambda p, g: flow.add_trade(p, g), "buy": lambda g: flow.add_buy(g),
-             "remove": lambda i: flow.remove(i), "die": lambda f, s: self.dice.tap(f, s),
-             "read": lambda: flow.read(TappedDice(dict(self.dice.counts))),
-             "keep": lambda f, s: flow.keep(f, s), "reroll": self.reroll,
-             "kept": lambda: setattr(self, "kept", True),
-             "human": lambda i, p, w: flow.plan_human(i, p, w),
-             "done": lambda: setattr(self, "acted", True),
-             "use": self.use, "choice": abilities.choose, "where": abilities.place,
-             "pay": abilities.pay_with}[kind](*args)
+            if kind in ENTRY_ACTS:
+                ENTRY_ACTS[kind](flow, *args)
+            else:
+                {"sector": lambda v: flow.choose(v), "target": lambda v: flow.choose(v),
+                 "done": lambda: setattr(self, "acted", True), "use": self.use,
+                 "choice": abilities.choose, "where": abilities.place,
+                 "pay": abilities.pay_with}[kind](*args)
         except FlowError as error:
             return str(error)
         return ""
@@ -208,18 +185,97 @@ class ActionModel:
         self.flow.abilities.use(source, taken)
         self.decided.add(source)
 
-    def reroll(self) -> None:
-        self.flow.reroll()  # type: ignore[attr-defined]
-        self.dice = TappedDice()
+
+class BonusModel:
+    """A bonus action's details entered on its entry's panels (the action screen asks them in
+    turn, the income screen in a pop-up or on the power's card); once answered they are the
+    ability's bonus."""
+
+    def __init__(self, abilities: Abilities, source: str) -> None:
+        self.abilities, self.source = abilities, source
+        self.entry: Bonus = abilities.entries[source]
+
+    def panel(self, title: str) -> Panel | None:
+        """The entry's next panel, the rule first; None once answered (then given)."""
+        if self.source in self.abilities.bonus:
+            return None
+        asked = entry_panel(f"{title}: {self.source}", self.entry, ("finish",))
+        if asked is None:
+            self.abilities.finish_bonus(self.source)
+            return None
+        return Panel(asked.title, asked.buttons,
+                     [self.abilities.needs[self.source]["text"], *asked.lines], asked.cols)
+
+    def press(self, act: Sequence[Any]) -> str:
+        """Answer with a button's act; "" or why it cannot be taken."""
+        kind, *args = act
+        try:
+            if kind == "finish":
+                self.abilities.finish_bonus(self.source)
+            else:
+                ENTRY_ACTS[kind](self.entry, *args)
+        except FlowError as error:
+            return str(error)
+        return ""
+
+    def answer(self, value: Any) -> str:
+        """A one-tap entry's answer (a track, a pick), given at once (again: replaced)."""
+        self.abilities.bonus.pop(self.source, None)
+        if isinstance(self.entry, Tracks):
+            self.entry.chosen.clear()
+            return self.press(("track", value)) or self.press(("finish",))
+        return self.press(("pick", value)) or self.press(("finish",))
+
+
+# What an entry's buttons do, whichever asks: the ship's action or a bonus action.
+ENTRY_ACTS: dict[str, Callable[..., None]] = {
+    "alien": Transactions.add_resident, "trade": Transactions.add_trade,
+    "buy": Transactions.add_buy, "remove": Transactions.remove,
+    "die": lambda dice, face, step: dice.tapped.tap(face, step), "read": Dice.read_taps,
+    "keep": Dice.keep, "reroll": Dice.reroll, "kept": Dice.choose_kept,
+    "human": Dice.plan_human, "track": Tracks.choose, "pick": Picks.pick}
+
+
+def entry_panel(title: str, entry: Bonus, finish: tuple) -> Panel | None:
+    """The panel an entry asks now (None: it is answered): transactions or tracks (their Done
+    button's act is `finish`), dice, or one of a bonus action's picks."""
+    if isinstance(entry, Transactions | Tracks):
+        why = "add a transaction" if isinstance(entry, Transactions) else "choose a track"
+        done = Button("action:done", "Done", finish, bool(entry.detail()), why)
+    if isinstance(entry, Transactions):
+        return transactions_panel(title, entry, done)
+    if isinstance(entry, Dice):
+        return dice_panel(title, entry)
+    if isinstance(entry, Tracks):
+        most = "" if entry.most is None else f" (up to {entry.most})"
+        return Panel(f"{title}: lobby on which track{most}?", [
+            *(Button(b.tag, b.label, b.act, b.allowed, b.reason, b.act[1] in entry.chosen)
+              for b in choice_buttons("track", entry.tracks)), done])
+    if entry.picked is not None:
+        return None
+    question = {"sector": "which free Sector?", "resident": "which Hub resident moves out?"}
+    return Panel(f"{title}: {question.get(entry.what, 'what is returned to the supply?')}",
+                 choice_buttons("pick", entry.choices))
 
 
 def choice_buttons(kind: str, choices: Sequence[Any]) -> list[Button]:
     """A flow's Choices as buttons (a disallowed one says why when pressed)."""
-    return [Button(f"{kind}:{c.value}", c.label, (kind, c.value), c.allowed, c.reason or "")
-            for c in choices]
+    return [Button(f"{kind}:{value_tag(c.value)}", c.label, (kind, c.value), c.allowed,
+                   c.reason or "") for c in choices]
 
 
-def transport_panel(title: str, flow: TransportFlow, done: Button) -> Panel:
+def value_tag(value: Any) -> str:
+    """A value in a tag: '101', 'construction', 'slot2-101', 'none' (A-12's nothing)."""
+    if not isinstance(value, dict):
+        return str(value)
+    if "slot" in value:
+        return f"slot{value['slot'] + 1}-{value['to'] or 'supply'}"
+    if "resident" in value:
+        return f"{value['resident']['from']}-{value['resident']['slot'] + 1}"
+    return f"sector{value['sector']}" if "sector" in value else "none"
+
+
+def transactions_panel(title: str, flow: Transactions, done: Button) -> Panel:
     """Aliens by colour (one button per free quarter when there is a choice), gold, the trade
     pairs, buying; the transactions chosen so far, each with a remove button."""
     buttons = []
@@ -232,13 +288,13 @@ def transport_panel(title: str, flow: TransportFlow, done: Button) -> Panel:
                                   f"({ALIEN_LETTERS[color]}) {choice.label}{to}",
                                   ("alien", color, where), choice.allowed, choice.reason or ""))
     for pair in flow.trades:
-        for gain in flow.action["trade"]["gain"]:
+        for gain in flow.offer["trade"]["gain"]:
             buttons.append(Button(f"trade:{'+'.join(pair.value)}:{gain}",
                                   f"{pair.label} for 1 {gain}", ("trade", pair.value, gain)))
-    for gain in flow.action["buy"]["gain"]:
-        buttons.append(Button(f"buy:{gain}", f"buy 1 {gain} for {flow.action['buy']['gems']} GEMs",
+    for gain in flow.offer["buy"]["gain"]:
+        buttons.append(Button(f"buy:{gain}", f"buy 1 {gain} for {flow.offer['buy']['gems']} GEMs",
                               ("buy", gain), flow.buy.allowed, flow.buy.reason or ""))
-    chosen = flow.action_lines()
+    chosen = flow.entry_lines()
     buttons += [Button(f"remove:{i}", f"remove: {line}", ("remove", i))
                 for i, line in enumerate(chosen)]
     limit = "" if flow.limit is None else f" ({len(flow.items)} of {flow.limit})"
@@ -246,11 +302,44 @@ def transport_panel(title: str, flow: TransportFlow, done: Button) -> Panel:
                  chosen or ["No transaction yet."], cols=2)
 
 
-def human_buttons(flow: ExpeditionFlow, index: int) -> list[Button]:
+def dice_panel(title: str, dice: Dice) -> Panel | None:
+    """Tap the faces rolled, then the dice kept (and a reroll where allowed), then observe or
+    recruit each Human kept; None once all is answered."""
+    roll = f"Roll {dice.dice} · keep {dice.capacity}"
+    if dice.reading is None:
+        entered = len(dice.tapped.faces)
+        buttons = [b for face in dice.faces for b in (
+            Button(f"die:{face}", f"{face}: {dice.tapped.counts.get(face, 0)}",
+                   ("die", face, 1)),
+            Button(f"die-less:{face}", f"{face} −1", ("die", face, -1)))]
+        return Panel(f"{title}: {roll}", [*buttons, Button(
+            "action:dice", f"These {entered} dice", ("read",), entered == dice.dice,
+            f"enter the {dice.dice} dice rolled ({entered} entered)")],
+            ["Tap a face once per die showing it."], cols=2)
+    if not dice.kept_chosen:
+        rolled = Counter(dice.reading.faces)
+        buttons = [b for face in dice.faces if rolled[face] for b in (
+            Button(f"keep:{face}", f"keep {face}: {dice.kept[face]} of {rolled[face]}",
+                   ("keep", face, 1), on=bool(dice.kept[face])),
+            Button(f"keep-less:{face}", f"{face} −1", ("keep", face, -1)))]
+        if dice.rerolls < dice.rerolls_allowed:
+            buttons.append(Button("action:reroll", "Reroll", ("reroll",)))
+        buttons.append(Button("action:kept", "Keep these", ("kept",),
+                              bool(dice.kept.total()), "keep at least one die"))
+        return Panel(f"{title}: {roll} · which dice are kept?", buttons,
+                     [f"Rolled: {', '.join(dice.reading.faces)}"], cols=2)
+    for index, plan in enumerate(dice.humans):
+        if plan is None:
+            return Panel(f"{title}: Human {index + 1}: observe or recruit?",
+                         human_buttons(dice, index))
+    return None
+
+
+def human_buttons(dice: Dice, index: int) -> list[Button]:
     """Observe, or Recruit (to each free quarter when there is a choice)."""
-    places = flow.action["humans"]["where"]
+    places = dice.human_offer["where"]
     found = []
-    for choice in flow.human_choices:
+    for choice in dice.human_choices:
         targets = places if choice.value == "recruit" and len(places) > 1 else [None]
         for where in targets:
             to = "" if where is None else f" to {where}"

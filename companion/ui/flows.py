@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from companion.rules.catalogue import Catalogue
 from companion.rules.ledger import describe
 from companion.rules.move import Missing, Refused
-from companion.rules.options import options
+from companion.rules.options import bonus_offer, options
 from companion.rules.state import State
 from companion.rules.words import COUNTERS, SHIP_NAMES, SUPPLY_COUNTERS, TRACK_NAMES, UNITS
 
@@ -102,7 +102,7 @@ def send(execute: Callable[[dict], Any], command: dict) -> Outcome:
 class Abilities:
     """The abilities a command fires (`options`' needs) and the player's answers: whether to
     use an optional one, its choice, where a resident goes, the resource paid, a bonus action's
-    details."""
+    details (entered on its entry, built from the engine's offer: `with_offers`)."""
 
     def __init__(self, needs: Sequence[dict]) -> None:
         self.needs = {need["source"]: need for need in needs}
@@ -110,6 +110,9 @@ class Abilities:
         self.choices: dict[str, list[Any]] = {}
         self.where: dict[str, Any] = {}
         self.bonus: dict[str, Any] = {}
+        self.entries: dict[str, Bonus] = {source: bonus_entry(need)
+                                          for source, need in self.needs.items()
+                                          if need.get("bonus") and need.get("offer")}
 
     def use(self, source: str, taken: bool = True) -> None:
         """Take (or leave) an optional ability."""
@@ -135,10 +138,20 @@ class Abilities:
         self.where[source] = where
 
     def give_bonus(self, source: str, detail: Any) -> None:
-        """A bonus action's details (transactions, dice, tracks, a Sector number)."""
+        """A bonus action's details (transactions, dice, tracks, a Sector number, A-11's and
+        A-12's objects)."""
         if "bonus" not in self._need(source):
             raise FlowError(f"{source} has no bonus action")
         self.bonus[source] = detail
+
+    def finish_bonus(self, source: str) -> None:
+        """The details entered on `source`'s entry are its bonus action's."""
+        entry = self.entries[source]
+        missing = (entry.dice_questions() if isinstance(entry, Dice)
+                   else [] if entry.detail() else ["choose one"])
+        if missing:
+            raise FlowError(f"{source}: {missing[0]}")
+        self.give_bonus(source, entry.detail())
 
     def places(self, source: str) -> list:
         """The free quarters for the resident `source` gains (of the species chosen)."""
@@ -159,7 +172,9 @@ class Abilities:
                 open_.append((source, "where"))
             if need.get("pay") and f"{source}:pay" not in self.choices:
                 open_.append((source, "pay"))
-            if need.get("bonus") and source not in self.bonus:
+            # An offer of None: the engine will not ask (A-11 after five incomes).
+            if need.get("bonus") and need.get("offer", {}) is not None \
+                    and source not in self.bonus:
                 open_.append((source, "bonus"))
         return open_
 
@@ -173,15 +188,24 @@ class Abilities:
         """The command fields the answers make (`use`, `choices`, `where`, `bonus`)."""
         choices = {source: picked if self.needs.get(source, {}).get("times") else picked[0]
                    for source, picked in self.choices.items()}
-        found = {"use": sorted(self.used), "choices": choices, "where": dict(self.where),
+        where = dict(self.where)
+        for source, entry in self.entries.items():
+            if isinstance(entry, Dice) and entry.human_places and source in self.bonus:
+                where["human"] = list(entry.human_places)
+        found = {"use": sorted(self.used), "choices": choices, "where": where,
                  "bonus": dict(self.bonus)}
         return {key: value for key, value in found.items() if value}
 
     def lines(self) -> list[str]:
-        """The abilities that fire, with their rule text (an optional one not taken says so)."""
-        return [f"{source}: {need['text']}" + (" (not used)" if need["optional"]
-                                               and source not in self.used else "")
-                for source, need in self.needs.items()]
+        """The abilities that fire, with their rule text (an optional one not taken says so),
+        each bonus action given with what it does."""
+        found = []
+        for source, need in self.needs.items():
+            unused = need["optional"] and source not in self.used
+            found.append(f"{source}: {need['text']}" + (" (not used)" if unused else ""))
+            if source in self.bonus and source in self.entries and not unused:
+                found += [f"{source}: {line}" for line in self.entries[source].entry_lines()]
+        return found
 
     def _need(self, source: str) -> dict:
         if source not in self.needs:
@@ -243,6 +267,12 @@ class ShipFlow:
 
     def action_lines(self) -> list[str]:
         return []
+
+    def automatic_bonuses(self) -> list[tuple[str, str]]:
+        """The Diplomacy bonuses the engine gives by itself (one possible choice): (player,
+        what they get), for the whole table to see once the action is confirmed."""
+        return [(bonus["player"], _bonus_label(bonus["options"][0], bonus["gives"][0]))
+                for bonus in self.ship.get("diplomacy_bonuses", []) if bonus["automatic"]]
 
 
 class DismantleFlow(ShipFlow):
@@ -311,23 +341,22 @@ def _sector_label(offer: dict) -> str:
     return f"Sector {offer['number']} · {offer['wing']} · Level {offer['level']} · {_price(offer)}"
 
 
-class TransportFlow(ShipFlow):
-    """Transport: transactions (Aliens by colour, gold, trades, buying) up to the limit."""
+class Transactions:
+    """Transport transactions (Aliens by colour, gold, trades, buying) up to the limit: a
+    Transport ship's, or a bonus action's (B-5, 206, 218, 301, A-3)."""
 
-    def __init__(self, found: dict) -> None:
-        super().__init__(found)
-        action = self.action
-        self.limit: int | None = action["transactions"]
+    def __init__(self, offer: dict, limit: int | None, name: str) -> None:
+        self.offer, self.limit, self.name = offer, limit, name
         self.residents = {item.get("color", "gold"): item
-                          for item in [*action["aliens"], action["gold"]]}
+                          for item in [*offer["aliens"], offer["gold"]]}
         self.aliens = [Choice(color, f"{color} Alien ({item['in_supply']} left): "
                                      f"{_amounts(item['cost'])}", item["allowed"],
                               item["reason"])
                        for color, item in self.residents.items()]
         self.trades = [Choice(pair, f"pay {pair[0]} and {pair[1]}")
-                       for pair in action["trade"]["pay"]]
-        self.buy = Choice("buy", f"buy 1 resource for {action['buy']['gems']} GEMs",
-                          action["buy"]["allowed"], action["buy"]["reason"])
+                       for pair in offer["trade"]["pay"]]
+        self.buy = Choice("buy", f"buy 1 resource for {offer['buy']['gems']} GEMs",
+                          offer["buy"]["allowed"], offer["buy"]["reason"])
         self.items: list[dict] = []
 
     def add_resident(self, color: str, where: Any = None) -> None:
@@ -343,14 +372,14 @@ class TransportFlow(ShipFlow):
 
     def add_trade(self, pay: Sequence[str], gain: str) -> None:
         pair = _pick(self.trades, sorted(pay, key=("food", "water", "metal").index)).value
-        if gain not in self.action["trade"]["gain"]:
-            raise FlowError(f"a trade gains one of {self.action['trade']['gain']}")
+        if gain not in self.offer["trade"]["gain"]:
+            raise FlowError(f"a trade gains one of {self.offer['trade']['gain']}")
         self._add({"type": "trade", "pay": list(pair), "gain": gain})
 
     def add_buy(self, gain: str) -> None:
         _pick([self.buy], "buy")
-        if gain not in self.action["buy"]["gain"]:
-            raise FlowError(f"buy one of {self.action['buy']['gain']}")
+        if gain not in self.offer["buy"]["gain"]:
+            raise FlowError(f"buy one of {self.offer['buy']['gain']}")
         self._add({"type": "buy", "gain": gain})
 
     def remove(self, index: int) -> None:
@@ -358,8 +387,23 @@ class TransportFlow(ShipFlow):
 
     def _add(self, item: dict) -> None:
         if self.limit is not None and len(self.items) >= self.limit:
-            raise FlowError(f"{self.ship['ship']} makes at most {self.limit} transactions")
+            raise FlowError(f"{self.name} makes at most {self.limit} transactions")
         self.items.append(item)
+
+    def entry_lines(self) -> list[str]:
+        return [_transaction_line(item, self.residents, self.offer) for item in self.items]
+
+    def detail(self) -> list[dict]:
+        """The bonus action's details: the transactions, in order."""
+        return list(self.items)
+
+
+class TransportFlow(ShipFlow, Transactions):
+    """Transport: transactions (Aliens by colour, gold, trades, buying) up to the ship's limit."""
+
+    def __init__(self, found: dict) -> None:
+        ShipFlow.__init__(self, found)
+        Transactions.__init__(self, self.action, self.action["transactions"], self.ship["ship"])
 
     def questions(self) -> list[str]:
         return (["a transaction"] if not self.items else []) + super().questions()
@@ -368,10 +412,10 @@ class TransportFlow(ShipFlow):
         return {"transactions": list(self.items)}
 
     def action_lines(self) -> list[str]:
-        return [_transaction_line(item, self.residents, self.action) for item in self.items]
+        return self.entry_lines()
 
 
-def _transaction_line(item: dict, residents: dict, action: dict) -> str:
+def _transaction_line(item: dict, residents: dict, offer: dict) -> str:
     kind = item["type"]
     if kind in ("alien", "gold"):
         color = item.get("color", "gold")
@@ -379,7 +423,7 @@ def _transaction_line(item: dict, residents: dict, action: dict) -> str:
                 f"(to {item['where']})")
     if kind == "trade":
         return f"trades {item['pay'][0]} and {item['pay'][1]} for 1 {item['gain']}"
-    return f"pays {action['buy']['gems']} GEMs for 1 {item['gain']}"
+    return f"pays {offer['buy']['gems']} GEMs for 1 {item['gain']}"
 
 
 class DiceReading(Protocol):
@@ -411,26 +455,29 @@ class TappedDice:
         return [1.0] * len(self.faces)
 
 
-class ExpeditionFlow(ShipFlow):
-    """Terran Expedition: roll, enter the dice, keep up to capacity, observe or recruit each
-    Human kept, rerolls where the station allows."""
+class Dice:
+    """Expedition dice: rolled and entered (faces tapped, or a reading), kept up to the
+    capacity, each Human kept observed or recruited, rerolls where the station allows. An
+    Expedition ship's, or a bonus roll's (225, 321, A-3)."""
 
-    def __init__(self, found: dict) -> None:
-        super().__init__(found)
-        self.dice: int | None = self.action["dice"]
-        self.capacity: int | None = self.action["keep"]
-        self.rerolls_allowed: int = self.action["rerolls"] or 0
+    def __init__(self, offer: dict) -> None:
+        self.dice: int | None = offer["dice"]
+        self.capacity: int | None = offer["keep"]
+        self.rerolls_allowed: int = offer["rerolls"] or 0
         self.rerolls = 0
-        self.faces: list[str] = list(self.action["faces"])
+        self.faces: list[str] = list(offer["faces"])
+        self.human_offer: dict = offer["humans"]
+        self.tapped = TappedDice()
         self.reading: DiceReading | None = None
         self.kept: Counter = Counter()
+        self.kept_chosen = False  # "Keep these" pressed: the Humans kept are asked next
         self.humans: list[str | None] = []
         self.human_places: list[Any] = []
-        offer = self.action["humans"]
         self.human_choices = [
-            Choice("observe", f"Observe: {_amounts(offer['observe'])}"),
-            Choice("recruit", f"Recruit: {_amounts(offer['recruit'])}",
-                   offer["recruit_reason"] is None, offer["recruit_reason"])]
+            Choice("observe", f"Observe: {_amounts(self.human_offer['observe'])}"),
+            Choice("recruit", f"Recruit: {_amounts(self.human_offer['recruit'])}",
+                   self.human_offer["recruit_reason"] is None,
+                   self.human_offer["recruit_reason"])]
 
     def read(self, reading: DiceReading) -> None:
         """The dice rolled (taps or camera); what was kept is chosen again."""
@@ -438,6 +485,14 @@ class ExpeditionFlow(ShipFlow):
         if unknown:
             raise FlowError(f"a die shows {', '.join(self.faces)}, not {unknown[0]!r}")
         self.reading, self.kept, self.humans, self.human_places = reading, Counter(), [], []
+        self.kept_chosen = False
+
+    def read_taps(self) -> None:
+        """The faces tapped are the dice rolled (all of them, or it says how many)."""
+        if len(self.tapped.faces) != self.dice:
+            raise FlowError(f"enter the {self.dice} dice rolled ({len(self.tapped.faces)} "
+                            "entered)")
+        self.read(TappedDice(dict(self.tapped.counts)))
 
     @property
     def unsure(self) -> list[int]:
@@ -448,9 +503,10 @@ class ExpeditionFlow(ShipFlow):
     def reroll(self) -> None:
         """Use one reroll (B-4, 315): the dice are entered again as they now lie."""
         if self.rerolls >= self.rerolls_allowed:
-            raise FlowError(f"{self.player} may reroll {self.rerolls_allowed} time(s)")
+            raise FlowError(f"you may reroll {self.rerolls_allowed} time(s)")
         self.rerolls += 1
         self.reading, self.kept, self.humans, self.human_places = None, Counter(), [], []
+        self.tapped, self.kept_chosen = TappedDice(), False
 
     def keep(self, face: str, step: int = 1) -> None:
         """Keep one more (step=-1: one fewer) die showing `face`, up to the capacity."""
@@ -464,10 +520,16 @@ class ExpeditionFlow(ShipFlow):
         self.humans = (self.humans + [None] * count)[:self.kept["human"]]
         self.human_places = self.human_places[:self.kept["human"]]
 
+    def choose_kept(self) -> None:
+        """The dice kept are chosen: each Human kept is asked next."""
+        if not self.kept.total():
+            raise FlowError("keep at least one die")
+        self.kept_chosen = True
+
     def plan_human(self, index: int, plan: str, where: Any = None) -> None:
         """Human `index` kept: "observe" or "recruit" (to `where` when there is a choice)."""
         _pick(self.human_choices, plan)
-        places = self.action["humans"]["where"]
+        places = self.human_offer["where"]
         if plan == "recruit" and len(places) > 1 and where not in places:
             raise FlowError(f"where does the Human go? ({', '.join(map(str, places))})")
         self.humans[index] = plan
@@ -475,21 +537,40 @@ class ExpeditionFlow(ShipFlow):
         if plan == "recruit" and len(places) > 1:
             self.human_places.append(where)
 
-    def questions(self) -> list[str]:
+    def dice_questions(self) -> list[str]:
         asked = []
         entered = len(self.reading.faces) if self.reading else 0
         if entered != self.dice:
             asked.append(f"the {self.dice} dice rolled ({entered} entered)")
         if not self.kept.total():
             asked.append("the dice kept")
-        asked += [f"Human {i + 1}: observe or recruit" for i, p in enumerate(self.humans)
-                  if p is None]
-        return asked + super().questions()
+        return asked + [f"Human {i + 1}: observe or recruit" for i, p in enumerate(self.humans)
+                        if p is None]
+
+    def detail(self) -> dict:
+        """The dice rolled and kept, and each Human's plan (a bonus roll's details)."""
+        return {"rolled": self.reading.faces if self.reading else [],
+                "keep": list(self.kept.elements()), "humans": [p for p in self.humans if p]}
+
+    def entry_lines(self) -> list[str]:
+        gained = {f: n for f, n in self.kept.items() if f != "human" and n}
+        lines = [f"gains {describe(gained)}"] if gained else []
+        labels = {c.value: c.label for c in self.human_choices}
+        return lines + [f"Human {i + 1}: {labels[p]}" for i, p in enumerate(self.humans) if p]
+
+
+class ExpeditionFlow(ShipFlow, Dice):
+    """Terran Expedition: the ship's dice (Dice), with the station's rerolls."""
+
+    def __init__(self, found: dict) -> None:
+        ShipFlow.__init__(self, found)
+        Dice.__init__(self, self.action)
+
+    def questions(self) -> list[str]:
+        return self.dice_questions() + super().questions()
 
     def details(self) -> dict:
-        found: dict[str, Any] = {"rolled": self.reading.faces if self.reading else [],
-                                 "keep": list(self.kept.elements()),
-                                 "humans": [p for p in self.humans if p]}
+        found: dict[str, Any] = self.detail()
         if self.rerolls:
             found["rerolls"] = self.rerolls
         if self.human_places:
@@ -497,34 +578,47 @@ class ExpeditionFlow(ShipFlow):
         return found
 
     def action_lines(self) -> list[str]:
-        gained = {f: n for f, n in self.kept.items() if f != "human" and n}
-        lines = [f"gains {describe(gained)}"] if gained else []
-        labels = {c.value: c.label for c in self.human_choices}
-        return lines + [f"Human {i + 1}: {labels[p]}" for i, p in enumerate(self.humans) if p]
+        return self.entry_lines()
 
 
-class DiplomacyFlow(ShipFlow):
-    """Diplomacy: which track(s), each with its lobbying cost."""
+class Tracks:
+    """Diplomacy tracks to advance on, each with its lobbying cost (or free): a Diplomacy
+    ship's, or a bonus action's (117, 306, A-7)."""
 
-    def __init__(self, found: dict) -> None:
-        super().__init__(found)
-        self.most: int | None = self.action["tracks_at_most"]
-        self.offers = {t["track"]: t for t in self.action["tracks"]}
+    def __init__(self, offer: dict, name: str) -> None:
+        self.most: int | None = offer["tracks_at_most"]
+        self.name = name
         self.tracks = [Choice(t["track"], f"{TRACK_NAMES[t['track']]}: level {t['level']} -> "
-                                          f"{t['level'] + 1}, {_of('gems', t['cost'])}",
+                                          f"{t['level'] + 1}, "
+                                          + ("free" if t["cost"] == 0 else _of("gems", t["cost"])),
                               t["allowed"], t["reason"])
-                       for t in self.action["tracks"]]
+                       for t in offer["tracks"]]
         self.chosen: list[str] = []
 
     def choose(self, track: str) -> None:
-        """Take (or, tapped again, leave) a track, up to the ship's number of tracks."""
+        """Take (or, tapped again, leave) a track, up to the number of tracks."""
         if track in self.chosen:
             self.chosen.remove(track)
             return
         _pick(self.tracks, track)
         if self.most is not None and len(self.chosen) >= self.most:
-            raise FlowError(f"{self.ship['ship']} advances on at most {self.most} track(s)")
+            raise FlowError(f"{self.name} advances on at most {self.most} track(s)")
         self.chosen.append(track)
+
+    def entry_lines(self) -> list[str]:
+        return [f"lobbies: {_pick(self.tracks, track).label}" for track in self.chosen]
+
+    def detail(self) -> list[str]:
+        """The tracks chosen (a bonus action's details)."""
+        return list(self.chosen)
+
+
+class DiplomacyFlow(ShipFlow, Tracks):
+    """Diplomacy: which track(s), each with its lobbying cost."""
+
+    def __init__(self, found: dict) -> None:
+        ShipFlow.__init__(self, found)
+        Tracks.__init__(self, self.action, self.ship["ship"])
 
     def questions(self) -> list[str]:
         return (["which track"] if not self.chosen else []) + super().questions()
@@ -533,7 +627,64 @@ class DiplomacyFlow(ShipFlow):
         return {"tracks": list(self.chosen)}
 
     def action_lines(self) -> list[str]:
-        return [f"lobbies: {_pick(self.tracks, track).label}" for track in self.chosen]
+        return self.entry_lines()
+
+
+class Picks:
+    """One of the choices the engine offers for a bonus action: 326's free Sector, A-11's Hub
+    resident moving out, what A-12 returns to the supply."""
+
+    def __init__(self, offer: dict, what: str) -> None:
+        self.what = what
+        self.choices = [Choice(c["detail"], _pick_label(what, c), c["allowed"], c["reason"])
+                        for c in offer["choices"]]
+        self.picked: Choice | None = None
+
+    def pick(self, detail: Any) -> None:
+        self.picked = _pick(self.choices, detail)
+
+    def detail(self) -> Any:
+        return None if self.picked is None else self.picked.value
+
+    def entry_lines(self) -> list[str]:
+        return [] if self.picked is None else [self.picked.label]
+
+
+def _place(where: Any) -> str:
+    return "the Hub" if where == "hub" else f"Sector {where}"
+
+
+def _pick_label(what: str, choice: dict) -> str:
+    """'Sector 111 (brown wing)', 'teal from Hub quarter 3 to Sector 101', 'the teal in Sector
+    102 quarter 1', 'Sector 102 and its residents (teal)', 'nothing: lose 5 points'."""
+    detail = choice["detail"]
+    if what == "sector":
+        return f"Sector {detail} ({choice['wing'] or '?'} wing)"
+    if what == "resident":
+        to = "back to the supply" if detail["to"] is None else f"to Sector {detail['to']}"
+        return f"{choice['species']} from Hub quarter {detail['slot'] + 1} {to}"
+    if "resident" in detail:
+        where = detail["resident"]
+        return f"the {choice['species']} in {_place(where['from'])} quarter {where['slot'] + 1}"
+    if "sector" in detail:
+        return (f"Sector {detail['sector']} and its residents "
+                f"({', '.join(choice['residents']) or 'none'})")
+    return f"nothing: lose {-choice['points']} points"
+
+
+Bonus = Transactions | Dice | Tracks | Picks  # a bonus action's entry, by what it asks
+
+
+def bonus_entry(need: dict) -> Bonus:
+    """The entry for a bonus action's details, built from the engine's offer."""
+    offer, what = need["offer"], need["bonus"]
+    if what == "transactions":
+        return Transactions(offer, offer["transactions"], need["source"])
+    if what == "dice":
+        return Dice(offer)
+    if what == "tracks":
+        return Tracks(offer, need["source"])
+    return Picks(offer, what)
 
 
 class GainFlow(ShipFlow):
@@ -553,7 +704,17 @@ FLOWS: dict[str, type[ShipFlow]] = {
 def ship_flow(state: State, catalogue: Catalogue, ship_id: str) -> ShipFlow:
     """The flow for the active player's use of `ship_id`."""
     found = options(state, catalogue, ship=ship_id)
-    return FLOWS[found["ship"]["type"]](found)
+    ship = found["ship"]
+    ship["abilities"] = with_offers(state, catalogue, ship["abilities"])
+    for sector in ship["action"].get("sectors", []):
+        sector["abilities"] = with_offers(state, catalogue, sector["abilities"])
+    return FLOWS[ship["type"]](found)
+
+
+def with_offers(state: State, catalogue: Catalogue, needs: list[dict]) -> list[dict]:
+    """The abilities' needs, each bonus action with the engine's `offer` (None: not asked)."""
+    return [{**need, "offer": bonus_offer(state, catalogue, need["source"], need["kind"])}
+            if need.get("bonus") else need for need in needs]
 
 
 # -- income ----------------------------------------------------------------------------------------
@@ -628,7 +789,9 @@ class IncomeFlow:
 
 
 def income_flow(state: State, catalogue: Catalogue) -> IncomeFlow:
-    return IncomeFlow(options(state, catalogue))
+    found = options(state, catalogue)
+    found["income"]["powers"] = with_offers(state, catalogue, found["income"]["powers"])
+    return IncomeFlow(found)
 
 
 # -- Diplomacy bonuses, Hub powers, corrections ------------------------------------------------

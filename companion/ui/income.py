@@ -1,20 +1,38 @@
 """The income screen: eligibility (or the reason and an override), the receipt line by line, the
-optional income powers as cards, relocations at 1 GEM each with the left shift shown, Hub A-8's
-Human first; Confirm commits through the session and goes back to the table. What it shows comes
-from flows.income_flow and income_model.py."""
+optional income powers as cards (a one-tap bonus action's buttons on its card, one of several
+steps - transactions, dice - in a pop-up of the action screen's panels), relocations at 1 GEM each
+with the left shift shown, Hub A-8's Human first; Confirm commits through the session (a value the
+catalogue lacks asked as the action screen asks it) and goes back to the table. What it shows
+comes from flows.income_flow and income_model.py."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
 from kivy.app import App
+from kivy.lang import Builder
 from kivy.properties import BooleanProperty, StringProperty
-from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 
-from companion.rules.words import TRACK_NAMES
-from companion.ui.flows import FlowError, IncomeFlow, Outcome, income_flow, send
+from companion.ui import action
+from companion.ui.action import ask_missing, show_answers
+from companion.ui.action_model import BonusModel, Button, value_tag
+from companion.ui.flows import (
+    Choice,
+    FlowError,
+    IncomeFlow,
+    Outcome,
+    bonus_entry,
+    income_flow,
+    send,
+)
 from companion.ui.income_model import PowerCard, dry_run, power_cards, relocations
-from companion.ui.widgets import ACCENT, BUTTON, NamePopup, TagButton, TagToggle
+from companion.ui.widgets import ACCENT, BUTTON, NotePopup, TagButton, TagToggle
 
 
 class IncomeLine(Label):
@@ -92,17 +110,33 @@ class IncomeScreen(Screen):
             self.ids.left.add_widget(IncomeLine(text=text, tag=f"power:{card.source}"))
         if not taken:
             return
-        picked = (flow.abilities.bonus.get(card.source) or []) if card.kind == "bonus" \
-            else flow.abilities.choices.get(card.source, [])
-        row = BoxLayout(size_hint_y=None, height=unit * 56, spacing=unit * 4)
-        for value in card.choices:
-            button = TagButton(text=TRACK_NAMES.get(value, value),
-                               tag=f"power:{card.source}:{value}", font_size=unit * 16,
-                               bg=ACCENT if value in picked else BUTTON)
-            button.bind(on_release=lambda _b, c=card, v=value: self.pick(c, v))
-            row.add_widget(button)
+        if card.kind == "entry":
+            lines = (flow.abilities.entries[card.source].entry_lines()
+                     if card.source in flow.abilities.bonus else [])
+            button = TagButton(text="; ".join(lines) or "Enter it…",
+                               tag=f"power:{card.source}:enter", size_hint_y=None,
+                               height=unit * 56, font_size=unit * 16, shorten=False,
+                               bg=ACCENT if lines else BUTTON)
+            button.bind(on_release=lambda _b: self.enter(card.source))
+            self.ids.left.add_widget(button)
+            return
+        picked = (flow.abilities.bonus.get(card.source) if card.kind == "pick"
+                  else flow.abilities.choices.get(card.source, []))
+        grid = GridLayout(cols=1 if card.kind == "pick" else 2, size_hint_y=None,
+                          spacing=unit * 4, row_force_default=True,
+                          row_default_height=unit * 52)
+        grid.bind(minimum_height=grid.setter("height"))
+        for choice in card.choices:
+            on = picked == choice.value or (isinstance(picked, list) and choice.value in picked)
+            button = TagButton(text=choice.label, tag=f"power:{card.source}:"
+                                                      f"{value_tag(choice.value)}",
+                               font_size=unit * 15, shorten=False,
+                               bg=ACCENT if on else BUTTON,
+                               opacity=1 if choice.allowed else 0.55)
+            button.bind(on_release=lambda _b, c=card, v=choice: self.pick(c, v))
+            grid.add_widget(button)
         if card.choices:
-            self.ids.left.add_widget(row)
+            self.ids.left.add_widget(grid)
 
     def take(self, source: str, taken: bool) -> None:
         """Take or leave an optional power."""
@@ -110,14 +144,26 @@ class IncomeScreen(Screen):
         self.flow.abilities.use(source, taken)
         self.show()
 
-    def pick(self, card: PowerCard, value: str) -> None:
-        """A power's choice (a track for a Diplomacy action)."""
+    def pick(self, card: PowerCard, choice: Choice) -> None:
+        """A power's choice, or a one-tap bonus action's answer (a track, A-11's move,
+        A-12's return); a disallowed one says why."""
         assert self.flow is not None
-        if card.kind == "bonus":
-            self.flow.abilities.give_bonus(card.source, [value])
+        if not choice.allowed:
+            self.message = choice.reason or ""
+        elif card.kind == "pick":
+            self.message = BonusModel(self.flow.abilities, card.source).answer(choice.value)
         else:
-            self.flow.abilities.choose(card.source, value)
+            self.flow.abilities.choose(card.source, choice.value)
         self.show()
+
+    def enter(self, source: str) -> None:
+        """A bonus action of several steps in the pop-up (again: entered afresh)."""
+        assert self.flow is not None
+        abilities = self.flow.abilities
+        abilities.bonus.pop(source, None)
+        abilities.entries[source] = bonus_entry(abilities.needs[source])
+        BonusPopup(BonusModel(abilities, source), f"Income: {self.flow.player}",
+                   self.show).open()
 
     def relocate(self, source: object, slot: int, to: object) -> None:
         """Add a relocation (1 GEM)."""
@@ -146,18 +192,25 @@ class IncomeScreen(Screen):
             return
         self.commit(self.flow.command())
 
-    def commit(self, command: dict) -> None:
-        """Send a command; back to the table when done."""
+    def commit(self, command: dict) -> str:
+        """Send a command: back to the table when done; a refusal shows the rule (Override…);
+        a value the catalogue lacks is asked on the value-entry component, then sent again."""
         app = App.get_running_app()
-        outcome = send(app.session.game.execute, command)
+        game = app.session.game
+        try:
+            outcome = send(game.execute, command)
+        except Exception as error:  # a failed commit: the game is as it was
+            self.message = str(error)
+            return self.message
         if outcome.refused:
             self.refused = outcome
             self.reason = f"Refused: {outcome.refused}"
             self.allowed = False
         elif outcome.question:
-            self.message = outcome.question
+            ask_missing(outcome, game.catalogue, self.commit)
         else:
             app.show("table")
+        return ""
 
     def override(self) -> None:
         """Ask for a reason, then take income in spite of the rule."""
@@ -167,13 +220,47 @@ class IncomeScreen(Screen):
 
         def done(reason: str) -> str | None:
             try:
-                self.commit(outcome.override(reason))
+                return self.commit(outcome.override(reason)) or None
             except FlowError as error:
                 return str(error)
-            return None
 
-        NamePopup("Why override?", "", done).open()
+        NotePopup("Why override?", "", done).open()
 
     def back(self) -> None:
         """Back to the table, nothing taken."""
         App.get_running_app().show("table")
+
+
+class BonusPopup(ModalView):
+    """A bonus action of several steps (transactions, dice) entered on the action screen's
+    panels over the income screen; answered, it closes and the screen shows it."""
+
+    question = StringProperty("")
+    lines = StringProperty("")
+    message = StringProperty("")
+
+    def __init__(self, bonus: BonusModel, title: str, done: Callable[[], None],
+                 **kwargs: Any) -> None:
+        layout = str(Path(action.__file__).with_suffix(".kv"))  # the answer buttons' look
+        if layout not in Builder.files:
+            Builder.load_file(layout)
+        self.bonus, self.heading, self.done = bonus, title, done
+        super().__init__(**kwargs)
+        self.refresh()
+
+    def refresh(self) -> None:
+        panel = self.bonus.panel(self.heading)
+        if panel is None:
+            self.close()
+            return
+        self.question, self.lines = panel.title, "\n".join(panel.lines)
+        show_answers(self.ids.choices, panel, self.press)
+
+    def press(self, button: Button) -> None:
+        self.message = button.reason if not button.allowed else self.bonus.press(button.act)
+        self.refresh()
+
+    def close(self) -> None:
+        """Back to the income screen (Cancel leaves the bonus action still to enter)."""
+        self.dismiss()
+        self.done()

@@ -13,20 +13,21 @@ from companion.rules.catalogue import Catalogue
 from companion.rules.game import Game
 from companion.rules.move import Missing, Refused
 from companion.rules.state import State
-from companion.rules.words import TRACKS
-from companion.ui.flows import IncomeFlow
+from companion.ui.flows import Choice, IncomeFlow, Picks, Tracks
 from companion.ui.table_model import ALIEN_LETTERS
 
 
 @dataclass(frozen=True)
 class PowerCard:
-    """An income power: its text, whether it may be left, and the choices it asks for."""
+    """An income power: its text, whether it may be left, and what it asks: a choice or a
+    one-tap bonus action (a track, A-11's move, A-12's return) as buttons on the card, or a
+    bonus action of several steps (transactions, dice) entered in a pop-up."""
 
     source: str
     text: str
     optional: bool
-    choices: list[str]  # a choice's values, or the tracks of a Diplomacy action; [] if none
-    kind: str  # "choice", "bonus" or ""
+    choices: list[Choice]  # the card's buttons; [] if none
+    kind: str  # "choice", "pick" (one tap), "entry" (the pop-up) or ""
 
 
 @dataclass(frozen=True)
@@ -48,11 +49,16 @@ def power_cards(flow: IncomeFlow) -> list[PowerCard]:
     """The income powers that fire, as cards (the fixed ones too, so the receipt is whole)."""
     cards = []
     for source, need in flow.abilities.needs.items():
-        if need.get("bonus") == "tracks":
-            cards.append(PowerCard(source, need["text"], need["optional"], list(TRACKS), "bonus"))
+        entry = flow.abilities.entries.get(source)
+        if isinstance(entry, Tracks | Picks):
+            cards.append(PowerCard(source, need["text"], need["optional"],
+                                   entry.tracks if isinstance(entry, Tracks) else entry.choices,
+                                   "pick"))
+        elif entry is not None:
+            cards.append(PowerCard(source, need["text"], need["optional"], [], "entry"))
         elif len(need.get("choice", [])) > 1:
             cards.append(PowerCard(source, need["text"], need["optional"],
-                                   [str(c) for c in need["choice"]], "choice"))
+                                   [Choice(c, str(c)) for c in need["choice"]], "choice"))
         else:
             cards.append(PowerCard(source, need["text"], need["optional"], [], ""))
     return cards

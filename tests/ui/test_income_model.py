@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.ui.action_model import BonusModel
 from companion.ui.flows import income_flow
 from companion.ui.income_model import dry_run, power_cards, relocations
 from companion.ui.session import GameSession
@@ -28,10 +29,10 @@ def demo(tmp_path: Path) -> Iterator[GameSession]:
 def test_an_optional_power_is_a_card_with_the_tracks(demo: GameSession) -> None:
     flow = income_flow(demo.state, demo.game.catalogue)
     [card] = power_cards(flow)
-    assert (card.source, card.optional, card.kind) == ("A-7", True, "bonus")
-    assert "construction" in card.choices
+    assert (card.source, card.optional, card.kind) == ("A-7", True, "pick")
+    assert "Construct: level 0 -> 1, 1 GEM" in [c.label for c in card.choices]
     flow.abilities.use("A-7")
-    flow.abilities.give_bonus("A-7", ["construction"])
+    assert BonusModel(flow.abilities, "A-7").answer("construction") == ""
     preview = dry_run(demo.state, demo.game.catalogue, flow.command())
     assert "Bob pays 1 GEM: lobbying for Construct level 1" in preview
     assert demo.state["players"][1]["diplomacy"]["construction"] == 0  # only a dry run

@@ -97,18 +97,25 @@ class CatalogueScreen(Screen):
         assert self.browser is not None
 
         def take(value: Any) -> str | None:
-            assert self.browser is not None
-            if not self.browser.correct(row.key, value):
-                return self.browser.message
+            if not self.keep(row.key, value):
+                return self.browser.message if self.browser is not None else None
             Clock.schedule_once(lambda _dt: self.refresh(), 0)
             return None
 
         ask_value(self.browser.entry(row), take)
 
     def correct(self, key: str, value: Any) -> None:
-        assert self.browser is not None
-        self.browser.correct(key, value)
+        self.keep(key, value)
         self.refresh()
+
+    def keep(self, key: str, value: Any) -> bool:
+        """Keep a corrected value in the overlay and tell the session (the open game takes it);
+        False: refused, the browser's message says why."""
+        assert self.browser is not None
+        if not self.browser.correct(key, value):
+            return False
+        App.get_running_app().session.catalogue_changed()
+        return True
 
     def back(self) -> None:
         """From a component to its kind, from a kind to home."""

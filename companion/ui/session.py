@@ -121,6 +121,16 @@ class GameSession:
             self._options = (position, options(played.state, played.catalogue))
         return self._options[1]
 
+    def catalogue_changed(self) -> None:
+        """A value was corrected in the user's catalogue (the catalogue screen): the open game
+        is opened again, so that it plays with the value where it had none (a game keeps the
+        values it was played with), and its options are computed afresh."""
+        self._options = None
+        if self.game is not None:
+            problem = self.open_game(self.game.id)
+            if problem:
+                self.problem = f"The game could not take the corrected value: {problem}"
+
     def waiting(self) -> bool:
         """True while a player has a Diplomacy bonus to choose."""
         return self.game is not None and bool(self.options()["pending"])

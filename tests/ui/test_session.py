@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from companion.ui.catalogue_model import CatalogueBrowser
 from companion.ui.session import GameSession, relaunch_screen
 
 
@@ -86,3 +87,19 @@ def test_the_screen_is_kept_with_its_game_until_another_is_shown(tmp_path: Path)
     third.open()
     assert third.saved_screen() == "home"
     third.close()
+
+
+def test_a_catalogue_correction_reaches_the_open_game_and_its_options(tmp_path: Path) -> None:
+    """Sector 101's cost entered on the catalogue screen mid-game: the table's options no longer
+    ask for it (the cached ones did), and the game plays with it."""
+    overlay = tmp_path / "overlay.json"
+    session = GameSession(tmp_path / "games.sqlite", overlay)
+    session.open_demo()
+    asked = [m["key"] for m in session.options()["missing"]]
+    assert "sectors/101/cost" in asked
+    assert CatalogueBrowser(overlay).correct("sectors/101/cost", 5)
+    session.catalogue_changed()
+    now = [m["key"] for m in session.options()["missing"]]
+    assert now == [key for key in asked if key != "sectors/101/cost"]
+    assert session.game.catalogue.field("sectors", 101, "cost").value == 5
+    session.close()

@@ -8,11 +8,8 @@ from __future__ import annotations
 
 import json
 import os
-import select
-import shutil
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -22,7 +19,9 @@ from hypothesis import settings
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests" / "rules"))  # the test table (tables.py), for every folder
+sys.path.insert(0, str(REPO / "tools"))  # the private X display, shared with tools/bench_ui.py
 from tables import Table, table_catalogue_at  # noqa: E402
+from xvfb_display import find_xvfb, start_xvfb, stop  # noqa: E402
 
 # CI replays the same hypothesis examples on every run (a red CI always means a change broke
 # something); a developer's runs draw new examples each time and keep the failures they find.
@@ -30,19 +29,12 @@ settings.register_profile("ci", derandomize=True, database=None)
 if os.environ.get("CI") == "true":
     settings.load_profile("ci")
 RESULT_PREFIX = "DRIVER-RESULT "
-XVFB_SCREEN = "1920x1200x24"  # large enough for every window size the tests use
-
-
-def _find_xvfb() -> str | None:
-    if shutil.which("Xvfb"):
-        return shutil.which("Xvfb")
-    return "/usr/bin/Xvfb" if os.access("/usr/bin/Xvfb", os.X_OK) else None
 
 
 @pytest.fixture(scope="session")
 def xvfb_display() -> Iterator[str]:
     """A private X display (":N") served by our own Xvfb for the whole session."""
-    xvfb = _find_xvfb()
+    xvfb = find_xvfb()
     if xvfb is None:
         pytest.fail(
             "Xvfb is not installed, and the UI tests need it (they are never skipped). "
@@ -50,46 +42,14 @@ def xvfb_display() -> Iterator[str]:
             "or install them: sudo apt-get install xvfb xauth libgl1-mesa-dri",
             pytrace=False,
         )
-    read_end, write_end = os.pipe()
-    process = subprocess.Popen(
-        [xvfb, "-displayfd", str(write_end), "-screen", "0", XVFB_SCREEN,
-         "-nolisten", "tcp", "-noreset"],
-        pass_fds=(write_end,), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-    )
-    os.close(write_end)
     try:
-        number = _read_display_number(read_end, process, timeout=30.0)
-    finally:
-        os.close(read_end)
+        process, display = start_xvfb(xvfb)
+    except RuntimeError as error:
+        pytest.fail(str(error), pytrace=False)
     try:
-        yield f":{number}"
+        yield display
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
-
-
-def _read_display_number(fd: int, process: subprocess.Popen, timeout: float) -> int:
-    """Xvfb -displayfd writes the display number it chose, then a newline."""
-    deadline = time.monotonic() + timeout
-    data = b""
-    while not data.endswith(b"\n"):
-        remaining = deadline - time.monotonic()
-        if remaining <= 0 or process.poll() is not None:
-            process.kill()
-            stderr = process.communicate()[1].decode(errors="replace")[-2000:]
-            pytest.fail(f"Xvfb did not start (exit {process.returncode}):\n{stderr}",
-                        pytrace=False)
-        ready, _, _ = select.select([fd], [], [], min(remaining, 0.5))
-        if ready:
-            chunk = os.read(fd, 64)
-            if not chunk:
-                continue
-            data += chunk
-    return int(data.strip())
+        stop(process)
 
 
 @pytest.fixture

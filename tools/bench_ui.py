@@ -17,8 +17,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import select
-import shutil
 import statistics
 import subprocess
 import sys
@@ -28,42 +26,10 @@ from collections.abc import Callable, Generator
 from pathlib import Path
 from typing import Any
 
+from xvfb_display import find_xvfb, start_xvfb, stop
+
 REPO = Path(__file__).resolve().parent.parent
 RESULT_PREFIX = "BENCH-RESULT "
-XVFB_SCREEN = "1920x1200x24"
-
-
-def start_xvfb() -> tuple[subprocess.Popen, str]:
-    """Our own Xvfb on a free display (-displayfd): the process and ":N"."""
-    read_end, write_end = os.pipe()
-    process = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write_end), "-screen", "0", XVFB_SCREEN, "-nolisten", "tcp",
-         "-noreset"], pass_fds=(write_end,), stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL)
-    os.close(write_end)
-    data = b""
-    deadline = time.monotonic() + 30
-    try:
-        while not data.endswith(b"\n") and time.monotonic() < deadline \
-                and process.poll() is None:
-            if select.select([read_end], [], [], 0.5)[0]:
-                data += os.read(read_end, 64)
-    finally:
-        os.close(read_end)
-    if not data.endswith(b"\n"):
-        stop(process)
-        raise RuntimeError("Xvfb did not start")
-    return process, f":{int(data.strip())}"
-
-
-def stop(process: subprocess.Popen) -> None:
-    """End a process we started, waiting for it."""
-    process.terminate()
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait(timeout=10)
 
 
 def rss_mb() -> float:
@@ -183,10 +149,11 @@ def main(argv: list[str] | None = None) -> int:
         figures = measure(args.app, args.taps, (width, height))
         print(RESULT_PREFIX + json.dumps(figures), flush=True)
         return 0
-    if shutil.which("Xvfb") is None:
+    program = find_xvfb()
+    if program is None:
         print("ui bench skipped: Xvfb is not installed (deploy/system-packages.sh installs it)")
         return 0
-    xvfb, display = start_xvfb()
+    xvfb, display = start_xvfb(program)
     try:
         with tempfile.TemporaryDirectory(prefix="phoenix-bench-") as home:
             env = {**os.environ, "DISPLAY": display, "KIVY_HOME": f"{home}/kivy",

@@ -87,4 +87,4 @@ def test_a_kill_mid_game_and_a_relaunch_come_back_to_the_same_screen_and_state(
 
 def test_fullscreen_fills_the_display_without_a_window_manager(run_ui_driver) -> None:
     result = run_ui_driver(SCRIPT, "fullscreen", args=("--fullscreen",))
-    assert result["window"] == [1920, 1200]  # conftest's XVFB_SCREEN
+    assert result["window"] == [1920, 1200]  # tools/xvfb_display.py's SCREEN

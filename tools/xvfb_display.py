@@ -1,0 +1,58 @@
+"""A private X display for the UI tests (tests/conftest.py) and the UI bench (tools/bench_ui.py):
+our own Xvfb on a free display number, chosen by Xvfb itself (-displayfd)."""
+
+from __future__ import annotations
+
+import os
+import select
+import shutil
+import subprocess
+import tempfile
+import time
+
+SCREEN = "1920x1200x24"  # large enough for every window size the tests use
+
+
+def find_xvfb() -> str | None:
+    """The Xvfb program (None: not installed)."""
+    if shutil.which("Xvfb"):
+        return shutil.which("Xvfb")
+    return "/usr/bin/Xvfb" if os.access("/usr/bin/Xvfb", os.X_OK) else None
+
+
+def start_xvfb(xvfb: str, timeout: float = 30.0) -> tuple[subprocess.Popen, str]:
+    """Start Xvfb on a free display: the process and ":N" (RuntimeError with Xvfb's own
+    message when it does not start)."""
+    read_end, write_end = os.pipe()
+    with tempfile.TemporaryFile() as log:  # Xvfb's messages (a pipe nobody reads fills up)
+        process = subprocess.Popen(
+            [xvfb, "-displayfd", str(write_end), "-screen", "0", SCREEN, "-nolisten", "tcp",
+             "-noreset"], pass_fds=(write_end,), stdout=subprocess.DEVNULL, stderr=log)
+        os.close(write_end)
+        data = b""
+        deadline = time.monotonic() + timeout
+        try:
+            # Xvfb writes the display number it chose, then a newline
+            while not data.endswith(b"\n") and time.monotonic() < deadline \
+                    and process.poll() is None:
+                if select.select([read_end], [], [], 0.5)[0]:
+                    data += os.read(read_end, 64)
+        finally:
+            os.close(read_end)
+        if not data.endswith(b"\n"):
+            process.kill()
+            process.wait(timeout=10)
+            log.seek(0)
+            stderr = log.read().decode(errors="replace")[-2000:]
+            raise RuntimeError(f"Xvfb did not start (exit {process.returncode}):\n{stderr}")
+    return process, f":{int(data.strip())}"
+
+
+def stop(process: subprocess.Popen) -> None:
+    """End a process we started, waiting for it."""
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=10)

@@ -28,6 +28,7 @@ from companion.ui.widgets import (
     SELECTED,
     NotePopup,
     TagButton,
+    hex_color,
 )
 
 
@@ -65,13 +66,16 @@ class ActionScreen(Screen):
         colors = {p["name"]: p["color"] for p in state["players"]}
         prompts = bonus_prompts(state, game.catalogue)
         self.prompting = bool(prompts)
-        if self.given is not None:
-            player, given = self.given
-            self.show_panel(given_panel(given, colors), colors[player])
-        elif prompts:
+        if prompts:  # the bonuses given by themselves are read with the first prompt
             self.ship, self.model, self.prompt = "", None, prompts[0]
             color = colors[self.prompt.player]
-            self.show_panel(prompt_panel(self.prompt, color), color)
+            panel = prompt_panel(self.prompt, color)
+            if self.given is not None:
+                panel = Panel(panel.title, panel.buttons, given_lines(self.given[1], colors))
+            self.show_panel(panel, color)
+        elif self.given is not None:
+            player, given = self.given
+            self.show_panel(given_panel(given, colors), colors[player])
         elif self.ship:
             if self.model is None or self.model.flow.ship["ship"] != self.ship:
                 self.model = ActionModel(ship_flow(state, game.catalogue, self.ship))
@@ -100,6 +104,7 @@ class ActionScreen(Screen):
             self.message = App.get_running_app().session.execute(
                 self.prompt.command(button.act[1]))
             if not self.message:
+                self.given = None
                 self.leave()
             return
         assert self.model is not None
@@ -181,6 +186,13 @@ def primary(panel: Panel) -> Button | None:
     allowed = [b for b in panel.buttons if b.allowed and b.act[0] not in ("back", "override")]
     return (confirm or allowed)[0] if confirm or len(allowed) == 1 else None
 
+
+
+def given_lines(given: list[tuple[str, str]], colors: dict[str, str]) -> list[str]:
+    """'Given by themselves: Ann 1 GEM', each name in the player's colour."""
+    return ["Given by themselves (one choice): " + ", ".join(
+        f"[b][color={hex_color(PLAYER_RGBA[colors[player]])}]{player}[/color][/b] {what}"
+        for player, what in given)]
 
 
 def show_answers(grid: GridLayout, panel: Panel, press: Callable[[Button], None]) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from drive_table import read_table, shot, texts, to_bobs_turn
-from harness import Robot, Steps, run
+from harness import Robot, Steps, in_view, run
 
 
 def read_panel(robot: Robot) -> dict:
@@ -108,6 +108,8 @@ def expedition_and_neutral(robot: Robot, size: tuple[int, int], shots: Path | No
     robot.result["dice"] = read_panel(robot)
     yield from shot(robot, shots, "action-expedition", size)
     yield from robot.tap("action:dice")
+    yield from robot.frames(2)
+    robot.result["kept_panel_at_top"] = first_answer_in_view(robot)
     for face in ("food", "food", "human", "metal"):
         yield from robot.tap(f"keep:{face}")
     robot.result["kept"] = read_panel(robot)
@@ -134,6 +136,12 @@ def expedition_and_neutral(robot: Robot, size: tuple[int, int], shots: Path | No
     yield from confirm(robot, shots, size)
     robot.result["prompts"] += yield from choose_bonuses(robot)
     yield from read_table(robot)
+
+
+def first_answer_in_view(robot: Robot) -> bool:
+    """Whether the panel's first button is in view (a new panel starts at the top)."""
+    choices = robot.app.screens.get_screen("action").ids.choices
+    return in_view(choices.children[-1], choices.parent)
 
 
 def choose_bonuses(robot: Robot) -> Steps:

@@ -51,6 +51,7 @@ def test_expedition_then_a_neutral_ship_and_the_bonus_prompts(run_ui_driver):
     assert result["dice"]["question"] == "Bob uses Terran Expedition L3: Roll 7 · keep 5"
     assert result["dice"]["buttons"]["die:human"] == "human: 3"
     assert result["kept"]["buttons"]["keep:food"] == "keep food: 2 of 2"
+    assert result["kept_panel_at_top"]  # "These 7 dice" was scrolled to; the next panel is not
     assert "no living quarters free for a Human" in result["recruit"]
     assert result["expedition"]["lines"].splitlines()[1:3] == [
         "gains 2 food and 1 metal", "Human 1: Observe: 1 point"]

@@ -29,6 +29,7 @@ from companion.ui.widgets import (
     SPECIES_RGBA,
     SPECIES_TEXT,
     KeypadPopup,
+    NamePopup,
     TagButton,
     TagLabel,
     TagToggle,
@@ -42,6 +43,13 @@ class TagInput(TextInput):
     """A one-line text field with a tag (names, typed on a USB keyboard)."""
 
     tag = StringProperty("")
+
+
+class NameKeyboard(NamePopup):
+    """The on-screen name keyboard with the letters German names need (Ü Ö Ä ß): a table with
+    only a touchscreen types its names here."""
+
+    ROWS = ("QWERTYUIOPÜ", "ASDFGHJKLÖÄ", "ZXCVBNMß-")
 
 
 class SetupScreen(Screen):
@@ -176,12 +184,15 @@ class SetupScreen(Screen):
 
     def show_players(self, step: model.Players) -> None:
         for index, player in enumerate(step.players):
-            row = self._grid(6)
-            row.cols_minimum = {0: self._unit(230)}
+            row = self._grid(7)
+            row.cols_minimum = {0: self._unit(150)}
             name = TagInput(text=player["name"], tag=f"setup:name:{index}", multiline=False,
                             hint_text=f"Player {index + 1}", font_size=self._unit(22))
             name.bind(text=lambda _f, text, i=index: step.set_name(i, text))
             row.add_widget(name)
+            keys = self._button(row, "Keys", f"setup:keyboard:{index}",
+                                lambda i=index: self.name_keyboard(step, i))
+            keys.size_hint_x, keys.width = None, self._unit(64)
             for color in step.colors:
                 chosen = player["color"] == color
                 button = self._button(row, f"[b]{color.upper()}[/b]" if chosen else color,
@@ -193,6 +204,17 @@ class SetupScreen(Screen):
             self._button(row, "Remove", f"setup:remove:{index}", lambda i=index: step.remove(i))
         if len(step.players) < max(step.counts):
             self._button(self._grid(1), "Add a player", "setup:add", step.add)
+
+    def name_keyboard(self, step: model.Players, index: int) -> None:
+        """Type player `index`'s name on the on-screen keyboard (the wizard says what is
+        wrong with it, if anything)."""
+        def take(name: str) -> str | None:
+            problem = step.name_problem(index, name)
+            if problem is None:
+                step.set_name(index, name)
+                Clock.schedule_once(lambda _dt: self.refresh(), 0)
+            return problem
+        NameKeyboard(f"Player {index + 1}'s name", step.players[index]["name"], take).open()
 
     def show_options(self, step: model.Options) -> None:
         grid = self._grid(1)

@@ -189,6 +189,14 @@ class Players:
     def set_name(self, index: int, name: str) -> None:
         self.players[index]["name"] = name
 
+    def name_problem(self, index: int, name: str) -> str | None:
+        """Why player `index` cannot be called `name` (None: they can)."""
+        problem = name_problem(name, f"player {index + 1}'s name")
+        others = [p["name"].strip() for i, p in enumerate(self.players) if i != index]
+        if problem is None and name.strip() in others:
+            problem = f"another player is called {name.strip()}"
+        return problem
+
     def set_color(self, index: int, color: str) -> None:
         """Give player `index` a colour (a player who had it takes theirs in exchange)."""
         for other in self.players:
@@ -592,8 +600,10 @@ class Bonuses:
         return ask.title + (f" ({given + 1} of {ask.count})" if ask.count > 1 else "")
 
     def describe(self, choice: str) -> str:
-        """A choice as the table calls it (a Diplomacy track's name)."""
-        return TRACK_NAMES.get(choice, choice)
+        """A choice as the table calls it: a Diplomacy track's name, a ship of the player's
+        by its design ("L2-dismantle", not "Ann:L2-dismantle")."""
+        ship = self.wizard.state["ships"].get(choice)
+        return ship["design"] if ship else TRACK_NAMES.get(choice, choice)
 
     @property
     def lines(self) -> list[str]:

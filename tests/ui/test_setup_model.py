@@ -271,3 +271,43 @@ def test_the_values_step_shows_one_component_per_panel(empty):
     assert {i["key"] for i in second.groups[second.components[1]]} <= wizard.skipped
     wizard.component = total - 1
     assert wizard.step.next() and wizard.name == "Starting bonuses"
+
+
+def test_a_name_typed_on_the_on_screen_keyboard_is_checked_before_it_is_taken(empty):
+    """The setup's name keyboard (a table with only a touchscreen) asks the wizard first."""
+    step = model.SetupWizard(Game(empty)).step
+    step.set_name(0, "Ann")
+    assert step.name_problem(1, "Jörg Süßbär") is None
+    assert step.name_problem(1, "Ann ") == "another player is called Ann"
+    assert step.name_problem(0, "Ann") is None  # her own name again
+    assert step.name_problem(2, "  ") == "player 3's name cannot be empty"
+
+
+def test_a_ship_to_discard_is_offered_by_its_design(empty):
+    """A-5's starting bonus: one of the two Level-2 ships drafted is discarded; the buttons
+    say which design, the command names the ship."""
+    game = Game(empty)
+    wizard = model.SetupWizard(game)
+    enter_players(wizard, ["Ann", "Bob"], advanced=True)
+    count_aliens(wizard, {"teal": 13, "pink": 12, "brown": 13, "gold": 12})
+    lay_display(wizard)
+    for hub in ("A-5", "B-1", "B-2", "B-3"):
+        assert wizard.step.choose(hub), wizard.message
+    for level, designs in ((3, ["L3-dismantle"] * 5),
+                           (2, ["L2-farm", "L2-farm", "L2-transport", "L2-farm", "L2-farm"])):
+        for design in designs:
+            assert wizard.step.choose(design), wizard.message
+        while isinstance(wizard.step, model.Pick):  # Ann takes a Transport and a Farm
+            step = wizard.step
+            choice = ("L2-transport" if level == 2 and step.player == "Ann"
+                      and "L2-transport" in step.offered else step.offered[0])
+            assert step.choose(choice), wizard.message
+    assert wizard.step.choose("A-5") and wizard.step.choose("B-3")
+    assert wizard.step.done()  # the values: asked during play
+    step = wizard.step
+    for track in ("construction", "expedition"):
+        assert step.choose(track)
+    assert step.title == "Hub A-5: discard which Level-2 ship?"
+    assert [step.describe(c) for c in step.ask.offered] == ["L2-transport", "L2-farm"]
+    step.choose("Ann:L2-transport")
+    assert step.lines[:2] == ["Diplomacy: Construct, Expedition", "Discarded: L2-transport"]

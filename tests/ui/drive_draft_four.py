@@ -1,0 +1,279 @@
+"""Driver: a 4-player draft with advanced Hubs set up by touch, from home to the table; run in
+the real app under Xvfb by tests/ui/test_draft_four.py.
+
+    DISPLAY=:99 .venv/bin/python tests/ui/drive_draft_four.py four-player-draft --db /tmp/g.sqlite
+
+Ann and Dan are typed on a USB keyboard, Cäcilie too (its ä a key of a German keyboard), Jörg
+Süßbär on the setup's on-screen keyboard. The Sector display (4 of each of the nine stacks) is
+typed on the keypad. The draft follows the rulebook's snake order; the Hubs dealt and kept give
+every kind of starting question: A-12 (two Diplomacy spaces, taken on two tracks), A-5 (two
+spaces on one track, and one of the two Level-2 ships discarded), A-6 (the nine Sectors set
+aside), A-8 (two Level-2 ships drawn, one kept). The values step is left at once ("ask the rest
+during play"): the Hubs' starting values are asked while the bonuses are taken, each typed.
+Prints `DRIVER-RESULT {...}` (what was read on screen) as its last stdout line.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from drive_setup import keypad, read_lines, shot
+from drive_table import read_table
+from harness import Robot, Steps, run
+
+from companion.catalogue_files import load_catalogue
+
+ALIENS = {"teal": 23, "pink": 22, "brown": 23, "gold": 22}  # 90 drawn for 4 players
+DEALT = {"Ann": ("A-12", "B-1"), "Jörg Süßbär": ("A-5", "B-3"), "Cäcilie": ("A-6", "B-5"),
+         "Dan": ("A-8", "B-7")}  # the first of each pair is kept
+REVEALED = {3: ["L3-expedition", "L3-expedition", "L3-dismantle", "L3-dismantle",
+                "L3-construction", "L3-construction", "L3-diplomacy", "L3-ice_collector",
+                "L3-expedition"],
+            2: ["L2-transport", "L2-transport", "L2-farm", "L2-farm", "L2-dismantle",
+                "L2-dismantle", "L2-construction", "L2-construction", "L2-expedition"]}
+PICKS = {3: ["L3-expedition", "L3-dismantle", "L3-construction", "L3-expedition",
+             "L3-diplomacy", "L3-dismantle", "L3-construction", "L3-ice_collector"],
+         2: ["L2-transport", "L2-farm", "L2-dismantle", "L2-construction",
+             "L2-expedition", "L2-construction", "L2-dismantle", "L2-farm"]}
+SET_ASIDE = [105, 115, 125, 205, 215, 225, 305, 315, 325]  # A-6's nine (not on display)
+HUB_START = {"gems": 8, "food": 2, "water": 2, "metal": 3}  # typed when asked (TEST values)
+BONUS_ANSWERS = {  # each Hub's starting questions, answered by tapping these choices
+    "A-12": ["setup:choice:construction", "setup:choice:expedition"],
+    "A-5": ["setup:choice:dismantle", "setup:choice:dismantle",
+            "setup:choice:Jörg Süßbär:L2-dismantle"],
+    "A-8": ["setup:choice:L2-farm"],
+}
+
+
+def display(per_stack: int) -> dict[tuple[int, str], list[int]]:
+    """The Sectors a table draws: the first `per_stack` numbers of each stack (TEST choice)."""
+    sectors = load_catalogue().sectors
+    found: dict[tuple[int, str], list[int]] = {}
+    for number, sector in sorted(sectors.items()):
+        if len(found.setdefault(sector.stack, [])) < per_stack:
+            found[sector.stack].append(number)
+    return found
+
+
+def usb_type(robot: Robot, tag: str, text: str) -> Steps:
+    """Tap a text field, then type `text` on a USB keyboard (each key's text as the window
+    delivers it to the focused field)."""
+    from kivy.core.window import Window
+
+    yield from robot.tap(tag)
+    yield from robot.wait_for(lambda: robot.find(tag) is not None and robot.find(tag).focus,
+                              f"{tag} focused")
+    for character in text:
+        Window.dispatch("on_textinput", character)
+        yield
+
+
+def screen_type(robot: Robot, keys: list[str], size: tuple[int, int],
+                shots: Path | None) -> Steps:
+    """Tap the on-screen keyboard's keys ("key:..." tags), then OK."""
+    yield from robot.wait_for(lambda: robot.popup() is not None, "the name keyboard")
+    for key in keys:
+        yield from robot.tap(f"key:{key}")
+    robot.result["keyboard_display"] = robot.text("key:display")
+    yield from shot(robot, shots, "setup-name-keyboard", size)
+    yield from robot.tap("key:ok")
+    yield from robot.wait_for(lambda: robot.popup() is None, "the players")
+
+
+def players(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
+    """Four players, in turn order; Dan takes green."""
+    result = robot.result
+    yield from robot.tap("setup:add")
+    yield from usb_type(robot, "setup:name:0", "Ann")
+    yield from robot.tap("setup:keyboard:1")
+    yield from robot.wait_for(lambda: robot.popup() is not None, "the name keyboard")
+    result["keyboard_title"] = robot.popup().title
+    yield from screen_type(robot, ["J", "Ö", "R", "G", "space", "S", "Ü", "ß", "B", "Ä",
+                                   "R"],
+                           size, shots)
+    yield from usb_type(robot, "setup:name:2", "Cäcilie")
+    yield from usb_type(robot, "setup:name:3", "Dan")
+    yield from robot.frames(2)
+    result["names"] = [robot.find(f"setup:name:{i}").text for i in range(4)]
+    yield from shot(robot, shots, "setup-draft-players", size)
+    yield from robot.tap("setup:next")
+
+
+def sector_display(robot: Robot) -> Steps:
+    """The thirty-six Sectors, stack by stack as the title asks, on the keypad."""
+    yield from robot.wait_for(lambda: robot.find("setup:keypad"), "the Sector display")
+    robot.result["display_title"] = robot.text("setup:title")
+    stacks = display(4)
+    yield from robot.tap("setup:keypad")
+    for _ in range(36):
+        yield from robot.wait_for(lambda: robot.popup() is not None, "the keypad")
+        title = robot.popup().title  # "Level-1 brown Sectors on display (1 of 4): number?"
+        level, color = int(title.split()[0][-1]), title.split()[1]
+        number = stacks[(level, color)].pop(0)
+        yield from robot.tap_keys(str(number))
+        yield from robot.tap("key:ok")
+        yield from robot.wait_for(lambda t=title: getattr(robot.popup(), "title", "") != t,
+                                  "the next Sector")
+    yield from robot.wait_for(lambda: robot.popup() is None
+                              and robot.text("setup:title").startswith("Deal"), "the Hubs")
+
+
+def deal(robot: Robot) -> Steps:
+    """Two Hubs to each player, tapped as they are dealt."""
+    titles = robot.result["deal_titles"] = []
+    for pair in DEALT.values():
+        for hub in pair:
+            yield from robot.wait_for(lambda h=hub: robot.find(f"setup:choice:{h}"), hub)
+            titles.append(robot.text("setup:title"))
+            yield from robot.tap(f"setup:choice:{hub}")
+
+
+def draft(robot: Robot, level: int, size: tuple[int, int], shots: Path | None) -> Steps:
+    """Reveal the level's nine ships, then each pick: the player the screen asks."""
+    result = robot.result
+    for design in REVEALED[level]:
+        yield from robot.wait_for(lambda: robot.text("setup:title").startswith(
+            f"Reveal 9 Level-{level}"), f"the Level-{level} reveal")
+        yield from robot.tap(f"setup:choice:{design}")
+    asked = result[f"draft_{level}"] = []
+    for number, design in enumerate(PICKS[level]):
+        yield from robot.wait_for(lambda left=8 - number: robot.text("setup:title").endswith(
+            "drafts a ship") and len(robot.text("setup:order").split(", ")) == left,
+            "the next pick")
+        title = robot.text("setup:title")
+        asked.append(title.removesuffix(" drafts a ship"))
+        if number == 0:
+            result[f"order_{level}"] = robot.text("setup:order")
+            result[f"offered_{level}"] = sorted(
+                w.tag.removeprefix("setup:choice:")
+                for w in robot.all(lambda t: t.startswith("setup:choice:")))
+            if level == 3:
+                yield from shot(robot, shots, "setup-draft", size)
+        yield from robot.tap(f"setup:choice:{design}")
+
+
+def choose_hubs(robot: Robot) -> Steps:
+    titles = robot.result["hub_titles"] = []
+    for name, (kept, returned) in DEALT.items():
+        yield from robot.wait_for(lambda n=name: robot.text("setup:title") ==
+                                  f"{n} keeps which Hub?", f"{name}'s Hubs")
+        yield from robot.frames(2)
+        titles.append([robot.text("setup:title"), robot.text(f"setup:choice:{kept}"),
+                       robot.text(f"setup:choice:{returned}")])
+        yield from robot.tap(f"setup:choice:{kept}")
+
+
+def answer_asked(robot: Robot) -> Steps:
+    """The value the engine asks now, typed (a Hub's starting Diplomacy: nothing printed on a
+    track, no free choice)."""
+    title = robot.text("setup:title")
+    yield from robot.tap("setup:keypad")
+    if "starting_diplomacy" in title or "Diplomacy" in title:
+        yield from robot.tap("values:choice:Done")
+        yield from keypad(robot, "", 0)
+    else:
+        field = next((f for f in HUB_START if f in title.lower()), None)
+        if field is None:
+            raise AssertionError(f"an unexpected question: {title}")
+        yield from keypad(robot, "", HUB_START[field])
+    yield from robot.wait_for(lambda: robot.popup() is None
+                              and robot.text("setup:title") != title, "the next question")
+
+
+def bonuses(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
+    """Each player's starting bonuses in turn order: the Hub's questions answered, the values
+    asked typed, the confirm panel read (turn-order GEMs), Confirm."""
+    result = robot.result
+    bonus = result["bonuses"] = {}
+    for name, (hub, _) in DEALT.items():
+        seen = bonus[name] = {"questions": [], "choices": []}
+        answers = list(BONUS_ANSWERS.get(hub, []))
+        confirmed = False
+        while True:
+            yield from robot.wait_for(lambda: robot.popup() is None
+                                      and robot.find("setup:title") is not None, "a question")
+            yield from robot.frames(2)
+            title = robot.text("setup:title")
+            if robot.text("setup:keypad") == "Enter the value":  # a value the engine asks
+                seen.setdefault("asked", []).append(title)
+                yield from answer_asked(robot)
+                continue
+            if confirmed:  # and nothing more asked: the next player's turn
+                break
+            if robot.text("setup:next") == "Confirm":  # all answered: the confirm panel
+                seen["confirm"] = title
+                seen["lines"] = [robot.text(w.tag) for w in reversed(robot.all(
+                    lambda t: t.startswith("setup:line:")))]
+                if hub == "A-5":
+                    yield from shot(robot, shots, "setup-bonuses", size)
+                yield from robot.tap("setup:next")
+                yield from robot.wait_for(lambda t=title: robot.text("setup:title") != t,
+                                          "the values asked or the next player")
+                confirmed = True
+                continue
+            seen["questions"].append(title)
+            if robot.find("setup:keypad") is not None:  # A-6's nine Sectors set aside
+                yield from robot.tap("setup:keypad")
+                for number in SET_ASIDE:
+                    yield from keypad(robot, "", number)
+                    yield from robot.frames(2)
+                yield from robot.wait_for(lambda: robot.popup() is None, "the keypad to close")
+                continue
+            seen["choices"].append(sorted(
+                robot.text(w.tag) for w in robot.all(lambda t: t.startswith("setup:choice:"))))
+            if not answers:
+                raise AssertionError(f"{name}: no answer planned for {title!r}")
+            yield from robot.tap(answers.pop(0))
+            yield from robot.wait_for(lambda t=title: robot.text("setup:title") != t,
+                                      "the next question")
+
+
+def four_player_draft(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
+    """Home -> New game -> the setup wizard, every step by touch, to the table."""
+    result = robot.result
+    yield from robot.tap("home:new")
+    yield from players(robot, size, shots)
+    yield from robot.tap("setup:option:advanced")
+    result["options"] = {option: robot.find(f"setup:option:{option}").state
+                         for option in ("first_game", "advanced", "friendly")}
+    yield from robot.tap("setup:next")
+    result["lay_out"] = yield from read_lines(robot, 3)
+    for color, count in ALIENS.items():
+        yield from keypad(robot, f"setup:aliens:{color}", count)
+    result["counted"] = yield from robot.read("setup:counted")
+    yield from robot.tap("setup:next")
+    yield from sector_display(robot)
+    yield from deal(robot)
+    yield from draft(robot, 3, size, shots)
+    yield from draft(robot, 2, size, shots)
+    yield from choose_hubs(robot)
+    yield from robot.wait_for(lambda: robot.find("setup:values-done"), "the values step")
+    result["values_title"] = robot.text("setup:title")
+    yield from robot.tap("setup:values-done")
+    yield from bonuses(robot, size, shots)
+    yield from robot.wait_for(lambda: robot.text("setup:title") == "Setup complete", "the end")
+    result["start"] = yield from read_lines(robot, 5)
+    yield from robot.tap("setup:next")
+    yield from read_table(robot)
+    result["ships"] = {name: sorted(w.tag.split(":", 2)[2] for w in robot.all(
+        lambda t, n=name: t.startswith(f"ship:{n}:"))) for name in DEALT}
+    result["state"] = _summary(robot.app.session.state)
+    yield from shot(robot, shots, "table-draft", size)
+
+
+def _summary(state: dict) -> dict[str, Any]:
+    """What the engine holds, for the test to compare with what the screen showed."""
+    return {"phase": state["phase"],
+            "players": {p["name"]: {"hub": p["hub"], "gems": p["gems"],
+                                    "private_sectors": p.get("private_sectors", [])}
+                        for p in state["players"]}}
+
+
+SCENARIOS: dict[str, Any] = {"four-player-draft": four_player_draft}
+
+if __name__ == "__main__":
+    sys.exit(run(SCENARIOS))

@@ -13,36 +13,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-FACE_PX = 96  # face texture side before warping
-SYMBOL_INK = (35, 35, 35)
-
-
-def draw_symbol(face: str, colour: tuple[int, int, int] = (225, 225, 215)) -> np.ndarray:
-    """A FACE_PX square die face (rounded corners not drawn) carrying one symbol."""
-    img = np.full((FACE_PX, FACE_PX, 3), colour, np.uint8)
-    c, ink = FACE_PX // 2, SYMBOL_INK
-    if face == "food":  # an apple: round body, stem and leaf
-        cv2.circle(img, (c, c + 6), 26, ink, -1, cv2.LINE_AA)
-        cv2.line(img, (c, c - 20), (c + 4, c - 34), ink, 5, cv2.LINE_AA)
-        cv2.ellipse(img, (c + 14, c - 30), (10, 5), -30, 0, 360, ink, -1, cv2.LINE_AA)
-    elif face == "water":  # a drop: circle with a pointed top
-        cv2.circle(img, (c, c + 12), 22, ink, -1, cv2.LINE_AA)
-        pts = np.array([[c - 20, c + 4], [c, c - 36], [c + 20, c + 4]], np.int32)
-        cv2.fillConvexPoly(img, pts, ink, cv2.LINE_AA)
-    elif face == "metal":  # a hexagonal nut with a hole
-        pts = np.array([[c + 30 * math.cos(a), c + 30 * math.sin(a)]
-                        for a in np.linspace(0, 2 * math.pi, 7)[:-1]], np.int32)
-        cv2.fillConvexPoly(img, pts, ink, cv2.LINE_AA)
-        cv2.circle(img, (c, c), 12, colour, -1, cv2.LINE_AA)
-    elif face == "human":  # a figure: head, body, arms and legs
-        cv2.circle(img, (c, c - 24), 10, ink, -1, cv2.LINE_AA)
-        cv2.line(img, (c, c - 12), (c, c + 14), ink, 8, cv2.LINE_AA)
-        cv2.line(img, (c - 22, c - 4), (c + 22, c - 4), ink, 6, cv2.LINE_AA)
-        cv2.line(img, (c, c + 12), (c - 14, c + 36), ink, 6, cv2.LINE_AA)
-        cv2.line(img, (c, c + 12), (c + 14, c + 36), ink, 6, cv2.LINE_AA)
-    else:
-        raise ValueError(f"unknown face {face!r}")
-    return img
+from vision.training.synth import FACE_PX, draw_symbol
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,7 @@ DET_CROP = 512  # full-size training crop side for the detector
 CLS_SIZE = 40  # classifier input side
 CLS_CONTEXT = 1.25  # classifier crop side / die size
 SIZE_REF = 40.0  # die size whose log-size target is 0
+TRAIN_SIZES = (22.0, 72.0)  # die sides (full-size px) the detector is trained on
 
 
 def cbr(cin: int, cout: int, stride: int = 1, k: int = 3) -> nn.Sequential:
@@ -103,11 +104,26 @@ def jitter_colour(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
+def die_size(item) -> float:
+    """The median die side of a labelled image (SIZE_REF when it has no dice)."""
+    sizes = [math.sqrt((d.box[2] - d.box[0]) * (d.box[3] - d.box[1])) for d in item.dice]
+    return float(np.median(sizes)) if sizes else SIZE_REF
+
+
 def det_sample(item, img, rng):
-    """One augmented detector sample: half-size crop and its targets."""
-    scale = rng.uniform(0.75, 1.35)
+    """One augmented detector sample: half-size crop and its targets. The scale brings the
+    image's dice to TRAIN_SIZES (the reader rescales frames so dice arrive in that range);
+    the crop is centred near a die most of the time, so small dice in big frames are seen."""
+    lo, hi = TRAIN_SIZES
+    scale = math.exp(rng.uniform(math.log(lo), math.log(hi))) / die_size(item)
     angle = rng.choice([0, 90, 180, 270]) + (rng.uniform(-15, 15) if rng.random() < 0.5 else 0)
-    cx, cy = rng.uniform(0.2, 0.8) * item.width, rng.uniform(0.2, 0.8) * item.height
+    if item.dice and rng.random() < 0.7:
+        x0, y0, x1, y1 = item.dice[rng.integers(0, len(item.dice))].box
+        reach = DET_CROP / scale * 0.35
+        cx = (x0 + x1) / 2 + rng.uniform(-reach, reach)
+        cy = (y0 + y1) / 2 + rng.uniform(-reach, reach)
+    else:
+        cx, cy = rng.uniform(0.2, 0.8) * item.width, rng.uniform(0.2, 0.8) * item.height
     m = cv2.getRotationMatrix2D((cx, cy), angle, scale)
     m[:, 2] += (DET_CROP / 2 - cx, DET_CROP / 2 - cy)
     if rng.random() < 0.5:
@@ -146,7 +162,24 @@ def focal_loss(logits: torch.Tensor, heat: torch.Tensor) -> torch.Tensor:
     return (pos_loss + neg_loss) / pos.sum().clamp(min=1)
 
 
-def train_detector(items, images, iters: int, out: Path, seed: int = 0) -> None:
+class Sampler:
+    """Picks training images: from the main folder with chance `share`, else from the extra
+    folders, so a large synthetic set does not drown the real photos."""
+
+    def __init__(self, main: int, total: int, share: float) -> None:
+        self.main, self.total, self.share = main, total, share if total > main else 1.0
+
+    def pick(self, rng: np.random.Generator, among: list[int] | None = None) -> int:
+        """An image index (one of `among` when given)."""
+        pool = among if among is not None else list(range(self.total))
+        main = [k for k in pool if k < self.main]
+        extra = [k for k in pool if k >= self.main]
+        side = main if (rng.random() < self.share and main) or not extra else extra
+        return side[rng.integers(0, len(side))]
+
+
+def train_detector(items, images, iters: int, out: Path, sampler: Sampler,
+                   seed: int = 0) -> None:
     """Train the centre detector on random augmented crops and export it."""
     rng = np.random.default_rng(seed)
     torch.manual_seed(seed)
@@ -155,7 +188,8 @@ def train_detector(items, images, iters: int, out: Path, seed: int = 0) -> None:
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=iters)
     t0 = time.time()
     for it in range(iters):
-        batch = [det_sample(items[k], images[k], rng) for k in rng.integers(0, len(items), 12)]
+        batch = [det_sample(items[k], images[k], rng)
+                 for k in (sampler.pick(rng) for _ in range(12))]
         x = to_tensor([b[0] for b in batch])
         heat = torch.from_numpy(np.stack([b[1] for b in batch]))
         reg = torch.from_numpy(np.stack([b[2] for b in batch]))
@@ -192,7 +226,8 @@ def cls_sample(item, img, edges, rng, positive: bool):
     """One classifier sample: a jittered die crop (label = value) or a background crop (0)."""
     angle, flip = rng.uniform(0, 360), bool(rng.random() < 0.5)
     if positive:
-        die = item.dice[rng.integers(0, len(item.dice))]
+        valued = [d for d in item.dice if d.value is not None]
+        die = valued[rng.integers(0, len(valued))]
         x0, y0, x1, y1 = die.box
         size = math.sqrt((x1 - x0) * (y1 - y0))
         cx = (x0 + x1) / 2 + rng.uniform(-0.12, 0.12) * size
@@ -200,7 +235,7 @@ def cls_sample(item, img, edges, rng, positive: bool):
         size *= rng.uniform(0.85, 1.2)
         return jitter_colour(crop(img, cx, cy, size, angle, flip), rng), die.value
     for _ in range(50):
-        size = rng.uniform(20, 70)
+        size = die_size(item) * rng.uniform(0.5, 1.75)
         if rng.random() < 0.6 and len(edges[0]):
             k = rng.integers(0, len(edges[0]))
             cy, cx = float(edges[0][k]), float(edges[1][k])
@@ -215,12 +250,13 @@ def cls_sample(item, img, edges, rng, positive: bool):
     return jitter_colour(crop(img, cx, cy, size, angle, flip), rng), 0
 
 
-def train_classifier(items, images, iters: int, out: Path, seed: int = 1) -> None:
+def train_classifier(items, images, iters: int, out: Path, sampler: Sampler,
+                     seed: int = 1) -> None:
     """Train the crop classifier (not-a-die, 1..6) and export it."""
     rng = np.random.default_rng(seed)
     torch.manual_seed(seed)
     edges = [np.nonzero(cv2.Canny(cv2.cvtColor(im, cv2.COLOR_BGR2GRAY), 60, 150)) for im in images]
-    usable = [k for k, it in enumerate(items) if it.dice]
+    usable = [k for k, it in enumerate(items) if any(d.value is not None for d in it.dice)]
     net = PipClassifier()
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=iters)
@@ -228,7 +264,7 @@ def train_classifier(items, images, iters: int, out: Path, seed: int = 1) -> Non
     for it in range(iters):
         batch = []
         for j in range(128):
-            k = usable[rng.integers(0, len(usable))] if j < 96 else rng.integers(0, len(items))
+            k = sampler.pick(rng, usable) if j < 96 else sampler.pick(rng)
             batch.append(cls_sample(items[k], images[k], edges[k], rng, positive=j < 96))
         x = to_tensor([b[0] for b in batch])
         y = torch.tensor([b[1] for b in batch])
@@ -261,10 +297,15 @@ def main(argv: list[str] | None = None) -> int:
     """Command line: train one or both networks from a labelled folder."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("dataset", type=Path)
+    parser.add_argument("--extra", type=Path, action="append", default=[],
+                        help="another labelled folder trained on in full (e.g. synthetic "
+                             "photos from vision.training.synth); repeatable")
     parser.add_argument("--out", type=Path, default=Path(__file__).parents[1] / "models")
     parser.add_argument("--which", choices=["det", "cls", "both"], default="both")
     parser.add_argument("--det-iters", type=int, default=1500)
     parser.add_argument("--cls-iters", type=int, default=4000)
+    parser.add_argument("--real-share", type=float, default=0.5,
+                        help="part of each batch drawn from DATASET when --extra is given")
     parser.add_argument("--all", action="store_true", help="train on the held-out split too")
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args(argv)
@@ -272,12 +313,16 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(1)
     data = load_dataset(args.dataset)
     items = [it for k, it in enumerate(data) if args.all or not is_held_out(k, len(data))]
+    real = len(items)
+    for folder in args.extra:
+        items += load_dataset(folder)
+    sampler = Sampler(real, len(items), args.real_share)
     images = [cv2.imread(str(it.path)) for it in items]
-    print(f"training on {len(items)} of {len(data)} images", flush=True)
+    print(f"training on {len(items)} images ({len(data)} in {args.dataset})", flush=True)
     if args.which in ("det", "both"):
-        train_detector(items, images, args.det_iters, args.out)
+        train_detector(items, images, args.det_iters, args.out, sampler)
     if args.which in ("cls", "both"):
-        train_classifier(items, images, args.cls_iters, args.out)
+        train_classifier(items, images, args.cls_iters, args.out, sampler)
     return 0
 
 

@@ -84,6 +84,6 @@ def test_the_station_view_and_a_counter_corrected_with_a_note(run_ui_driver) -> 
     assert result["no_note"] == "a correction needs a note saying why"
     assert result["gems"] == "5 GEMs"
     assert result["table"]["players"]["Cat"]["counters"].startswith("5 GEMs")
-    assert result["table"]["undo"] == "Undo: Adjusted Cat's gems by +4: Gem Under Board"
+    assert result["table"]["undo"] == "Undo: Adjusted Cat's gems by +4: Gem under board"
     for name in ("station", "adjust"):
         assert (SHOTS / f"{name}-800x480.png").stat().st_size > 10_000

@@ -1,0 +1,102 @@
+"""Driver: an Expedition with a Human recruited, by touch, run in the real app under Xvfb by
+tests/ui/test_recruit_expedition.py on the 3-player draft example replayed into --db (as
+`phoenix-companion replay examples/three-players-draft.jsonl --db PATH` does) up to Cat's turn
+30, where her Sectors 221 (3 living quarters, empty) and 321 (4, one Human) both have room.
+
+    DISPLAY=:99 .venv/bin/python tests/ui/drive_recruit_expedition.py recruit --db /tmp/g.sqlite
+
+Cat taps her Expedition L1 ship (roll 6, keep 4), taps the six dice in (food, water, metal,
+Human, Human, food), keeps a food, the metal and both Humans, recruits the first Human to
+Sector 221 (the choice of quarters) and observes the second, confirms; Bob, on the Expedition
+track, chooses 1 point; the table, then her station, are read.
+Prints `DRIVER-RESULT {...}` (what was read on screen) as its last stdout line.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from drive_action import confirm, read_panel
+from drive_table import read_table, shot, texts
+from harness import Robot, Steps, run
+
+ROLLED = ("food", "water", "metal", "human", "human", "food")
+KEPT = ("food", "metal", "human", "human")
+
+
+def residents(robot: Robot) -> list[list[Any]]:
+    """Every resident dot on the station view: tag, letter, whether it counts yet."""
+    return sorted([d.tag, d.letter, d.active]
+                  for d in robot.all(lambda t: t.startswith("resident:")))
+
+
+def bonus_prompts(robot: Robot, wanted: str) -> Steps:
+    """Every Diplomacy bonus prompt: its question, its choices, the one tapped (its text is
+    `wanted`)."""
+    yield from robot.wait_for(lambda: robot.find("bonus:0") is not None, "a bonus prompt")
+    yield from robot.frames(2)
+    prompts = []
+    while robot.find("bonus:0") is not None:
+        question = robot.text("action:question")
+        buttons = robot.all(lambda t: t.startswith("bonus:"))
+        prompts.append({"question": question, "choices": sorted(texts(robot, "bonus:")),
+                        "buttons": {b.tag: robot.text(b.tag) for b in buttons}})
+        [tag] = [b.tag for b in buttons if robot.text(b.tag) == wanted]
+        yield from robot.tap(tag)
+        yield from robot.wait_for(lambda q=question: robot.text("action:question") != q,
+                                  "the next prompt or the table")
+        yield from robot.frames(2)
+    return prompts
+
+
+def recruit(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
+    result = robot.result
+    yield from read_table(robot)
+    result["before"] = result.pop("table")
+    yield from robot.tap("ship:Cat:L1-expedition")
+    for face in ROLLED:
+        yield from robot.tap(f"die:{face}")
+    result["dice"] = read_panel(robot)
+    yield from robot.tap("action:dice")
+    for face in KEPT:
+        yield from robot.tap(f"keep:{face}")
+    result["kept"] = read_panel(robot)
+    yield from robot.tap("action:kept")
+    yield from robot.wait_for(lambda: robot.find("human:observe:None") is not None,
+                              "the first Human's question")
+    result["human_1"] = read_panel(robot)
+    yield from shot(robot, shots, "action-recruit", size)
+    yield from robot.tap("human:recruit:221")
+    yield from robot.wait_for(lambda: "Human 2" in robot.text("action:question"),
+                              "the second Human's question")
+    result["human_2"] = read_panel(robot)
+    yield from robot.tap("human:observe:None")
+    yield from robot.wait_for(lambda: robot.find("action:confirm") is not None, "the preview")
+    result["preview"] = read_panel(robot)
+    yield from shot(robot, shots, "action-recruit-preview", size)
+    yield from confirm(robot, shots, size)
+    result["prompts"] = yield from bonus_prompts(robot, "1 point")
+    yield from read_table(robot)
+    result["after"] = result.pop("table")
+    yield from robot.tap("table:station")
+    yield from robot.wait_for(lambda: robot.find("resident:221:0") is not None, "the station")
+    yield from robot.frames(2)
+    result["station"] = {"title": robot.text("station:title"), "residents": residents(robot)}
+    yield from shot(robot, shots, "station-recruit", size)
+    yield from robot.tap("station:back")
+    yield from robot.wait_for(lambda: robot.find("table:active") is not None, "the table")
+    session = robot.app.session
+    me = session.state["players"][2]
+    result["engine"] = {"counters": {k: me[k] for k in ("gems", "food", "water", "metal",
+                                                        "points")},
+                        "sectors": {str(s["number"]): s["residents"] for s in me["sectors"]}}
+
+
+SCENARIOS = {"recruit": recruit}
+
+if __name__ == "__main__":
+    sys.exit(run(SCENARIOS))

@@ -1,0 +1,93 @@
+"""An Expedition with a Human recruited, by touch, in the real app under Xvfb
+(tests/ui/drive_recruit_expedition.py): the 3-player draft example replayed into a game database
+as `phoenix-companion replay ... --db` does, up to Cat's turn 30; the dice tapped in, the kept
+dice chosen, a Human recruited to one of two Sectors with room and one observed, the Diplomacy
+bonus prompts answered; the table and Cat's station read afterwards. Screenshots go to
+build/screenshots/ (or $PHOENIX_SCREENSHOTS)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from companion.files import read_script
+from companion.rules.script import parse
+from companion.ui.session import GameSession
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+SHOTS = Path(os.environ.get("PHOENIX_SCREENSHOTS")
+             or Path(__file__).resolve().parents[2] / "build" / "screenshots")
+CAT_TURN = 95  # the example's commands up to Cat's turn 30
+
+
+def replayed(db: Path, example: str, commands: int) -> None:
+    """The first `commands` commands of an example game, committed into `db` one by one."""
+    session = GameSession(db, db.parent / "overlay.json")
+    session.open()
+    assert session.new_game() == ""
+    for line in list(parse(read_script(EXAMPLES / example)))[:commands]:
+        assert session.execute(line.command) == ""
+    session.close()
+
+
+def test_an_expedition_recruits_a_human_to_the_sector_chosen(run_ui_driver,
+                                                             tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite"
+    replayed(db, "three-players-draft.jsonl", CAT_TURN)
+    result = run_ui_driver("drive_recruit_expedition.py", "recruit", shots=SHOTS,
+                           args=("--db", str(db)))
+    before = result["before"]
+    assert before["active"] == "Cat"
+    cat = before["players"]["Cat"]
+    assert (cat["counters"], cat["points"]) == ("10 GEMs  6 food  2 water  2 metal", "0 points")
+    # the rulebook's Level-1 Expedition ship: "costs 3 GEMs, rolls 6 and keeps 4"
+    assert result["dice"]["question"] == "Cat uses Terran Expedition L1: Roll 6 · keep 4"
+    assert result["dice"]["buttons"]["die:food"] == "food: 2"
+    assert result["dice"]["buttons"]["die:human"] == "human: 2"
+    assert result["kept"]["buttons"]["keep:human"] == "keep human: 2 of 2"
+    # the first Human: observe, or recruit to either Sector with a free living quarter
+    first = result["human_1"]
+    assert first["question"] == "Cat uses Terran Expedition L1: Human 1: observe or recruit?"
+    assert first["buttons"] == {
+        "human:observe:None": "Observe: 1 point",
+        "human:recruit:221": "Recruit: 1 metal, 1 food and 1 water to 221",
+        "human:recruit:321": "Recruit: 1 metal, 1 food and 1 water to 321"}
+    assert result["human_2"]["question"].endswith("Human 2: observe or recruit?")
+    # each die kept is one item ("faces: 2 food, 2 water, 1 metal, 1 Human"); Sector 321's
+    # ability (an example value of that game) adds 1 food and 1 water to an Expedition
+    assert result["preview"]["lines"].splitlines() == [
+        "Cat puts 3 GEMs on Cat:L1-expedition (Terran Expedition)",
+        "gains 1 food and 1 metal",
+        "Human 1: Recruit: 1 metal, 1 food and 1 water",
+        "Human 2: Observe: 1 point",
+        "321: When using an Expedition ship, gain 1 food and 1 water.",
+        "Diplomacy bonus for Bob: 1 GEM or 2 GEMs or 1 point or level 3 (their choice)"]
+    assert result["asked"] == []  # every value was known (the example's)
+    [prompt] = result["prompts"]
+    assert prompt["question"] == "Bob (blue): Expedition Diplomacy bonus - choose one"
+    assert prompt["choices"] == ["1 GEM", "1 point", "2 GEMs", "level 3"]
+    # the table: 10 - 3 GEMs; food 6 + 1 (die) + 1 (321) - 1 (recruit); water 2 + 1 - 1;
+    # metal 2 + 1 - 1; the observed Human's point; one Human fewer on Terra
+    after = result["after"]
+    assert after["active"] == "Cat" and after["heading"] == "Turn 30 · Next ends the turn"
+    cat = after["players"]["Cat"]
+    assert (cat["counters"], cat["points"]) == ("7 GEMs  7 food  2 water  2 metal", "1 point")
+    assert before["supply"].startswith("Supply: Humans 18 ")
+    assert after["supply"].startswith("Supply: Humans 17 ")
+    bob, bob_before = after["players"]["Bob"], before["players"]["Bob"]
+    assert bob_before["counters"] == "12 GEMs  7 food  2 water  4 metal"
+    assert (bob["counters"], bob["points"]) == (bob_before["counters"], "13 points")
+    engine = result["engine"]
+    assert engine["counters"] == {"gems": 7, "food": 7, "water": 2, "metal": 2, "points": 1}
+    assert engine["sectors"] == {"121": ["pink", "pink"], "221": ["human"], "321": ["human"]}
+    # Cat's station: the new Human lives in Sector 221's first quarter
+    station = result["station"]
+    assert station["title"] == "Cat's station (yellow) · Hub A-4"
+    dots = {tag: letter for tag, letter, _ in station["residents"]}
+    assert (dots["resident:221:0"], dots["resident:221:1"], dots["resident:221:2"]) == \
+        ("H", "", "")  # the leftmost free quarter
+    assert dots["resident:321:0"] == "H" and dots["resident:321:1"] == ""
+    placed = {tag: counts for tag, _, counts in station["residents"]}
+    assert placed["resident:221:0"] is False  # placed this turn: it counts from the next
+    for kind in ("action-recruit", "action-recruit-preview", "station-recruit"):
+        assert (SHOTS / f"{kind}-800x480.png").stat().st_size > 10_000

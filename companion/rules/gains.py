@@ -21,7 +21,7 @@ from typing import Any
 
 from companion.rules import commands, ledger
 from companion.rules.catalogue import Ability
-from companion.rules.move import Move
+from companion.rules.move import Move, Refused
 from companion.rules.state import Event
 from companion.rules.station import (
     active_abilities,
@@ -108,11 +108,23 @@ def choice(move: Move, source: str, question: str, options: list[Any] | None = N
     return given
 
 
+class BonusAsked(Refused):
+    """A bonus action whose details the command does not give: the command is refused, saying
+    what to give. It is raised where the bonus action fires, mid-move, so whoever runs the
+    command can see the position at that moment before the move is rolled back
+    (`options.bonus_offer` offers the bonus action from there)."""
+
+    def __init__(self, source: str, reason: str) -> None:
+        super().__init__(reason)
+        self.source = source
+
+
 def bonus_detail(move: Move, source: str, what: str, shape: commands.Shape) -> Any:
-    """The details of a bonus action of `source` (e.g. its transactions), of `shape`."""
+    """The details of a bonus action of `source` (e.g. its transactions), of `shape`; without
+    them the command is refused (BonusAsked)."""
     detail = (move.command.get("bonus") or {}).get(source)
     if detail is None:
-        move.fail(f"{source}: give the {what} in bonus[{source!r}]")
+        raise BonusAsked(source, f"{source}: give the {what} in bonus[{source!r}]")
     wrong = shape.problem(detail, f"bonus[\"{source}\"]")
     if wrong:
         move.fail(f"{source}: {wrong.path} {wrong.text}")

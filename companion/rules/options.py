@@ -10,12 +10,24 @@ the option says `"missing": [key]` and its number is null.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import copy
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from companion.rules import abilities, actions, diplomacy, gains, income, ledger, setup, turns
+from companion.rules import (
+    abilities,
+    actions,
+    commands,
+    diplomacy,
+    gains,
+    income,
+    ledger,
+    setup,
+    turns,
+)
 from companion.rules.catalogue import Ability, Catalogue
 from companion.rules.effects import KINDS
+from companion.rules.game import HANDLERS
 from companion.rules.ledger import shortfall
 from companion.rules.move import Missing, Move, Refused
 from companion.rules.state import State
@@ -392,30 +404,81 @@ def ability_needs(state: State, player: int, source: str, ability: Ability) -> d
     return need
 
 
-def bonus_offer(state: State, catalogue: Catalogue, source: str, kind: str) -> dict | None:
+def bonus_offer(state: State, catalogue: Catalogue, source: str, kind: str,
+                command: Mapping[str, Any] | None = None) -> dict | None:
     """What the active player's bonus action (`source`'s ability of `kind`, see BONUS_DETAILS)
-    offers now, with the engine's verdicts; None when the engine will not ask for it (A-11 after
+    offers, with the engine's verdicts; None when the engine will not ask for it (A-11 after
     five incomes, 326 with nothing to take). Transactions and dice are offered like a Transport's
     and an Expedition's; tracks with their lobbying cost (0: free); the free Sector, a Hub
-    resident's move and what A-12 returns as `choices`, each a `detail` for the command."""
+    resident's move and what A-12 returns as `choices`, each a `detail` for the command.
+
+    With `command` (the ship's use or the income as answered so far, this bonus action's details
+    left out) the offer is judged where the engine asks for it: the command is run on a
+    throw-away move up to that bonus action (`gains.BonusAsked`), and the offer is built from
+    the position there - Sector 321 built before its dice, the Transport's transactions made
+    before 306's track, the income paid before B-5's transaction. Without a command, or when the
+    command stops before (an earlier answer or a catalogue value missing, a refusal), it is
+    judged on the position now (an income's bonus once the income is paid)."""
     player = state["turn"]["active"]
     info = catalogue.hubs[source] if "-" in source else catalogue.sectors[int(source)]
     ability = next(a for a in info.abilities if a.kind == kind)
-    params = ability.params
-
-    def verdict(detail: Any) -> tuple[str | None, list[str]]:
-        command = {"use": [source], **({} if detail is None else {"bonus": {source: detail}})}
-        _, reason, missing = probe(state, catalogue, abilities.apply_effect, player, source,
-                                   ability, {}, command=command)
-        return reason, missing
-
-    asked, missing = verdict(None)
+    if command is not None:
+        reached, offer = _at_bonus(state, catalogue, command, source, lambda: _offer(
+            state, catalogue, player, source, ability, _now))
+        if reached != "stopped":
+            return offer
+    _, asked, missing = probe(state, catalogue, abilities.apply_effect, player, source,
+                              ability, {}, command={"use": [source]})
     if asked is None and not missing:
         return None
-    wanted = BONUS_DETAILS[kind]
     # An income's bonus comes once the income is paid: its GEMs can buy.
     first = ((lambda move: income.base_income(move, player))
-             if ability.trigger.startswith("income") else _paid(player, None, None))
+             if ability.trigger.startswith("income") else _now)
+    return _offer(state, catalogue, player, source, ability, first)
+
+
+def _now(move: Move) -> None:
+    """Nothing comes before: the bonus action is judged on the position as it is."""
+
+
+def _at_bonus(state: State, catalogue: Catalogue, command: Mapping[str, Any], source: str,
+              build: Callable[[], dict]) -> tuple[str, dict | None]:
+    """Run `command` (with `source` taken) on a throw-away move: ("asked", `build()` run on
+    the position where the engine asks for `source`'s details), ("not asked", None) when the
+    command goes through without them, or ("stopped", None) when it is refused or a value is
+    missing before."""
+    used = sorted({*(command.get("use") or []), source})
+    bonus = {k: v for k, v in (command.get("bonus") or {}).items() if k != source}
+    command = {**command, "use": used, "bonus": bonus}
+    if commands.problem(command) or command.get("cmd") not in HANDLERS:
+        return "stopped", None
+    move = Move(state, catalogue, copy.deepcopy(command))
+    try:
+        move.learn()
+        HANDLERS[command["cmd"]](move)
+    except gains.BonusAsked as asked:
+        if asked.source != source:
+            return "stopped", None
+        return "asked", build()  # the move's events are still applied: the position there
+    except (Refused, Missing):
+        return "stopped", None
+    finally:
+        move.rollback()
+    return "not asked", None
+
+
+def _offer(state: State, catalogue: Catalogue, player: int, source: str, ability: Ability,
+           first: Callable[[Move], Any]) -> dict:
+    """The bonus action's offer on `state` once `first` is done, each choice with the engine's
+    verdict (the effect itself: its cost and use are the command's, already done)."""
+    params = ability.params
+    wanted = BONUS_DETAILS[ability.kind]
+
+    def verdict(detail: Any) -> str | None:
+        _, reason, _ = probe(state, catalogue, _after, first, _effect, player, source, ability,
+                             command={"use": [source], "bonus": {source: detail}})
+        return reason
+
     if wanted == "transactions":
         return {"transactions": params["count"],
                 **_transactions(state, catalogue, player, first)}
@@ -441,9 +504,15 @@ def bonus_offer(state: State, catalogue: Catalogue, source: str, kind: str) -> d
                   for s in me["sectors"]]
         found.append({"detail": {"none": True}, "points": -params["penalty_points"]})
     for choice in found:
-        reason, _ = verdict(choice["detail"])
+        reason = verdict(choice["detail"])
         choice.update(allowed=reason is None, reason=reason)
     return {"choices": found}
+
+
+def _effect(move: Move, player: int, source: str, ability: Ability) -> None:
+    """In a probe: the bonus action's effect alone."""
+    abilities.EFFECTS[ability.kind](move, player, source, ability.params, {},
+                                    f"{source}: {ability.text}")
 
 
 def _residents(me: dict) -> list[tuple[Any, int, str]]:

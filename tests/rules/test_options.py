@@ -16,7 +16,7 @@ from test_engine_properties import playing_table, proposals
 from companion.catalogue_files import load_catalogue
 from companion.rules.game import Game
 from companion.rules.move import Missing, Refused
-from companion.rules.options import fill, options
+from companion.rules.options import bonus_offer, fill, options
 from companion.rules.script import parse
 
 GAMES = Path(__file__).parent / "games"
@@ -201,6 +201,89 @@ def test_diplomacy_bonuses_automatic_or_chosen(table):
     assert [o["levels"] for o in pending["options"]] == [[0], [1], [2]]
     assert all(o["gives"] and not o["missing"] for o in pending["options"])
     assert not options(table.state, table.catalogue)["end_turn"]["allowed"]
+
+
+# -- bonus actions, judged where they fire -------------------------------------------------------
+
+
+def test_321s_recruited_human_may_go_into_sector_321_itself(table_catalogue):
+    """"321: When built, immediately roll 7 dice and select 5 to keep." - the dice are rolled
+    once Sector 321 is built, so a Human recruited with them may live in 321 ("Humans can live
+    in any Sector"), even when the rest of the station is full."""
+    table = Table(table_catalogue)
+    table.setup_bonuses()
+    table.put_sector("Ann", 121, ["pink", "pink"])
+    table.put_sector("Ann", 221, ["pink", "pink", "pink"])
+    table.set("Ann", gems=30, metal=20, food=5, water=5)
+    text = table.catalogue.sectors[321].abilities[0].text
+    assert text.startswith("When built, immediately roll 7 dice and select 5 to keep.")
+    command = {"cmd": "use_ship", "player": "Ann", "ship": "Ann:L1-construction",
+               "sector": 321}
+    before = json.dumps(table.state, sort_keys=True)
+    now = bonus_offer(table.state, table.catalogue, "321", "expedition_roll")
+    assert now["humans"]["where"] == [] and now["humans"]["recruit_reason"]  # station full
+    offer = bonus_offer(table.state, table.catalogue, "321", "expedition_roll", command)
+    assert (offer["dice"], offer["keep"]) == (7, 5)
+    assert offer["humans"]["where"] == [321] and offer["humans"]["recruit_reason"] is None
+    assert json.dumps(table.state, sort_keys=True) == before  # the probe left no trace
+    table.run({**command, "bonus": {"321": {
+        "rolled": ["human", "food", "food", "water", "water", "metal", "metal"],
+        "keep": ["human", "food", "water", "metal"], "humans": ["recruit"]}}})
+    (built,) = [s for s in table.player("Ann")["sectors"] if s["number"] == 321]
+    assert built["residents"] == ["human"]
+
+
+def test_a_bonus_transaction_pays_with_what_the_action_just_gained(table_catalogue):
+    """A-3: "When using an Expedition ship, after completing the action, you may perform one
+    transport transaction." - after it: the food and water just kept pay for the Alien or the
+    trade, though the player had none before."""
+    table = Table(table_catalogue, hubs=("A-3", "B-5"))
+    table.setup_bonuses()
+    table.put_sector("Ann", 101)
+    table.set("Ann", gems=30, food=0, water=0, metal=0)
+    (ability,) = [a for a in table.catalogue.hubs["A-3"].abilities
+                  if a.kind == "transport_transaction"]
+    assert ability.text.startswith("When using an Expedition ship, after completing the action, "
+                                   "you may perform one transport transaction.")
+    command = {"cmd": "use_ship", "player": "Ann", "ship": "Ann:L1-expedition",
+               "rolled": ["food", "water", "food", "water", "metal", "human"],
+               "keep": ["food", "water"], "humans": [], "use": ["A-3"]}
+    now = bonus_offer(table.state, table.catalogue, "A-3", "transport_transaction")
+    teal = next(a for a in now["aliens"] if a["color"] == "teal")
+    assert not teal["allowed"] and now["trade"]["pay"] == []
+    offer = bonus_offer(table.state, table.catalogue, "A-3", "transport_transaction", command)
+    teal = next(a for a in offer["aliens"] if a["color"] == "teal")
+    assert teal["allowed"] and teal["where"] == [101]
+    assert offer["trade"]["pay"] == [["food", "water"]]
+    table.run({**command, "bonus": {"A-3": [{"type": "alien", "color": "teal"}]}})
+    ann = table.player("Ann")
+    assert (ann["food"], ann["water"], ann["sectors"][0]["residents"]) == (0, 0, ["teal"])
+
+
+def test_a_bonus_offer_falls_back_to_the_position_now(table_catalogue):
+    """A command that stops before the bonus action (here a refusal: the ship is already used)
+    is judged on the position now; a command that goes through without it is not asked."""
+    table = Table(table_catalogue, hubs=("A-3", "B-5"))
+    table.setup_bonuses()
+    table.set("Ann", gems=30, food=0, water=0, metal=0)
+    table.run({"cmd": "use_ship", "player": "Ann", "ship": "Ann:L1-transport",
+               "transactions": [{"type": "buy", "gain": "food"}]})
+    command = {"cmd": "use_ship", "player": "Ann", "ship": "Ann:L1-expedition",
+               "rolled": ["food"] * 6, "keep": ["food", "food"], "humans": []}
+    offer = bonus_offer(table.state, table.catalogue, "A-3", "transport_transaction", command)
+    assert offer == bonus_offer(table.state, table.catalogue, "A-3", "transport_transaction")
+    assert offer["trade"]["pay"] == []  # 1 food: judged without the 2 food kept
+
+    # 326: "If the station already has one of each color, ignore this immediate effect."
+    table = Table(table_catalogue)
+    table.setup_bonuses()
+    for number in (101, 111, 121, 221):
+        table.put_sector("Ann", number)
+    table.set("Ann", gems=30, metal=20)
+    table.state["display"].append(326)
+    command = {"cmd": "use_ship", "player": "Ann", "ship": "Ann:L1-construction",
+               "sector": 326}
+    assert bonus_offer(table.state, table.catalogue, "326", "free_sector", command) is None
 
 
 # -- income ----------------------------------------------------------------------------------------

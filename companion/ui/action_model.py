@@ -193,13 +193,20 @@ class BonusModel:
 
     def __init__(self, abilities: Abilities, source: str) -> None:
         self.abilities, self.source = abilities, source
-        self.entry: Bonus = abilities.entries[source]
+
+    @property
+    def entry(self) -> Bonus | None:
+        """The entry, built from the engine's offer where the bonus action fires (the answers
+        so far); None when the engine will not ask for it."""
+        return self.abilities.entry(self.source)
 
     def panel(self, title: str) -> Panel | None:
-        """The entry's next panel, the rule first; None once answered (then given)."""
-        if self.source in self.abilities.bonus:
+        """The entry's next panel, the rule first; None once answered (then given) or when
+        the engine will not ask."""
+        entry = self.entry
+        if self.source in self.abilities.bonus or entry is None:
             return None
-        asked = entry_panel(f"{title}: {self.source}", self.entry, ("finish",))
+        asked = entry_panel(f"{title}: {self.source}", entry, ("finish",))
         if asked is None:
             self.abilities.finish_bonus(self.source)
             return None
@@ -210,10 +217,13 @@ class BonusModel:
         """Answer with a button's act; "" or why it cannot be taken."""
         kind, *args = act
         try:
+            entry = self.entry
             if kind == "finish":
                 self.abilities.finish_bonus(self.source)
+            elif entry is None:
+                return f"{self.source}: nothing to enter now"
             else:
-                ENTRY_ACTS[kind](self.entry, *args)
+                ENTRY_ACTS[kind](entry, *args)
         except FlowError as error:
             return str(error)
         return ""
@@ -221,8 +231,9 @@ class BonusModel:
     def answer(self, value: Any) -> str:
         """A one-tap entry's answer (a track, a pick), given at once (again: replaced)."""
         self.abilities.bonus.pop(self.source, None)
-        if isinstance(self.entry, Tracks):
-            self.entry.chosen.clear()
+        entry = self.entry
+        if isinstance(entry, Tracks):
+            entry.chosen.clear()
             return self.press(("track", value)) or self.press(("finish",))
         return self.press(("pick", value)) or self.press(("finish",))
 

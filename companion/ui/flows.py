@@ -10,6 +10,7 @@ engine command the answers make. Built only from `rules.options`: the engine dec
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -99,20 +100,75 @@ def send(execute: Callable[[dict], Any], command: dict) -> Outcome:
 # -- the station's abilities a command fires ------------------------------------------------------
 
 
+# The engine's offer for a bonus action (source, kind), as the command now stands; None when
+# the engine will not ask for it (BonusOffers).
+OfferNow = Callable[[str, str], "dict | None"]
+# options.bonus_offer with the game: (source, kind, command so far) -> the offer.
+Judge = Callable[[str, str, dict], "dict | None"]
+
+
+class BonusOffers:
+    """The engine's offer for each bonus action, judged where it fires: the flow's command as
+    answered so far, run up to that bonus action (`options.bonus_offer` with the command), so
+    Sector 321's dice see Sector 321 built and a transaction the resources just gained. Asked
+    again only when the command changes (the bonus action's own details aside)."""
+
+    def __init__(self, judge: Judge, command: Callable[[], dict]) -> None:
+        self.judge, self.command = judge, command
+        self.known: dict[str, tuple[str, dict | None]] = {}
+
+    def __call__(self, source: str, kind: str) -> dict | None:
+        command = self.command()
+        command["bonus"] = {k: v for k, v in command.get("bonus", {}).items() if k != source}
+        key = json.dumps(command, sort_keys=True, default=str)
+        if self.known.get(source, ("",))[0] != key:
+            self.known[source] = (key, self.judge(source, kind, command))
+        return self.known[source][1]
+
+
+def judge(state: State, catalogue: Catalogue) -> Judge:
+    """`options.bonus_offer` on this game."""
+    return lambda source, kind, command: bonus_offer(state, catalogue, source, kind, command)
+
+
 class Abilities:
     """The abilities a command fires (`options`' needs) and the player's answers: whether to
     use an optional one, its choice, where a resident goes, the resource paid, a bonus action's
-    details (entered on its entry, built from the engine's offer: `with_offers`)."""
+    details (entered on its entry, built from the engine's offer where it fires: `entry`)."""
 
-    def __init__(self, needs: Sequence[dict]) -> None:
+    def __init__(self, needs: Sequence[dict], offers: OfferNow | None = None) -> None:
         self.needs = {need["source"]: need for need in needs}
         self.used: set[str] = set()
         self.choices: dict[str, list[Any]] = {}
         self.where: dict[str, Any] = {}
         self.bonus: dict[str, Any] = {}
-        self.entries: dict[str, Bonus] = {source: bonus_entry(need)
-                                          for source, need in self.needs.items()
-                                          if need.get("bonus") and need.get("offer")}
+        self.offers = offers
+        self.entries: dict[str, Bonus] = {}
+        self.built_from: dict[str, dict] = {}  # the offer each entry was built from
+
+    def entry(self, source: str) -> Bonus | None:
+        """The entry for `source`'s bonus action, built from the engine's offer as the answers
+        now stand (kept while that offer stands, and once given); None when the engine will not
+        ask for it (A-11 after five incomes)."""
+        need = self._need(source)
+        if not need.get("bonus"):
+            return None
+        if source in self.bonus and source in self.entries:
+            return self.entries[source]
+        offer = (self.offers(source, need["kind"]) if self.offers is not None
+                 else need.get("offer"))
+        if offer is None:
+            self.entries.pop(source, None)
+            return None
+        if self.built_from.get(source) is not offer:
+            self.entries[source], self.built_from[source] = bonus_entry(need, offer), offer
+        return self.entries[source]
+
+    def enter_again(self, source: str) -> None:
+        """`source`'s bonus action to be entered afresh (its details dropped)."""
+        self.bonus.pop(source, None)
+        self.entries.pop(source, None)
+        self.built_from.pop(source, None)
 
     def use(self, source: str, taken: bool = True) -> None:
         """Take (or leave) an optional ability."""
@@ -146,7 +202,9 @@ class Abilities:
 
     def finish_bonus(self, source: str) -> None:
         """The details entered on `source`'s entry are its bonus action's."""
-        entry = self.entries[source]
+        entry = self.entry(source)
+        if entry is None:
+            raise FlowError(f"{source}: nothing to enter now")
         missing = (entry.dice_questions() if isinstance(entry, Dice)
                    else [] if entry.detail() else ["choose one"])
         if missing:
@@ -172,9 +230,9 @@ class Abilities:
                 open_.append((source, "where"))
             if need.get("pay") and f"{source}:pay" not in self.choices:
                 open_.append((source, "pay"))
-            # An offer of None: the engine will not ask (A-11 after five incomes).
-            if need.get("bonus") and need.get("offer", {}) is not None \
-                    and source not in self.bonus:
+            # No entry: the engine will not ask (A-11 after five incomes).
+            if need.get("bonus") and source not in self.bonus \
+                    and self.entry(source) is not None:
                 open_.append((source, "bonus"))
         return open_
 
@@ -220,11 +278,12 @@ class ShipFlow:
     """Using one ship: what its action asks, the preview of what will be paid and gained, and
     the `use_ship` command."""
 
-    def __init__(self, found: dict) -> None:
+    def __init__(self, found: dict, judge: Judge | None = None) -> None:
         self.player: str = found["turn"]["player"]
         self.ship: dict = found["ship"]
         self.action: dict = self.ship["action"]
-        self.abilities = Abilities(self.ship["abilities"])
+        self.offers = None if judge is None else BonusOffers(judge, self.command)
+        self.abilities = Abilities(self.ship["abilities"], self.offers)
 
     @property
     def usable(self) -> bool:
@@ -278,8 +337,8 @@ class ShipFlow:
 class DismantleFlow(ShipFlow):
     """Dismantle: which unused ship of one's own, for its metal."""
 
-    def __init__(self, found: dict) -> None:
-        super().__init__(found)
+    def __init__(self, found: dict, judge: Judge | None = None) -> None:
+        super().__init__(found, judge)
         self.targets = [Choice(t["ship"], f"{t['ship']}: {_of('metal', t['metal'])}")
                         for t in self.action["dismantle"]]
         self.target = self.targets[0].value if len(self.targets) == 1 else None
@@ -302,9 +361,9 @@ class ConstructionFlow(ShipFlow):
     """Construction: which Sector (price after discounts; the ones that cannot be built with the
     engine's reason), then what its immediate abilities ask."""
 
-    def __init__(self, found: dict) -> None:
-        super().__init__(found)
-        self.offers = {s["number"]: s for s in self.action["sectors"]}
+    def __init__(self, found: dict, judge: Judge | None = None) -> None:
+        super().__init__(found, judge)
+        self.built = {s["number"]: s for s in self.action["sectors"]}
         self.sectors = [Choice(s["number"], _sector_label(s), s["allowed"], s["reason"])
                         for s in self.action["sectors"]]
         self.sector: int | None = None
@@ -312,7 +371,8 @@ class ConstructionFlow(ShipFlow):
     def choose(self, number: int) -> None:
         """Build Sector `number`: its immediate abilities join the ship's."""
         self.sector = _pick(self.sectors, number).value
-        self.abilities = Abilities(self.ship["abilities"] + self.offers[number]["abilities"])
+        self.abilities = Abilities(self.ship["abilities"] + self.built[number]["abilities"],
+                                   self.offers)
 
     def questions(self) -> list[str]:
         return (["which Sector"] if self.sector is None else []) + super().questions()
@@ -323,7 +383,7 @@ class ConstructionFlow(ShipFlow):
     def action_lines(self) -> list[str]:
         if self.sector is None:
             return []
-        offer = self.offers[self.sector]
+        offer = self.built[self.sector]
         return [f"builds Sector {self.sector} ({offer['wing']} wing, Level {offer['level']}) "
                 f"for {_price(offer)}"]
 
@@ -401,8 +461,8 @@ class Transactions:
 class TransportFlow(ShipFlow, Transactions):
     """Transport: transactions (Aliens by colour, gold, trades, buying) up to the ship's limit."""
 
-    def __init__(self, found: dict) -> None:
-        ShipFlow.__init__(self, found)
+    def __init__(self, found: dict, judge: Judge | None = None) -> None:
+        ShipFlow.__init__(self, found, judge)
         Transactions.__init__(self, self.action, self.action["transactions"], self.ship["ship"])
 
     def questions(self) -> list[str]:
@@ -562,8 +622,8 @@ class Dice:
 class ExpeditionFlow(ShipFlow, Dice):
     """Terran Expedition: the ship's dice (Dice), with the station's rerolls."""
 
-    def __init__(self, found: dict) -> None:
-        ShipFlow.__init__(self, found)
+    def __init__(self, found: dict, judge: Judge | None = None) -> None:
+        ShipFlow.__init__(self, found, judge)
         Dice.__init__(self, self.action)
 
     def questions(self) -> list[str]:
@@ -616,8 +676,8 @@ class Tracks:
 class DiplomacyFlow(ShipFlow, Tracks):
     """Diplomacy: which track(s), each with its lobbying cost."""
 
-    def __init__(self, found: dict) -> None:
-        ShipFlow.__init__(self, found)
+    def __init__(self, found: dict, judge: Judge | None = None) -> None:
+        ShipFlow.__init__(self, found, judge)
         Tracks.__init__(self, self.action, self.ship["ship"])
 
     def questions(self) -> list[str]:
@@ -675,9 +735,9 @@ def _pick_label(what: str, choice: dict) -> str:
 Bonus = Transactions | Dice | Tracks | Picks  # a bonus action's entry, by what it asks
 
 
-def bonus_entry(need: dict) -> Bonus:
+def bonus_entry(need: dict, offer: dict) -> Bonus:
     """The entry for a bonus action's details, built from the engine's offer."""
-    offer, what = need["offer"], need["bonus"]
+    what = need["bonus"]
     if what == "transactions":
         return Transactions(offer, offer["transactions"], need["source"])
     if what == "dice":
@@ -704,17 +764,7 @@ FLOWS: dict[str, type[ShipFlow]] = {
 def ship_flow(state: State, catalogue: Catalogue, ship_id: str) -> ShipFlow:
     """The flow for the active player's use of `ship_id`."""
     found = options(state, catalogue, ship=ship_id)
-    ship = found["ship"]
-    ship["abilities"] = with_offers(state, catalogue, ship["abilities"])
-    for sector in ship["action"].get("sectors", []):
-        sector["abilities"] = with_offers(state, catalogue, sector["abilities"])
-    return FLOWS[ship["type"]](found)
-
-
-def with_offers(state: State, catalogue: Catalogue, needs: list[dict]) -> list[dict]:
-    """The abilities' needs, each bonus action with the engine's `offer` (None: not asked)."""
-    return [{**need, "offer": bonus_offer(state, catalogue, need["source"], need["kind"])}
-            if need.get("bonus") else need for need in needs]
+    return FLOWS[found["ship"]["type"]](found, judge(state, catalogue))
 
 
 # -- income ----------------------------------------------------------------------------------------
@@ -724,13 +774,14 @@ class IncomeFlow:
     """Income: eligibility and its reason, a receipt of every line, the optional income
     powers, relocations at 1 GEM each (or Hub A-8's Human first)."""
 
-    def __init__(self, found: dict) -> None:
+    def __init__(self, found: dict, judge: Judge | None = None) -> None:
         self.player: str = found["turn"]["player"]
         offer = found["income"]
         self.allowed: bool = offer["allowed"]
         self.reason: str | None = offer["reason"]
         self.lines: list[dict] = offer["lines"]
-        self.abilities = Abilities(offer["powers"])
+        self.abilities = Abilities(offer["powers"], None if judge is None
+                                   else BonusOffers(judge, self.command))
         self.gems_per_move: int = offer["relocation_gems"]
         self.residents = offer["relocations"]
         self.moves: list[dict] = []
@@ -789,9 +840,7 @@ class IncomeFlow:
 
 
 def income_flow(state: State, catalogue: Catalogue) -> IncomeFlow:
-    found = options(state, catalogue)
-    found["income"]["powers"] = with_offers(state, catalogue, found["income"]["powers"])
-    return IncomeFlow(found)
+    return IncomeFlow(options(state, catalogue), judge(state, catalogue))
 
 
 # -- Diplomacy bonuses, Hub powers, corrections ------------------------------------------------

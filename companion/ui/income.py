@@ -27,7 +27,6 @@ from companion.ui.flows import (
     FlowError,
     IncomeFlow,
     Outcome,
-    bonus_entry,
     income_flow,
     send,
 )
@@ -111,8 +110,9 @@ class IncomeScreen(Screen):
         if not taken:
             return
         if card.kind == "entry":
-            lines = (flow.abilities.entries[card.source].entry_lines()
-                     if card.source in flow.abilities.bonus else [])
+            entry = flow.abilities.entry(card.source)
+            lines = (entry.entry_lines() if entry is not None
+                     and card.source in flow.abilities.bonus else [])
             button = TagButton(text="; ".join(lines) or "Enter it…",
                                tag=f"power:{card.source}:enter", size_hint_y=None,
                                height=unit * 56, font_size=unit * 16, shorten=False,
@@ -160,8 +160,7 @@ class IncomeScreen(Screen):
         """A bonus action of several steps in the pop-up (again: entered afresh)."""
         assert self.flow is not None
         abilities = self.flow.abilities
-        abilities.bonus.pop(source, None)
-        abilities.entries[source] = bonus_entry(abilities.needs[source])
+        abilities.enter_again(source)
         BonusPopup(BonusModel(abilities, source), f"Income: {self.flow.player}",
                    self.show).open()
 

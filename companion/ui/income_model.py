@@ -49,7 +49,7 @@ def power_cards(flow: IncomeFlow) -> list[PowerCard]:
     """The income powers that fire, as cards (the fixed ones too, so the receipt is whole)."""
     cards = []
     for source, need in flow.abilities.needs.items():
-        entry = flow.abilities.entries.get(source)
+        entry = flow.abilities.entry(source)
         if isinstance(entry, Tracks | Picks):
             cards.append(PowerCard(source, need["text"], need["optional"],
                                    entry.tracks if isinstance(entry, Tracks) else entry.choices,

@@ -83,6 +83,43 @@ def test_a3_makes_one_transaction_after_an_expedition(table_catalogue):
     assert table.player("Ann")["metal"] == RICH["metal"] + 1
 
 
+def test_321s_dice_see_sector_321_built_its_human_goes_there(table_catalogue):
+    """The bonus roll is offered as the engine judges it, once Sector 321 is built: with the
+    rest of the station full, the recruited Human may still go into 321 itself."""
+    table = scene(table_catalogue, "B-5", [(121, ["pink", "pink"]),
+                                           (221, ["pink", "pink", "pink"])])
+    model = ActionModel(ship_flow(table.state, table.catalogue, "Ann:L3-construction"))
+    panel = press(model, "sector:321")
+    assert panel.title == "Ann uses Construction L3: 321: Roll 7 · keep 5"
+    panel = press(model, *["die:human"] * 2, *["die:metal"] * 5, "action:dice",
+                  "keep:human", "keep:human", "keep:metal", "action:kept")
+    assert panel.title == "Ann uses Construction L3: 321: Human 1: observe or recruit?"
+    recruit = next(b for b in panel.buttons if b.tag.startswith("human:recruit"))
+    assert recruit.allowed, recruit.reason  # only 321's quarters are free
+    press(model, recruit.tag, "human:observe:None")
+    confirm(table, model)
+    (built,) = [s for s in table.player("Ann")["sectors"] if s["number"] == 321]
+    assert built["residents"] == ["human"]
+
+
+def test_301s_transaction_pays_with_the_food_and_water_just_kept(table_catalogue):
+    """301's transaction comes "after the Expedition action": what it kept pays the Alien."""
+    table = scene(table_catalogue, "B-5", [(301, ["teal", "teal", "teal", "teal"]), (101, [])])
+    table.set("Ann", food=0, water=0)
+    model = ActionModel(ship_flow(table.state, table.catalogue, "Ann:L1-expedition"))
+    press(model, "die:food", "die:water", *["die:metal"] * 4, "action:dice",
+          "keep:food", "keep:water", "action:kept")
+    panel = press(model, "ability:yes")
+    assert panel.title == "Ann uses Terran Expedition L1: 301: transactions (0 of 1)"
+    teal = next(b for b in panel.buttons if b.tag == "alien:teal:101")
+    assert teal.allowed, teal.reason
+    press(model, "alien:teal:101", "action:done")
+    confirm(table, model)
+    ann = table.player("Ann")
+    assert (ann["food"], ann["water"]) == (0, 0)
+    assert [s["residents"] for s in ann["sectors"]] == [["teal"] * 4, ["teal"]]
+
+
 def test_306_advances_a_track_for_free_and_117_pays_its_lobbying(table_catalogue):
     table = scene(table_catalogue, "B-5", [(306, ["teal", "teal", "teal", "teal"])])
     model = ActionModel(ship_flow(table.state, table.catalogue, "Ann:L1-transport"))

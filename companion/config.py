@@ -1,24 +1,35 @@
 """The app's TOML config file (`config.toml` in the user's data folder, or `--config PATH`).
 
-Only the `[panel]` table is read here so far. A missing default file means all defaults; a file
-that cannot be read or has a bad value is reported (file and key named, in `problems` and the
-log) and the defaults are used, so the app always starts.
+The `[panel]` and `[display]` tables are read here (other tables are left to their owners). A
+missing default file means all defaults; a file that cannot be read or has a bad value is
+reported (file and key named, in `problems` and the log) and the defaults are used, so the app
+always starts.
+
+The settings screen edits the file as a `ConfigFile` (tomlkit keeps its comments and every key
+the screen does not change) and `save_config_file` writes it atomically.
 """
 
 from __future__ import annotations
 
 import logging
+import shutil
 import tomllib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+import tomlkit
 
 from companion import paths
-from companion.files import JsonFileError, read_text
-from hardware.config import PanelConfig, PanelConfigError, panel_config_from_toml
+from companion.files import read_text, write_text_atomically
+from hardware.config import PanelConfig, SettingError, panel_config_from_toml
 
 log = logging.getLogger(__name__)
 
 CONFIG_NAME = "config.toml"
+BAD_SUFFIX = ".bad"
+WINDOW_SIZES = ((800, 480), (1024, 600), (1280, 800))  # the sizes the app is laid out for
 
 
 def default_config_path() -> Path:
@@ -27,10 +38,74 @@ def default_config_path() -> Path:
 
 
 @dataclass(frozen=True)
+class DisplayConfig:
+    """How the window opens at start (the `[display]` table)."""
+
+    fullscreen: bool = False
+    size: tuple[int, int] = WINDOW_SIZES[0]
+
+    def window(self, fullscreen: bool,
+               size: tuple[int, int] | None) -> tuple[bool, tuple[int, int]]:
+        """Full screen and size for the window: the command line's --fullscreen (when given)
+        and --size win over the file."""
+        return fullscreen or self.fullscreen, size or self.size
+
+
+def size_text(size: tuple[int, int]) -> str:
+    """A window size as written in the file and on the command line: "800x480"."""
+    return f"{size[0]}x{size[1]}"
+
+
+def parse_window_size(text: str) -> tuple[int, int]:
+    """"WIDTHxHEIGHT" in pixels, at least 320x240; ValueError if not."""
+    width, sep, height = text.lower().partition("x")
+    if not (sep and width.isdigit() and height.isdigit() and int(width) >= 320
+            and int(height) >= 240):
+        raise ValueError(f"must be WIDTHxHEIGHT such as 800x480 (at least 320x240), "
+                         f"got {text!r}")
+    return int(width), int(height)
+
+
+def display_config_from_toml(table: Mapping[str, Any], prefix: str = "display") -> DisplayConfig:
+    """Validate a parsed `[display]` table; SettingError names the first bad key."""
+    for key in table:
+        if key not in ("fullscreen", "size"):
+            raise SettingError(f"{prefix}.{key}", "unknown setting (known: fullscreen, size)")
+    fullscreen = table.get("fullscreen", DisplayConfig.fullscreen)
+    if not isinstance(fullscreen, bool):
+        raise SettingError(f"{prefix}.fullscreen", f"must be true or false, got {fullscreen!r}")
+    size = table.get("size", size_text(DisplayConfig.size))
+    try:
+        if not isinstance(size, str):
+            raise ValueError(f"must be a string such as \"800x480\", got {size!r}")
+        parsed = parse_window_size(size)
+    except ValueError as error:
+        raise SettingError(f"{prefix}.size", str(error)) from None
+    return DisplayConfig(fullscreen=fullscreen, size=parsed)
+
+
+# table name -> (its validator, what is used instead of a bad table)
+SECTIONS: dict[str, tuple[Callable[[Mapping[str, Any], str], Any], str]] = {
+    "panel": (panel_config_from_toml, "the default panel settings (touch only)"),
+    "display": (display_config_from_toml, "the default display settings"),
+}
+
+
+def read_section(document: Mapping[str, Any], name: str) -> Any:
+    """One of the SECTIONS of a parsed document, validated (absent: its defaults);
+    SettingError names the first bad key."""
+    table = document.get(name, {})
+    if not isinstance(table, Mapping):
+        raise SettingError(name, f"must be a table ([{name}])")
+    return SECTIONS[name][0](table, name)
+
+
+@dataclass(frozen=True)
 class AppConfig:
     """The settings in force, the file read (None: none could be read) and what was wrong."""
 
     panel: PanelConfig = field(default_factory=PanelConfig)
+    display: DisplayConfig = field(default_factory=DisplayConfig)
     path: Path | None = None
     problems: tuple[str, ...] = ()
 
@@ -45,32 +120,88 @@ def load_config(path: Path | str | None = None) -> AppConfig:
             return AppConfig()
         return _defaults_because(f"config file {file} not found; using the default settings")
     try:
-        document = tomllib.loads(read_text(file, show=f"config file {file}"))
-    except JsonFileError as error:  # missing, not a regular file, not UTF-8, unreadable
+        _, document = _parse(file)
+    except ValueError as error:
         return _defaults_because(f"{error}; using the default settings")
-    except tomllib.TOMLDecodeError as error:
-        return _defaults_because(f"config file {file} is not valid TOML ({error}); "
-                                 "using the default settings")
-    except RecursionError:
-        return _defaults_because(f"config file {file} is nested too deeply to be a config "
-                                 "file; using the default settings")
     problems: list[str] = []
-    panel = PanelConfig()
-    table = document.get("panel", {})
-    if not isinstance(table, dict):
-        problems.append(f"{file}: panel: must be a table ([panel]); using the default panel "
-                        "settings (touch only)")
-    else:
+    values: dict[str, Any] = {}
+    for name, (_, fallback) in SECTIONS.items():
         try:
-            panel = panel_config_from_toml(table)
-        except PanelConfigError as error:
-            problems.append(f"{file}: {error.key}: {error.message}; using the default panel "
-                            "settings (touch only)")
+            values[name] = read_section(document, name)
+        except SettingError as error:
+            values[name] = read_section({}, name)
+            problems.append(f"{file}: {error.key}: {error.message}; using {fallback}")
     for problem in problems:
         log.warning("%s", problem)
-    return AppConfig(panel=panel, path=file, problems=tuple(problems))
+    return AppConfig(**values, path=file, problems=tuple(problems))
+
+
+def _parse(file: Path) -> tuple[str, dict[str, Any]]:
+    """The file's text and TOML; ValueError saying what is wrong with it (JsonFileError:
+    missing, not a regular file, not UTF-8, unreadable)."""
+    text = read_text(file, show=f"config file {file}")
+    try:
+        return text, tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ValueError(f"config file {file} is not valid TOML ({error})") from None
+    except RecursionError:
+        raise ValueError(f"config file {file} is nested too deeply to be a config "
+                         "file") from None
 
 
 def _defaults_because(problem: str) -> AppConfig:
     log.warning("%s", problem)
     return AppConfig(problems=(problem,))
+
+
+@dataclass(frozen=True)
+class ConfigFile:
+    """The config file as the settings screen edits it: a tomlkit document (comments, unknown
+    keys and tables kept) in which a table that could not be used is left out; `bad` when the
+    file on disk could not be used as it is (saving over it first keeps a copy, BAD_SUFFIX)."""
+
+    path: Path
+    document: tomlkit.TOMLDocument
+    bad: bool = False
+
+    @property
+    def bad_copy(self) -> Path:
+        """Where the unusable file is kept when it is replaced: config.toml.bad."""
+        return self.path.with_name(self.path.name + BAD_SUFFIX)
+
+    def check(self) -> dict[str, Any]:
+        """Every section's settings as they would be read; SettingError names the first bad
+        key."""
+        values = self.document.unwrap()
+        return {name: read_section(values, name) for name in SECTIONS}
+
+
+def open_config_file(path: Path) -> ConfigFile:
+    """The config file for editing; a missing one is an empty document, an unusable one (not
+    readable, not TOML, a bad table) is `bad`, its unusable tables left out."""
+    if not path.exists():
+        return ConfigFile(path, tomlkit.document())
+    try:
+        text, _ = _parse(path)
+        document = tomlkit.parse(text)
+    except (ValueError, RecursionError):
+        return ConfigFile(path, tomlkit.document(), bad=True)
+    values = document.unwrap()
+    bad = False
+    for name in SECTIONS:
+        try:
+            read_section(values, name)
+        except SettingError:
+            del document[name]
+            bad = True
+    return ConfigFile(path, document, bad)
+
+
+def save_config_file(config: ConfigFile) -> ConfigFile:
+    """Write the document atomically (a temporary file beside it, then renamed over it); a bad
+    file is first copied to `bad_copy`. Returns the file as saved (no longer bad). OSError, or
+    JsonFileError for something not a regular file at the path: nothing was written."""
+    if config.bad and config.path.is_file():
+        shutil.copyfile(config.path, config.bad_copy)
+    write_text_atomically(config.path, tomlkit.dumps(config.document))
+    return ConfigFile(config.path, config.document)

@@ -14,13 +14,18 @@ LED_KINDS = ("rgb", "players", "none")
 PICO_MICROPYTHON_USB = "2e8a:0005"
 
 
-class PanelConfigError(ValueError):
-    """A value in the `[panel]` table that cannot be used; `key` names it (e.g. panel.gpio.undo)."""
+class SettingError(ValueError):
+    """A value in a config table that cannot be used; `key` names it (e.g. panel.gpio.undo) and
+    `message` says what is wrong with it."""
 
     def __init__(self, key: str, message: str) -> None:
         super().__init__(f"{key}: {message}")
         self.key = key
         self.message = message
+
+
+class PanelConfigError(SettingError):
+    """A value in the `[panel]` table that cannot be used."""
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,124 @@
+"""The config file's [display] table, editing it with its comments and unknown tables kept, the
+atomic save and the copy of an unusable file (companion.config)."""
+
+from __future__ import annotations
+
+import tomllib
+
+import pytest
+
+from companion.config import (
+    DisplayConfig,
+    load_config,
+    open_config_file,
+    parse_window_size,
+    save_config_file,
+)
+from hardware.config import PanelConfig
+
+KEPT = """# written by hand
+[camera]
+index = 2   # the overhead camera
+
+[panel]
+kind = "serial"
+keyboard = false
+
+[panel.serial]
+usb = "2e8a:000a"
+"""
+
+
+def write(tmp_path, text, name="config.toml"):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_display_defaults_and_values(tmp_path):
+    assert load_config(write(tmp_path, "")).display == DisplayConfig(False, (800, 480))
+    config = load_config(write(tmp_path, '[display]\nfullscreen = true\nsize = "1024x600"\n'))
+    assert config.display == DisplayConfig(True, (1024, 600)) and config.problems == ()
+
+
+@pytest.mark.parametrize(("text", "key"), [
+    ("[display]\nfullscreen = 1", "display.fullscreen"),
+    ('[display]\nsize = "big"', "display.size"),
+    ('[display]\nsize = "100x100"', "display.size"),
+    ("[display]\nsize = 800", "display.size"),
+    ("[display]\nfulscreen = true", "display.fulscreen"),
+    ("display = 1", "display"),
+])
+def test_a_bad_display_value_is_reported_and_the_panel_still_read(tmp_path, text, key):
+    path = write(tmp_path, f'{text}\n[panel]\nkind = "serial"\n')
+    config = load_config(path)
+    assert config.display == DisplayConfig() and config.panel.kind == "serial"
+    [problem] = config.problems
+    assert f"{path}: {key}:" in problem and "default display settings" in problem
+
+
+def test_the_command_line_wins_over_the_file():
+    saved = DisplayConfig(fullscreen=True, size=(1280, 800))
+    assert saved.window(False, None) == (True, (1280, 800))
+    assert saved.window(True, (1024, 600)) == (True, (1024, 600))
+    assert DisplayConfig().window(True, None) == (True, (800, 480))
+
+
+def test_window_size_text():
+    assert parse_window_size("1024X600") == (1024, 600)
+    with pytest.raises(ValueError, match="WIDTHxHEIGHT"):
+        parse_window_size("1024x")
+
+
+def test_saving_keeps_comments_and_what_is_not_edited(tmp_path):
+    path = write(tmp_path, KEPT)
+    file = open_config_file(path)
+    assert not file.bad
+    file.document["panel"]["kind"] = "gpio"
+    save_config_file(file)
+    text = path.read_text(encoding="utf-8")
+    assert "# written by hand" in text and "# the overhead camera" in text
+    assert tomllib.loads(text) == {"camera": {"index": 2},
+                                   "panel": {"kind": "gpio", "keyboard": False,
+                                             "serial": {"usb": "2e8a:000a"}}}
+    assert [p.name for p in tmp_path.iterdir()] == ["config.toml"]  # no temporary file left
+
+
+def test_a_missing_file_is_created_with_its_folder(tmp_path):
+    path = tmp_path / "new" / "config.toml"
+    file = open_config_file(path)
+    assert not file.bad and file.check()["panel"] == PanelConfig()
+    file.document["display"] = {"fullscreen": True}
+    save_config_file(file)
+    assert load_config(path).display.fullscreen
+
+
+@pytest.mark.parametrize("original", [b'[panel]\nkind = "gpio\n', b"\xff",
+                                      b"[panel.gpio]\nundo = 99\n"])
+def test_an_unusable_file_is_kept_as_bad_when_replaced(tmp_path, original):
+    path = tmp_path / "config.toml"
+    path.write_bytes(original)
+    file = open_config_file(path)
+    assert file.bad and file.check()["panel"] == PanelConfig()
+    file.document["display"] = {"size": "1280x800"}
+    saved = save_config_file(file)
+    assert not saved.bad
+    assert (tmp_path / "config.toml.bad").read_bytes() == original
+    config = load_config(path)
+    assert config.problems == () and config.display.size == (1280, 800)
+
+
+def test_a_bad_table_is_left_out_but_the_other_tables_kept(tmp_path):
+    path = write(tmp_path, '[camera]\nindex = 1\n[panel]\nkind = "usb"\n')
+    file = open_config_file(path)
+    assert file.bad and dict(file.document.unwrap()) == {"camera": {"index": 1}}
+
+
+def test_a_file_that_cannot_be_written_changes_nothing(tmp_path):
+    folder = tmp_path / "config.toml"
+    folder.mkdir()  # a folder where the file should be
+    file = open_config_file(tmp_path / "other.toml")
+    file = type(file)(folder, file.document)
+    with pytest.raises((OSError, ValueError)):
+        save_config_file(file)
+    assert folder.is_dir()

@@ -1,0 +1,178 @@
+"""What the settings screen shows and how a change is checked and kept (plain Python, tested
+without Kivy).
+
+A change is tried on a copy of the config file's document and checked by the same rules the app
+reads the file with (companion.config: hardware.config's for the panel); a refused change says
+why in words and leaves everything as it was. An accepted change is saved at once, except over
+a file that could not be read: then the screen asks first, and No goes back to what is on disk.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import tomlkit
+
+from companion.config import (
+    ConfigFile,
+    DisplayConfig,
+    open_config_file,
+    save_config_file,
+    size_text,
+)
+from companion.files import JsonFileError
+from hardware.config import PanelConfig, SettingError
+from hardware.events import CONFIRM, NEXT_TURN, READ_DICE, UNDO
+
+PANEL_KINDS = (("none", "Touch only"), ("gpio", "GPIO buttons"), ("serial", "USB serial"))
+BUTTONS = ((NEXT_TURN, "Next turn"), (UNDO, "Undo"), (CONFIRM, "Confirm"),
+           (READ_DICE, "Read dice"))
+SERIAL_GLOBS = ("ttyACM*", "ttyUSB*", "serial/by-id/*")
+# a setting's key -> the words a player reads for it
+KEY_WORDS = {
+    **{f"panel.gpio.{name}": f"{words} button" for name, words in BUTTONS},
+    "panel.gpio.rgb": "RGB LED pins",
+    "panel.gpio.players": "player LED pins",
+    "panel.hold_time": "long press time",
+    "panel.serial.port": "serial port",
+    "panel.kind": "panel kind",
+    "display.fullscreen": "full screen",
+    "display.size": "window size",
+}
+
+
+def explain(error: SettingError) -> str:
+    """A refused value in words: "Undo button: must be a BCM GPIO number from 0 to 27, got 40"
+    (keys the message names are put in words too: "... already given to the Undo button")."""
+    message = error.message
+    for key, words in sorted(KEY_WORDS.items(), key=lambda item: -len(item[0])):
+        message = message.replace(key, f"the {words}")
+    words = KEY_WORDS.get(error.key, error.key)
+    return f"{words[0].upper()}{words[1:]}: {message}"
+
+
+def serial_ports(dev: Path = Path("/dev")) -> list[str]:
+    """The serial devices a panel may be on: /dev/ttyACM*, /dev/ttyUSB*, /dev/serial/by-id/*."""
+    return sorted(str(path) for pattern in SERIAL_GLOBS for path in dev.glob(pattern))
+
+
+@dataclass(frozen=True)
+class Locations:
+    """Where the player's files are, so that they know what to back up."""
+
+    data_folder: Path
+    database: Path
+    config: Path
+    overlay: Path
+
+    def lines(self) -> list[tuple[str, str]]:
+        """(tag suffix, what a player reads) for each file or folder."""
+        return [("data", f"Data folder: {self.data_folder}"),
+                ("database", f"Games: {self.database}"),
+                ("config", f"Settings: {self.config}"),
+                ("overlay", f"Values entered from your copy: {self.overlay}")]
+
+
+class SettingsModel:
+    """The config file being edited, the settings it gives, and the problems it had."""
+
+    def __init__(self, file: ConfigFile, problems: tuple[str, ...] = ()) -> None:
+        self.file = file
+        self.problems = problems
+        self.unsaved = False
+        self.values = file.check()
+
+    @classmethod
+    def open(cls, path: Path, problems: tuple[str, ...] = ()) -> SettingsModel:
+        """The model of the config file at `path` (missing: the defaults)."""
+        return cls(open_config_file(path), problems)
+
+    @property
+    def panel(self) -> PanelConfig:
+        """The panel settings shown."""
+        return self.values["panel"]
+
+    @property
+    def display(self) -> DisplayConfig:
+        """The display settings shown."""
+        return self.values["display"]
+
+    @property
+    def must_ask(self) -> bool:
+        """True when saving would replace a file that could not be read (ask first)."""
+        return self.file.bad and self.file.path.exists()
+
+    def replace_question(self) -> str:
+        """What the player is asked before an unusable file is replaced."""
+        return (f"{self.file.path.name} could not be read, so the defaults are shown. Replace "
+                f"it with these settings? The old file is kept as {self.file.bad_copy.name}.")
+
+    def problems_text(self) -> str:
+        """The config file's problems for a banner ("" when it had none)."""
+        if not self.problems:
+            return ""
+        return "The settings file could not be used: " + " ".join(self.problems)
+
+    # changes: each returns the refusal in words, or None when accepted (then unsaved) -------
+    def set_kind(self, kind: str) -> str | None:
+        """Touch only, GPIO or serial."""
+        return self._change(("panel", "kind"), kind)
+
+    def set_pin(self, button: str, pin: int | None) -> str | None:
+        """A button's BCM pin; None: not wired."""
+        return self._change(("panel", "gpio", button), False if pin is None else pin)
+
+    def set_hold_ms(self, milliseconds: int) -> str | None:
+        """The long press (NEXT held = undo), typed in milliseconds, kept in seconds."""
+        return self._change(("panel", "hold_time"), milliseconds / 1000)
+
+    def set_port(self, port: str) -> str | None:
+        """The serial panel's device path; "": found by its USB id instead."""
+        return self._change(("panel", "serial", "port"), port.strip() or None)
+
+    def set_fullscreen(self, fullscreen: bool) -> str | None:
+        """Full screen at the next start."""
+        return self._change(("display", "fullscreen"), fullscreen)
+
+    def set_size(self, size: tuple[int, int]) -> str | None:
+        """The window's size at the next start."""
+        return self._change(("display", "size"), size_text(size))
+
+    def _change(self, key: tuple[str, ...], value: Any) -> str | None:
+        """Set (None: remove) one key on a copy of the document; keep the copy if it is valid."""
+        document = tomlkit.parse(tomlkit.dumps(self.file.document))
+        table: Any = document
+        for name in key[:-1]:
+            table = table.setdefault(name, tomlkit.table())
+        if value is not None:
+            table[key[-1]] = value
+        elif key[-1] in table:
+            del table[key[-1]]
+        edited = replace(self.file, document=document)
+        try:
+            values = edited.check()
+        except SettingError as error:
+            return explain(error)
+        self.file, self.values, self.unsaved = edited, values, True
+        return None
+
+    # keeping --------------------------------------------------------------------------------
+    def save(self) -> str | None:
+        """Write the file (keeping a copy of an unusable one); the problem in words if it could
+        not be written (the change stays here, unsaved)."""
+        try:
+            self.file = save_config_file(self.file)
+        except OSError as error:
+            return f"Not saved: could not write {self.file.path} ({error.strerror or error})."
+        except JsonFileError as error:
+            return f"Not saved: {error}."
+        self.unsaved = False
+        return None
+
+    def discard(self) -> None:
+        """Forget the unsaved change: back to what is on disk."""
+        self.file = open_config_file(self.file.path)
+        self.values = self.file.check()
+        self.unsaved = False

@@ -418,15 +418,19 @@ def bonus_offer(state: State, catalogue: Catalogue, source: str, kind: str,
     the position there - Sector 321 built before its dice, the Transport's transactions made
     before 306's track, the income paid before B-5's transaction. Without a command, or when the
     command stops before (an earlier answer or a catalogue value missing, a refusal), it is
-    judged on the position now (an income's bonus once the income is paid)."""
+    judged on the position now (an income's bonus once the income is paid); a value the
+    catalogue lacks that the engine needs before it gets there is `asks`: {"key", "question"}
+    (give it in the command's `catalogue` and ask again)."""
     player = state["turn"]["active"]
     info = catalogue.hubs[source] if "-" in source else catalogue.sectors[int(source)]
     ability = next(a for a in info.abilities if a.kind == kind)
+    asks = None
     if command is not None:
         reached, offer = _at_bonus(state, catalogue, command, source, lambda: _offer(
             state, catalogue, player, source, ability, _now))
         if reached != "stopped":
             return offer
+        asks = offer
     _, asked, missing = probe(state, catalogue, abilities.apply_effect, player, source,
                               ability, {}, command={"use": [source]})
     if asked is None and not missing:
@@ -434,7 +438,8 @@ def bonus_offer(state: State, catalogue: Catalogue, source: str, kind: str,
     # An income's bonus comes once the income is paid: its GEMs can buy.
     first = ((lambda move: income.base_income(move, player))
              if ability.trigger.startswith("income") else _now)
-    return _offer(state, catalogue, player, source, ability, first)
+    found = _offer(state, catalogue, player, source, ability, first)
+    return {**found, "asks": asks} if asks else found
 
 
 def _now(move: Move) -> None:
@@ -445,8 +450,8 @@ def _at_bonus(state: State, catalogue: Catalogue, command: Mapping[str, Any], so
               build: Callable[[], dict]) -> tuple[str, dict | None]:
     """Run `command` (with `source` taken) on a throw-away move: ("asked", `build()` run on
     the position where the engine asks for `source`'s details), ("not asked", None) when the
-    command goes through without them, or ("stopped", None) when it is refused or a value is
-    missing before."""
+    command goes through without them, ("stopped", None) when it is refused before, or
+    ("stopped", {"key", "question"}) when a value the catalogue lacks is needed before."""
     used = sorted({*(command.get("use") or []), source})
     bonus = {k: v for k, v in (command.get("bonus") or {}).items() if k != source}
     command = {**command, "use": used, "bonus": bonus}
@@ -460,7 +465,9 @@ def _at_bonus(state: State, catalogue: Catalogue, command: Mapping[str, Any], so
         if asked.source != source:
             return "stopped", None
         return "asked", build()  # the move's events are still applied: the position there
-    except (Refused, Missing):
+    except Missing as missing:
+        return "stopped", {"key": missing.key, "question": missing.question}
+    except Refused:
         return "stopped", None
     finally:
         move.rollback()

@@ -17,7 +17,15 @@ from kivy.uix.scrollview import ScrollView
 
 from companion.rules.catalogue import Catalogue
 from companion.ui.action_model import ActionModel, Button, Panel, given_panel, prompt_panel
-from companion.ui.flows import BonusPrompt, Outcome, bonus_prompts, send, ship_flow, undo
+from companion.ui.flows import (
+    Abilities,
+    BonusPrompt,
+    Outcome,
+    bonus_prompts,
+    send,
+    ship_flow,
+    undo,
+)
 from companion.ui.table_model import undo_text
 from companion.ui.values import ask_value
 from companion.ui.values_model import ValueEntry
@@ -114,6 +122,9 @@ class ActionScreen(Screen):
             self.ask_override()
         elif kind == "back":
             self.model = None
+        elif kind == "value":
+            ask_first(self.model.flow.abilities, button.act[1], button.act[2],
+                      App.get_running_app().session.game.catalogue, self.refresh)
         else:
             self.message = self.model.press(button.act)
         self.refresh()
@@ -216,6 +227,20 @@ def show_answers(grid: GridLayout, panel: Panel, press: Callable[[Button], None]
                 effect.velocity = 0
                 effect.cancel()
         scroll.scroll_y = 1
+
+
+def ask_first(abilities: Abilities, key: str, question: str, catalogue: Catalogue,
+              done: Callable[[], None]) -> None:
+    """A value the catalogue lacks that the engine needs before a bonus action, asked on the
+    value-entry component (as on confirming); given, it goes with the command and `done` shows
+    the bonus action, now offered where it fires."""
+    def given(command: dict) -> str:
+        abilities.values.update(command["catalogue"])
+        done()
+        return ""
+
+    ask_missing(Outcome({"catalogue": dict(abilities.values)}, key=key, question=question),
+                catalogue, given)
 
 
 def ask_missing(outcome: Outcome, catalogue: Catalogue, resend: Callable[[dict], str]) -> None:

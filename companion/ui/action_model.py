@@ -206,12 +206,17 @@ class BonusModel:
         entry = self.entry
         if self.source in self.abilities.bonus or entry is None:
             return None
+        text = self.abilities.needs[self.source]["text"]
+        asks = self.abilities.asks(self.source)
+        if asks is not None:  # the screen asks it on the value-entry component
+            return Panel(f"{title}: {self.source}: a value first", [
+                Button("action:value", "Enter it…", ("value", asks["key"], asks["question"]))],
+                [text, f"Needed before: {asks['question']}"])
         asked = entry_panel(f"{title}: {self.source}", entry, ("finish",))
         if asked is None:
             self.abilities.finish_bonus(self.source)
             return None
-        return Panel(asked.title, asked.buttons,
-                     [self.abilities.needs[self.source]["text"], *asked.lines], asked.cols)
+        return Panel(asked.title, asked.buttons, [text, *asked.lines], asked.cols)
 
     def press(self, act: Sequence[Any]) -> str:
         """Answer with a button's act; "" or why it cannot be taken."""

@@ -145,6 +145,7 @@ class Abilities:
         self.offers = offers
         self.entries: dict[str, Bonus] = {}
         self.built_from: dict[str, dict] = {}  # the offer each entry was built from
+        self.values: dict[str, Any] = {}  # catalogue values given before a bonus action
 
     def entry(self, source: str) -> Bonus | None:
         """The entry for `source`'s bonus action, built from the engine's offer as the answers
@@ -163,6 +164,14 @@ class Abilities:
         if self.built_from.get(source) is not offer:
             self.entries[source], self.built_from[source] = bonus_entry(need, offer), offer
         return self.entries[source]
+
+    def asks(self, source: str) -> dict | None:
+        """A value the catalogue lacks that the engine needs before it gets to `source`'s
+        bonus action (Sector 321's cost before its dice): {"key", "question"}, to give first
+        (`values`) so the bonus action is offered where it fires; else None."""
+        if source in self.bonus or self.entry(source) is None:
+            return None
+        return self.built_from[source].get("asks")
 
     def enter_again(self, source: str) -> None:
         """`source`'s bonus action to be entered afresh (its details dropped)."""
@@ -243,7 +252,8 @@ class Abilities:
         self.choices[f"{source}:pay"] = [resource]
 
     def fields(self) -> dict:
-        """The command fields the answers make (`use`, `choices`, `where`, `bonus`)."""
+        """The command fields the answers make (`use`, `choices`, `where`, `bonus`, and the
+        `catalogue` values given before a bonus action)."""
         choices = {source: picked if self.needs.get(source, {}).get("times") else picked[0]
                    for source, picked in self.choices.items()}
         where = dict(self.where)
@@ -251,7 +261,7 @@ class Abilities:
             if isinstance(entry, Dice) and entry.human_places and source in self.bonus:
                 where["human"] = list(entry.human_places)
         found = {"use": sorted(self.used), "choices": choices, "where": where,
-                 "bonus": dict(self.bonus)}
+                 "bonus": dict(self.bonus), "catalogue": dict(self.values)}
         return {key: value for key, value in found.items() if value}
 
     def lines(self) -> list[str]:

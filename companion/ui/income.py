@@ -20,7 +20,7 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 
 from companion.ui import action
-from companion.ui.action import ask_missing, show_answers
+from companion.ui.action import ask_first, ask_missing, show_answers
 from companion.ui.action_model import BonusModel, Button, value_tag
 from companion.ui.flows import (
     Choice,
@@ -256,6 +256,10 @@ class BonusPopup(ModalView):
         show_answers(self.ids.choices, panel, self.press)
 
     def press(self, button: Button) -> None:
+        if button.allowed and button.act[0] == "value":  # a value the engine needs first
+            ask_first(self.bonus.abilities, button.act[1], button.act[2],
+                      App.get_running_app().session.game.catalogue, self.refresh)
+            return
         self.message = button.reason if not button.allowed else self.bonus.press(button.act)
         self.refresh()
 

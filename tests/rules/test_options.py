@@ -20,6 +20,7 @@ from companion.rules.options import bonus_offer, fill, options
 from companion.rules.script import parse
 
 GAMES = Path(__file__).parent / "games"
+EXAMPLES = Path(__file__).parents[2] / "examples"
 
 
 def by_ship(found: dict) -> dict:
@@ -231,6 +232,28 @@ def test_321s_recruited_human_may_go_into_sector_321_itself(table_catalogue):
         "keep": ["human", "food", "water", "metal"], "humans": ["recruit"]}}})
     (built,) = [s for s in table.player("Ann")["sectors"] if s["number"] == 321]
     assert built["residents"] == ["human"]
+
+
+def test_a_value_needed_before_the_bonus_action_is_asked_first(tmp_path):
+    """The 3-player draft example, from an empty overlay, just before Cat builds Sector 321:
+    the engine needs what only the tile prints (its cost, living quarters, ...) before it gets
+    to the dice, so the offer is judged on the position now and `asks` for the value; with the
+    values given, where the dice are rolled ("When built, immediately roll 7 dice")."""
+    catalogue = load_catalogue(overlay=tmp_path / "none.json")
+    game = Game(catalogue)
+    lines = list(parse((EXAMPLES / "three-players-draft.jsonl").read_text().splitlines()))
+    built = next(i for i, line in enumerate(lines) if line.command.get("sector") == 321)
+    for line in lines[:built]:
+        game.execute(line.command)
+    command = {"cmd": "use_ship", "player": "Cat", "ship": "Cat:L3-construction", "sector": 321}
+    offer = bonus_offer(game.state, catalogue, "321", "expedition_roll", command)
+    assert offer["asks"] == {"key": "sectors/321/cost",
+                             "question": "How much metal does Sector 321 cost?"}
+    assert offer["humans"]["where"] == [221]  # before: Sector 121 is full, 321 not built
+    values = lines[built].command["catalogue"]  # the example's values, given on its line
+    offer = bonus_offer(game.state, catalogue, "321", "expedition_roll",
+                        {**command, "catalogue": values})
+    assert "asks" not in offer and offer["humans"]["where"] == [221, 321]
 
 
 def test_a_bonus_transaction_pays_with_what_the_action_just_gained(table_catalogue):

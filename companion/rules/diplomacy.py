@@ -85,7 +85,7 @@ def pay_out(move: Move, track: str) -> None:
         if not picks:
             continue
         if len(picks) == 1:
-            grant(move, player, track, picks[0])
+            grant(move, player, track, bonus_amounts(move, track, picks[0]))
             continue
         move.emit(Event.BONUS_OFFERED,
                   f"{move.name(player)} chooses a {TRACK_NAMES[track]} Diplomacy bonus",
@@ -93,12 +93,17 @@ def pay_out(move: Move, track: str) -> None:
                                            "track": track, "options": picks}])
 
 
-def grant(move: Move, player: int, track: str, levels: list[int]) -> None:
-    """Give the bonuses of `levels` on `track` to the player."""
+def bonus_amounts(move: Move, track: str, levels: list[int]) -> dict[str, int]:
+    """What the bonuses of `levels` on `track` give together."""
     amounts: dict[str, int] = {}
     for level in levels:
         for key, n in bonus_of_level(move, track, level).items():
             amounts[key] = amounts.get(key, 0) + n
+    return amounts
+
+
+def grant(move: Move, player: int, track: str, amounts: dict[str, int]) -> None:
+    """Give a Diplomacy bonus on `track` to the player."""
     ledger.gain(move, player, amounts, f"{TRACK_NAMES[track]} Diplomacy bonus")
 
 
@@ -121,9 +126,12 @@ def choose_bonus(move: Move) -> None:
     move.check(picked in entry["options"],
                f"{move.name(player)} may take one of {_show(entry['options'])} on the "
                f"{TRACK_NAMES[entry['track']]} track, not {levels}")
-    move.emit(Event.BONUS_CHOSEN, f"{move.name(player)} takes level(s) {picked}",
+    amounts = bonus_amounts(move, entry["track"], picked)
+    level = " and ".join(map(str, picked))
+    move.emit(Event.BONUS_CHOSEN, f"{move.name(player)} takes {ledger.describe(amounts)} "
+              f"({TRACK_NAMES[entry['track']]} Diplomacy, level {level})",
               ["remove_at", ["pending"], index])
-    grant(move, player, entry["track"], picked)
+    grant(move, player, entry["track"], amounts)
 
 
 def _show(picks: list[list[int]]) -> str:

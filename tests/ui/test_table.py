@@ -30,7 +30,7 @@ def test_demo_game_bonus_prompt_then_the_table(run_ui_driver, size: str) -> None
     table = result["table"]
     assert table["active"] == "Cat"
     assert table["heading"] == "Turn 9 · Next ends the turn"
-    assert table["undo"] == "Undo: Bob takes level(s) [1]"
+    assert table["undo"] == "Undo: Bob takes 2 GEMs (Transport Diplomacy, level 1)"
     assert table["players"]["Bob"] == {"counters": "9 GEMs  6 food  2 water  3 metal",
                                        "points": "4 points",
                                        "diplomacy": "Dis 0  Con 0  Tra 1  Exp 3"}

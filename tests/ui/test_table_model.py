@@ -37,7 +37,7 @@ def test_the_table_shows_whose_turn_numbers_ships_and_supply(demo: GameSession) 
     table = view(demo)
     assert (table.active, table.active_color) == ("Cat", "yellow")
     assert table.heading == "Turn 9 · Next ends the turn"
-    assert table.undo == "Undo: Bob takes level(s) [1]"
+    assert table.undo == "Undo: Bob takes 2 GEMs (Transport Diplomacy, level 1)"
     assert table.next_allowed and not table.income_allowed
     bob = next(p for p in table.players if p.name == "Bob")
     assert bob.counters == {"gems": 9, "food": 6, "water": 2, "metal": 3, "points": 4}

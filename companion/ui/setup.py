@@ -33,6 +33,7 @@ from companion.ui.widgets import (
     TagButton,
     TagLabel,
     TagToggle,
+    text_on,
 )
 
 NEXT = {model.Players: "Next", model.Options: "Next", model.LayOut: "Start",
@@ -100,6 +101,8 @@ class SetupScreen(Screen):
                              shorten=False)
             label.bind(size=lambda lb, size: setattr(lb, "text_size", (size[0], None)))
             label.bg = ACCENT if index == now else (SELECTED if index < now else (0, 0, 0, 0))
+            if index <= now:  # on a fill of its own: black or white by contrast
+                label.color = text_on(label.bg)
             label.bold = index == now
             bar.add_widget(label)
 

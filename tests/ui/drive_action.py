@@ -10,6 +10,7 @@ prints `DRIVER-RESULT {...}` (what was read on screen) as its last stdout line.
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -26,10 +27,32 @@ def read_panel(robot: Robot) -> dict:
                 "action").ids.choices.children}}
 
 
-def confirm(robot: Robot, shots: Path | None, size: tuple[int, int]) -> Steps:
-    """Confirm; every value the engine asks for is typed on the keypad, a refusal is
-    overridden ("AGREED"); then the table or a Diplomacy bonus prompt."""
-    asked = robot.result.setdefault("asked", [])
+def answer_value(robot: Robot, answers: Mapping[str, str | Sequence[str]] | None = None,
+                 ) -> Steps:
+    """Answer the value pop-up open now: the first of `answers` whose words its question
+    contains - digits typed on the keypad (default "2"), or a value pop-up's buttons tapped by
+    their text ("Quarter 1", "Done"); its question is noted in result["asked"]; OK."""
+    from companion.ui.values import ValuePopup
+
+    popup = robot.popup()
+    question = popup.question if isinstance(popup, ValuePopup) else popup.title
+    robot.result.setdefault("asked", []).append(question)
+    answer = next((a for words, a in (answers or {}).items() if words in question), "2")
+    if isinstance(popup, ValuePopup):
+        for text in answer:
+            yield from robot.tap(f"values:choice:{text}")
+    else:
+        yield from robot.tap_keys(answer)
+        yield from robot.tap("key:ok")
+    yield from robot.wait_for(lambda: robot.popup() is not popup, "the next question")
+
+
+def confirm(robot: Robot, shots: Path | None, size: tuple[int, int],
+            answers: Mapping[str, str | Sequence[str]] | None = None) -> Steps:
+    """Confirm; every value the engine asks for is entered (`answer_value`: typed on the
+    keypad, "2" unless `answers` says), a refusal is overridden ("AGREED"); then the table or
+    a Diplomacy bonus prompt."""
+    robot.result.setdefault("asked", [])
     yield from robot.tap("action:confirm")
     while True:
         yield from robot.wait_for(lambda: robot.popup() is not None or robot.find(
@@ -37,9 +60,9 @@ def confirm(robot: Robot, shots: Path | None, size: tuple[int, int]) -> Steps:
             "keypad, refusal or the next screen")
         keypad = robot.popup()
         if keypad is not None:
-            asked.append(keypad.title)
-            yield from robot.tap_keys("2")
-        elif robot.find("action:override") is not None:
+            yield from answer_value(robot, answers)
+            continue
+        if robot.find("action:override") is not None:
             robot.result.setdefault("refused", []).append(read_panel(robot))
             yield from shot(robot, shots, "action-refused", size)
             yield from robot.tap("action:override")

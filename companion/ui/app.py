@@ -12,7 +12,9 @@ import os
 from pathlib import Path
 from typing import Any
 
-REFERENCE_SIZE = (800, 480)  # the official 7" Raspberry Pi display
+from companion.config import WINDOW_SIZES, AppConfig, default_config_path, load_config
+
+REFERENCE_SIZE = WINDOW_SIZES[0]  # the official 7" Raspberry Pi display, 800x480
 # Screen name -> (module, Screen class); each module has a .kv file of the same name.
 SCREENS = {
     "home": ("companion.ui.home", "HomeScreen"),
@@ -24,6 +26,7 @@ SCREENS = {
     "station": ("companion.ui.station", "StationScreen"),
     "end": ("companion.ui.end", "EndScreen"),
     "catalogue": ("companion.ui.catalogue_screen", "CatalogueScreen"),
+    "settings": ("companion.ui.settings", "SettingsScreen"),
 }
 # screens that belong to the open game
 GAME_SCREENS = ("setup", "table", "action", "income", "station")
@@ -94,17 +97,25 @@ def app_class() -> Any:
 
         def __init__(self, *, demo: bool = False, start: str | None = None,
                      db: Path | None = None, overlay: Path | None = None,
-                     config: Path | None = None, **kwargs: Any) -> None:
+                     config: Path | None = None, settings: AppConfig | None = None,
+                     **kwargs: Any) -> None:
             super().__init__(**kwargs)
             self.demo = demo
             self.start_screen = start
             self.overlay = paths.overlay_path(overlay)
             self.config_path = config
+            self.settings = settings or load_config(config)
             self.session = GameSession(db, self.overlay)
             self.screens: ScreenManager | None = None
             self.status: StatusStrip | None = None
             self.bridge: Any = None
             self.problems: list[str] = []
+
+        @property
+        def config_file(self) -> Path:
+            """The config file the settings are read from and saved to (--config or the
+            default)."""
+            return self.config_path or default_config_path()
 
         @property
         def calculator(self) -> Any:
@@ -160,13 +171,30 @@ def app_class() -> Any:
             self.update_lights()
 
         def _start_panel(self) -> None:
-            from companion.config import load_config
+            self.problems = list(self.settings.problems)
+            self.connect_panel(self.settings.panel)
+
+        def connect_panel(self, panel: Any) -> None:
+            """Open the button panel with these settings (a PanelConfig), closing the one
+            open first: pins, port and thread released, so a changed panel applies at once."""
             from companion.ui.panel_bridge import start_panels
 
-            config = load_config(self.config_path)
-            self.problems = list(config.problems)
-            self.bridge = start_panels(config.panel, self.on_panel_event, window=Window)
+            if self.bridge is not None:
+                self.bridge.close()
+            self.bridge = start_panels(panel, self.on_panel_event, window=Window)
             self.show_problems()
+            self.update_lights()
+
+        def settings_saved(self) -> None:
+            """The config file was saved: read it again, its problems replace the old ones,
+            and the panel is reconnected if its settings changed."""
+            old = self.settings
+            self.settings = load_config(self.config_path)
+            self.problems = list(self.settings.problems)
+            if self.settings.panel != old.panel:
+                self.connect_panel(self.settings.panel)
+            else:
+                self.show_problems()
 
         def on_panel_event(self, event: Any) -> None:
             """A button-panel event, on the main thread: problems go to the status strip,
@@ -210,14 +238,21 @@ def app_class() -> Any:
 
 
 def build_app(*, demo: bool = False, start: str | None = None, db: Path | None = None,
-              overlay: Path | None = None, config: Path | None = None) -> Any:
-    """The Kivy App object, ready to `run()` (Kivy must already be configured)."""
-    return app_class()(demo=demo, start=start, db=db, overlay=overlay, config=config)
+              overlay: Path | None = None, config: Path | None = None,
+              settings: AppConfig | None = None) -> Any:
+    """The Kivy App object, ready to `run()` (Kivy must already be configured); `settings`
+    already read from `config` (else it is read here)."""
+    return app_class()(demo=demo, start=start, db=db, overlay=overlay, config=config,
+                       settings=settings)
 
 
 def run_app(*, fullscreen: bool = False, size: tuple[int, int] | None = None,
             demo: bool = False, start: str | None = None, db: Path | None = None,
             overlay: Path | None = None, config: Path | None = None) -> None:
-    """Run the touchscreen app until its window closes (the CLI's default command)."""
-    configure_kivy(fullscreen=fullscreen, size=size or REFERENCE_SIZE)
-    build_app(demo=demo, start=start, db=db, overlay=overlay, config=config).run()
+    """Run the touchscreen app until its window closes (the CLI's default command); the
+    config file's [display] opens the window unless --fullscreen / --size say otherwise."""
+    settings = load_config(config)
+    fullscreen, size = settings.display.window(fullscreen, size)
+    configure_kivy(fullscreen=fullscreen, size=size)
+    build_app(demo=demo, start=start, db=db, overlay=overlay, config=config,
+              settings=settings).run()

@@ -1,5 +1,6 @@
 """The home screen: resume the unfinished game, start a new one, look at past games' score
-sheets, or open the score calculator. What it shows comes from home_model.py."""
+sheets, or open the score calculator, the catalogue or the settings. What it shows comes from
+home_model.py."""
 
 from __future__ import annotations
 

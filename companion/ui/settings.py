@@ -1,0 +1,250 @@
+"""The settings screen: the button panel, the display, and where the player's files are. Each
+part is a Section (a widget with `refresh(model)`); a new part is a Section subclass with its
+rule in settings.kv, added to SettingsScreen.SECTIONS. What is shown, and how a change is
+checked and saved, is settings_model.py."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.factory import Factory
+from kivy.properties import ColorProperty, ObjectProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+from kivy.uix.screenmanager import Screen
+
+from companion import paths
+from companion.config import WINDOW_SIZES, size_text
+from companion.store.db import default_db_path
+from companion.ui.settings_model import (
+    BUTTONS,
+    PANEL_KINDS,
+    Locations,
+    SettingsModel,
+    serial_ports,
+)
+from companion.ui.widgets import (
+    ERROR,
+    NOTICE,
+    ConfirmPopup,
+    KeypadPopup,
+    NotePopup,
+    TagButton,
+    TagToggle,
+)
+
+Edit = Callable[[SettingsModel], str | None]
+
+
+def fill_toggles(box: Any, name: str, choices: list[tuple[str, str]], chosen: str,
+                 choose: Callable[[str], Any]) -> None:
+    """Fill `box` with one toggle per (value, words), tagged "settings:<name>:<value>", the
+    chosen one down; a tap calls choose(value)."""
+    box.clear_widgets()
+    for value, words in choices:
+        toggle = TagToggle(text=words, group=f"settings:{name}", tag=f"settings:{name}:{value}",
+                           state="down" if value == chosen else "normal",
+                           allow_no_selection=False)
+        toggle.bind(on_release=lambda _toggle, value=value: choose(value))
+        box.add_widget(toggle)
+
+
+def setting_button(box: Any, text: str, tag: str, on_tap: Callable[[], Any],
+                   **kwargs: Any) -> TagButton:
+    """A button on `box` that calls on_tap()."""
+    button = TagButton(text=text, tag=tag, **kwargs)
+    button.bind(on_release=lambda _button: on_tap())
+    box.add_widget(button)
+    return button
+
+
+class InfoLine(Label):
+    """A read-only line, wrapped to its width (a TagLabel's fixed text size would not grow)."""
+
+    tag = StringProperty("")
+
+
+class Section(BoxLayout):
+    """One part of the settings screen; changes go through `screen.change`."""
+
+    screen = ObjectProperty(None)
+
+    def refresh(self, model: SettingsModel) -> None:
+        """Show the model's values."""
+        raise NotImplementedError
+
+
+class PanelSection(Section):
+    """The button panel: its kind, then a GPIO panel's pins or a serial panel's port, and the
+    long press."""
+
+    def refresh(self, model: SettingsModel) -> None:
+        panel = model.panel
+        fill_toggles(self.ids.kinds, "kind", list(PANEL_KINDS), panel.kind,
+                     lambda kind: self.screen.change(lambda m: m.set_kind(kind)))
+        details = self.ids.details
+        details.clear_widgets()
+        if panel.kind == "gpio":
+            pins = panel.gpio.button_pins()
+            for name, words in BUTTONS:
+                row = Factory.SettingRow()
+                pin = pins.get(name)
+                setting_button(row, f"{words}: " + (f"GPIO{pin}" if pin is not None
+                                                    else "not wired"),
+                               f"settings:pin:{name}", lambda n=name, w=words, p=pin:
+                               self.ask_pin(n, w, p))
+                setting_button(row, "Not wired", f"settings:unwire:{name}",
+                               lambda n=name: self.screen.change(lambda m: m.set_pin(n, None)),
+                               size_hint_x=0.4)
+                details.add_widget(row)
+        elif panel.kind == "serial":
+            self.show_ports(details, panel.serial.port, panel.serial.usb)
+        if panel.kind != "none":
+            row = Factory.SettingRow()
+            setting_button(row, f"Long press of Next = Undo: {panel.hold_time:g} s",
+                           "settings:hold", lambda: self.ask_hold(panel.hold_time))
+            details.add_widget(row)
+
+    def show_ports(self, details: Any, port: str | None, usb: str | None) -> None:
+        """The port in use, the ports found under /dev to choose from, typing one, or none
+        (the panel found by its USB id)."""
+        details.add_widget(InfoLine(
+            text=f"Port: {port}" if port else f"Port: the first with USB id {usb}",
+            tag="settings:port"))
+        found = Factory.SettingGrid()
+        fill_toggles(found, "port", [(p, p) for p in serial_ports()], port or "",
+                     lambda chosen: self.screen.change(lambda m: m.set_port(chosen)))
+        setting_button(found, "Type a port…", "settings:port-type", lambda: NotePopup(
+            "Serial port, e.g. /dev/ttyACM0", port or "",
+            lambda text: self.screen.change(lambda m: m.set_port(text))).open())
+        setting_button(found, "By USB id", "settings:port-usb",
+                       lambda: self.screen.change(lambda m: m.set_port("")))
+        details.add_widget(found)
+
+    def ask_pin(self, name: str, words: str, pin: int | None) -> None:
+        """The keypad for a button's pin."""
+        KeypadPopup(f"{words} button: GPIO pin", pin,
+                    lambda number: self.screen.change(lambda m: m.set_pin(name, number)),
+                    hint="The BCM number (GPIO17 is 17), not the header's pin number. "
+                    "\"Not wired\" beside it for no button.").open()
+
+    def ask_hold(self, seconds: float) -> None:
+        """The keypad for the long press, in milliseconds."""
+        KeypadPopup("Long press of Next = Undo", round(seconds * 1000),
+                    lambda ms: self.screen.change(lambda m: m.set_hold_ms(ms)),
+                    hint="In milliseconds: 1000 is one second.").open()
+
+
+class DisplaySection(Section):
+    """Full screen or a window, and the window's size, for the next start."""
+
+    def refresh(self, model: SettingsModel) -> None:
+        display = model.display
+        fill_toggles(self.ids.modes, "display",
+                     [("window", "In a window"), ("fullscreen", "Full screen")],
+                     "fullscreen" if display.fullscreen else "window",
+                     lambda mode: self.screen.change(
+                         lambda m: m.set_fullscreen(mode == "fullscreen")))
+        sizes = [(size_text(size), size_text(size)) for size in WINDOW_SIZES]
+        fill_toggles(self.ids.sizes, "size", sizes, size_text(display.size),
+                     lambda text: self.screen.change(
+                         lambda m: m.set_size(next(s for s in WINDOW_SIZES
+                                                   if size_text(s) == text))))
+
+
+class FilesSection(Section):
+    """Where the player's files are (read only), to know what to back up."""
+
+    def refresh(self, model: SettingsModel) -> None:
+        app = App.get_running_app()
+        store = app.session.store
+        database = store.path if store is not None else app.session.db or default_db_path()
+        locations = Locations(paths.data_folder(), database, model.file.path, app.overlay)
+        lines = self.ids.lines
+        lines.clear_widgets()
+        for suffix, text in locations.lines():
+            lines.add_widget(InfoLine(text=text, tag=f"settings:path:{suffix}"))
+
+
+class SettingsScreen(Screen):
+    """The settings, one Section each; every accepted change is saved at once."""
+
+    SECTIONS = (PanelSection, DisplaySection, FilesSection)
+    message = StringProperty("")
+    tone = ColorProperty(ERROR)
+    problems = StringProperty("")
+
+    def on_kv_post(self, base_widget: Any) -> None:
+        """Add the sections below the problems banner."""
+        self.model: SettingsModel | None = None
+        self.sections = [section(screen=self) for section in self.SECTIONS]
+        for section in self.sections:
+            self.ids.sections.add_widget(section)
+
+    def refresh(self) -> None:
+        """Read the config file again (on every visit), shown from the top."""
+        app = App.get_running_app()
+        self.model = SettingsModel.open(app.config_file, app.settings.problems)
+        self.message = ""
+        self.show_model()
+        self.ids.scroller.scroll_y = 1
+
+    def show_model(self) -> None:
+        """Every section shows the model's values."""
+        self.problems = self.model.problems_text()
+        for section in self.sections:
+            section.refresh(self.model)
+
+    def say(self, message: str, tone: tuple[float, ...] = ERROR) -> None:
+        """A line under the title: a refusal (red) or what was saved (green)."""
+        self.message, self.tone = message, tone
+
+    def change(self, edit: Edit) -> str | None:
+        """Make a change on the model: a refusal is shown (and returned, for a keypad to
+        show); an accepted one is saved, after asking if it replaces an unusable file."""
+        problem = edit(self.model)
+        if problem:
+            self.say(problem)
+            self.show_model()  # a toggle tapped goes back to what is kept
+        elif self.model.must_ask:
+            self.show_model()
+            self.ask_to_replace()
+        else:
+            self.save()
+        return problem
+
+    def ask_to_replace(self) -> None:
+        """Yes saves over the unusable file (a copy kept); No forgets the change."""
+        answered: list[bool] = []
+
+        def yes() -> None:
+            answered.append(True)
+            self.save()
+
+        def closed(*_args: Any) -> None:
+            if not answered:
+                self.model.discard()
+                self.say(f"Not saved: {self.model.file.path.name} was left as it was.")
+                self.show_model()
+
+        def dismissed(*_args: Any) -> None:  # returns None: a true value would keep it open
+            Clock.schedule_once(closed)  # after yes() has run, when Yes closed it
+
+        popup = ConfirmPopup(self.model.replace_question(), yes)
+        popup.bind(on_dismiss=dismissed)
+        popup.open()
+
+    def save(self) -> None:
+        """Write the file; the app reads it again (the panel is reconnected if it changed)."""
+        problem = self.model.save()
+        if problem:
+            self.say(problem)
+        else:
+            app = App.get_running_app()
+            app.settings_saved()
+            self.model.problems = app.settings.problems
+            self.say(f"Saved in {self.model.file.path}.", NOTICE)
+        self.show_model()

@@ -1,0 +1,147 @@
+"""Driver: the settings screen, run in the real app under Xvfb by tests/ui/test_settings_ui.py.
+
+    DISPLAY=:99 .venv/bin/python tests/ui/drive_settings.py change --size 800x480
+
+prints `DRIVER-RESULT {...}` (what was read on screen) as its last stdout line.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from harness import Robot, Steps, run
+
+from companion.ui.station_model import contrast
+
+
+def to_settings(robot: Robot) -> Steps:
+    """From home to the settings screen."""
+    yield from robot.tap("home:settings")
+    yield from robot.wait_for(lambda: robot.find("settings:back") is not None, "settings")
+    yield from robot.frames(2)
+
+
+def chosen(robot: Robot, name: str) -> list[str]:
+    """The values of the toggles of a group that are down ("settings:kind:gpio" -> "gpio")."""
+    prefix = f"settings:{name}:"
+    return [w.tag[len(prefix):] for w in robot.all(lambda t: t.startswith(prefix))
+            if w.state == "down"]
+
+
+def read_settings(robot: Robot) -> dict[str, Any]:
+    """Everything the settings screen shows now."""
+    return {
+        "kind": chosen(robot, "kind"),
+        "display": chosen(robot, "display"),
+        "size": chosen(robot, "size"),
+        "pins": {w.tag.split(":")[-1]: robot.text(w.tag)
+                 for w in robot.all(lambda t: t.startswith("settings:pin:"))},
+        "hold": robot.text("settings:hold"),
+        "port": robot.text("settings:port"),
+        "paths": {w.tag.split(":")[-1]: robot.text(w.tag)
+                  for w in robot.all(lambda t: t.startswith("settings:path:"))},
+        "message": robot.text("settings:message"),
+        "problems": robot.text("settings:problems"),
+        "status": robot.text("status:strip"),
+    }
+
+
+def fill(widget: Any) -> tuple[float, ...]:
+    """The colour behind a widget's text."""
+    from companion.ui.widgets import BACKGROUND  # Kivy only once the app has configured it
+
+    if hasattr(widget, "background_color"):
+        return tuple(widget.background_color)
+    if hasattr(widget, "tone"):
+        return tuple(c * 0.55 for c in widget.tone[:3])
+    if hasattr(widget, "bg") and widget.bg[3] > 0:
+        return tuple(widget.bg)
+    return BACKGROUND
+
+
+def legibility(robot: Robot) -> dict[str, Any]:
+    """The lowest text contrast and the smallest touch target on the settings screen."""
+    from kivy.uix.behaviors import ButtonBehavior
+    from kivy.uix.label import Label
+
+    screen = robot.app.screens.get_screen("settings")
+    labels = [w for w in robot._walk(screen) if isinstance(w, Label) and w.text
+              and robot._visible(w)]
+    ratios = sorted((contrast(w.color[:3], fill(w)[:3]), w.text) for w in labels)
+    targets = sorted((w.height, w.text) for w in labels if isinstance(w, ButtonBehavior))
+    return {"contrast": ratios[0], "target": targets[0]}
+
+
+def change(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
+    """Home -> Settings: a GPIO panel, Undo on GPIO24 typed on the keypad, a long press of
+    30 ms refused with its message, full screen on; the screenshot; Back to home."""
+    yield from to_settings(robot)
+    robot.result["before"] = read_settings(robot)
+    yield from robot.tap("settings:kind:gpio")
+    yield from robot.tap("settings:pin:undo")
+    yield from robot.tap_keys("24")
+    yield from robot.tap("key:ok")
+    yield from robot.wait_for(lambda: robot.popup() is None, "the keypad to close")
+    yield from robot.tap("settings:hold")
+    yield from robot.tap_keys("30")
+    yield from robot.tap("key:ok")
+    robot.result["refused"] = yield from robot.read("keypad:message")
+    yield from robot.tap("key:cancel")
+    yield from robot.wait_for(lambda: robot.popup() is None, "the keypad to close")
+    yield from robot.tap("settings:display:fullscreen")
+    yield from robot.frames(2)
+    robot.result["after"] = read_settings(robot)
+    robot.result["legibility"] = legibility(robot)
+    if shots is not None:
+        robot.app.screens.get_screen("settings").ids.scroller.scroll_y = 1  # from the top
+        yield from robot.screenshot(shots / f"settings-{size[0]}x{size[1]}.png")
+    yield from robot.tap("settings:back")
+    yield from robot.wait_for(lambda: robot.find("home:new") is not None, "home")
+
+
+def reopened(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
+    """After a restart on the same data folder: the settings as the screen shows them."""
+    yield from to_settings(robot)
+    robot.result["settings"] = read_settings(robot)
+
+
+def bad_file(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
+    """A config file that cannot be read: its problem shown; a change asks before replacing
+    it - No keeps the file, Yes replaces it."""
+    yield from to_settings(robot)
+    robot.result["before"] = read_settings(robot)
+    answers = []
+    for answer in ("no", "yes"):
+        yield from robot.tap("settings:display:fullscreen")
+        answers.append((yield from robot.read("confirm:question")))
+        yield from robot.tap(f"confirm:{answer}")
+        yield from robot.wait_for(lambda: robot.popup() is None, "the question to close")
+        yield from robot.frames(3)
+        answers.append(read_settings(robot))
+    robot.result["answers"] = answers
+
+
+def serial_port(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
+    """A serial panel whose port is typed on the note keyboard (Shift off first)."""
+    yield from to_settings(robot)
+    yield from robot.tap("settings:kind:serial")
+    robot.result["by_usb"] = yield from robot.read("settings:port")
+    yield from robot.tap("settings:port-type")
+    yield from robot.tap("key:shift")
+    yield from robot.tap("key:shift")
+    yield from robot.tap_keys("/dev/serial0")
+    yield from robot.tap("key:ok")
+    yield from robot.wait_for(lambda: robot.popup() is None, "the keyboard to close")
+    yield from robot.frames(2)
+    robot.result["typed"] = read_settings(robot)
+
+
+SCENARIOS = {"change": change, "reopened": reopened, "bad-file": bad_file,
+             "serial-port": serial_port}
+
+if __name__ == "__main__":
+    sys.exit(run(SCENARIOS))

@@ -1,0 +1,82 @@
+"""The settings screen in the real app under Xvfb (tests/ui/drive_settings.py): changed by
+touch, saved, and read back after a restart on the same data folder; an unusable config file
+replaced only when the player says Yes. Screenshots go to build/screenshots/ (or
+$PHOENIX_SCREENSHOTS)."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+
+from companion.config import load_config
+
+SCRIPT = "drive_settings.py"
+SHOTS = Path(os.environ.get("PHOENIX_SCREENSHOTS")
+             or Path(__file__).resolve().parents[2] / "build" / "screenshots")
+
+
+def test_settings_changed_by_touch_survive_a_restart(run_ui_driver, tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    env = {"PHOENIX_COMPANION_HOME": str(data), "GPIOZERO_PIN_FACTORY": "mock"}
+    result = run_ui_driver(SCRIPT, "change", shots=SHOTS, extra_env=env)
+    before, after = result["before"], result["after"]
+    assert before["kind"] == ["none"] and before["display"] == ["window"]
+    assert before["size"] == ["800x480"] and before["pins"] == {}
+    assert before["paths"] == {"data": f"Data folder: {data}",
+                               "database": f"Games: {data / 'games.sqlite'}",
+                               "config": f"Settings: {data / 'config.toml'}",
+                               "overlay": "Values entered from your copy: "
+                               f"{data / 'catalogue-overlay.json'}"}
+    assert result["refused"] == \
+        "Long press time: must be a number of seconds from 0.05 to 60, got 0.03"
+    assert after["kind"] == ["gpio"] and after["display"] == ["fullscreen"]
+    assert after["pins"] == {"next_turn": "Next turn: GPIO17", "undo": "Undo: GPIO24",
+                             "confirm": "Confirm: GPIO22", "read_dice": "Read dice: GPIO23"}
+    assert after["hold"] == "Long press of Next = Undo: 1 s"
+    assert after["message"] == f"Saved in {data / 'config.toml'}."
+    # the GPIO panel reconnected at once, on gpiozero's mock pins (which have no PWM for LEDs)
+    assert before["status"] == "" and "the buttons work" in after["status"]
+    ratio, text = result["legibility"]["contrast"]
+    assert ratio >= 4.5, text
+    height, text = result["legibility"]["target"]
+    assert height >= 48, text
+    saved = tomllib.loads((data / "config.toml").read_text(encoding="utf-8"))
+    assert saved == {"panel": {"kind": "gpio", "gpio": {"undo": 24}},
+                     "display": {"fullscreen": True}}
+
+    again = run_ui_driver(SCRIPT, "reopened", extra_env=env)["settings"]
+    assert {key: again[key] for key in ("kind", "display", "size", "pins", "hold")} == \
+        {key: after[key] for key in ("kind", "display", "size", "pins", "hold")}
+    assert again["problems"] == "" and again["status"] == after["status"]
+
+
+def test_an_unusable_config_file_is_replaced_only_when_the_player_says_yes(
+        run_ui_driver, tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    bad = '[panel]\nkind = "usb"\n'
+    (data / "config.toml").write_text(bad, encoding="utf-8")
+    result = run_ui_driver(SCRIPT, "bad-file", extra_env={"PHOENIX_COMPANION_HOME": str(data)})
+    before = result["before"]
+    assert 'panel.kind: must be "gpio" | "serial" | "none", got \'usb\'' in before["problems"]
+    assert before["kind"] == ["none"] and before["status"]
+    question, after_no, _, after_yes = result["answers"]
+    assert "config.toml.bad" in question
+    assert after_no["display"] == ["window"]
+    assert after_no["message"] == "Not saved: config.toml was left as it was."
+    assert after_yes["display"] == ["fullscreen"] and after_yes["problems"] == ""
+    assert after_yes["status"] == ""
+    assert (data / "config.toml.bad").read_text(encoding="utf-8") == bad
+    assert tomllib.loads((data / "config.toml").read_text(encoding="utf-8")) == \
+        {"display": {"fullscreen": True}}
+
+
+def test_a_serial_port_typed_on_the_keyboard(run_ui_driver, tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    result = run_ui_driver(SCRIPT, "serial-port", extra_env={"PHOENIX_COMPANION_HOME": str(data)})
+    assert result["by_usb"] == "Port: the first with USB id 2e8a:0005"
+    typed = result["typed"]
+    assert typed["kind"] == ["serial"] and typed["port"] == "Port: /dev/serial0"
+    assert "/dev/serial0" in typed["status"]  # the panel looks for it (and says so) at once
+    assert load_config(data / "config.toml").panel.serial.port == "/dev/serial0"

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import tomlkit
+from tomlkit.items import InlineTable
 
 from companion.config import (
     ConfigFile,
@@ -145,7 +146,10 @@ class SettingsModel:
         document = tomlkit.parse(tomlkit.dumps(self.file.document))
         table: Any = document
         for name in key[:-1]:
-            table = table.setdefault(name, tomlkit.table())
+            if name not in table:  # an inline table can hold only inline tables
+                inline = isinstance(table, InlineTable)
+                table[name] = tomlkit.inline_table() if inline else tomlkit.table()
+            table = table[name]
         if value is not None:
             table[key[-1]] = value
         elif key[-1] in table:

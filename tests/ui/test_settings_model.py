@@ -53,6 +53,15 @@ def test_a_gpio_panel_saved_round_trips_and_keeps_the_rest(tmp_path):
     assert again.panel == config.panel and again.display == config.display
 
 
+def test_inline_tables_are_edited_in_place(tmp_path):
+    model, path = model_of(tmp_path, 'panel = { kind = "gpio" }\ndisplay = {fullscreen = true}\n')
+    assert model.set_pin("undo", 24) is None and model.set_size((1024, 600)) is None
+    assert model.save() is None
+    assert tomllib.loads(path.read_text(encoding="utf-8")) == {
+        "panel": {"kind": "gpio", "gpio": {"undo": 24}},
+        "display": {"fullscreen": True, "size": "1024x600"}}
+
+
 def test_refused_values_say_why_in_words_and_change_nothing(tmp_path):
     model, path = model_of(tmp_path, HAND_WRITTEN)
     before = model.values

@@ -126,12 +126,11 @@ def _run_app(args: argparse.Namespace) -> int:
 
 
 def _window_size(text: str) -> tuple[int, int]:
-    """The --size argument: WIDTHxHEIGHT in pixels."""
-    width, sep, height = text.lower().partition("x")
-    if not (sep and width.isdigit() and height.isdigit() and int(width) >= 320
-            and int(height) >= 240):
-        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT such as 800x480, not {text!r}")
-    return int(width), int(height)
+    """The --size argument: WIDTHxHEIGHT in pixels (the config file's rule)."""
+    try:
+        return app_config.parse_window_size(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _run_score(args: argparse.Namespace) -> int:

@@ -56,7 +56,10 @@ def take_income(move: Move, player: int, *, new_human_counts: bool = False) -> N
     abilities.run(move, player, "income")
     relocate(move, player)
     abilities.run(move, player, "income_end")
-    move.emit(Event.INCOME_TAKEN, f"{move.name(player)} has taken income",
+    hub = move.state["players"][player]["hub"]
+    taken = (f"gains a Human, then takes income (Hub {hub})" if new_human_counts
+             else "takes income")
+    move.emit(Event.INCOME_TAKEN, f"{move.name(player)} {taken}",
               ["add", ["players", player, "incomes"], 1],
               ["set", ["turn", "acted"], True],
               ["set", ["turn", "action"], {"income": True}])

@@ -19,6 +19,9 @@ ALIEN_LETTERS = {"teal": "T", "pink": "P", "brown": "B", "gold": "G"}
 COUNTER_NAMES = (("gems", "GEMs"), ("food", "food"), ("water", "water"), ("metal", "metal"),
                  ("points", "points"))
 QUIET_EVENTS = ("learned", "pay", "fee")  # not what an undo is named after
+# Events that sum up their whole step, named after even though they come last (income: the
+# ships reset and the income paid come first).
+SUMMARY_EVENTS = ("income_taken",)
 
 
 @dataclass(frozen=True)
@@ -81,9 +84,12 @@ def ship_button(entry: Mapping[str, Any], state: Mapping[str, Any]) -> ShipButto
 
 
 def undo_text(events: Sequence[Mapping[str, Any]]) -> str:
-    """The Undo button's text, named after the last step's main event ("" when nothing)."""
-    texts = [e["text"] for e in events if e["type"] not in QUIET_EVENTS] or \
-        [e["text"] for e in events]
+    """The Undo button's text, named after what the player did in the last step: the event
+    summing it up ("Cat takes income"), else its first event that is not bookkeeping (a ship
+    used, a bonus chosen, a turn begun, a correction); "" when nothing."""
+    texts = ([e["text"] for e in events if e["type"] in SUMMARY_EVENTS]
+             or [e["text"] for e in events if e["type"] not in QUIET_EVENTS]
+             or [e["text"] for e in events])
     return f"Undo: {texts[0]}" if texts else ""
 
 

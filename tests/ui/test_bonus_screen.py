@@ -126,6 +126,6 @@ def test_b5s_transaction_at_income_in_the_pop_up(run_ui_driver, tmp_path: Path) 
     after = result["after"]
     # 1 GEM + 8 (B-5: 1 GEM x 8 ships) - 3
     assert after["players"]["Cat"]["counters"] == "6 GEMs  2 food  3 water  11 metal"
-    assert after["undo"].startswith("Undo: Cat ")  # named after the income's first event
+    assert after["undo"] == "Undo: Cat takes income"  # named by the income, not its first event
     for kind in ("income-bonus-popup", "income-bonus"):
         assert (SHOTS / f"{kind}-800x480.png").stat().st_size > 10_000

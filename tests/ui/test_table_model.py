@@ -74,3 +74,48 @@ def test_the_numbers_that_changed_are_named(demo: GameSession) -> None:
     assert changed_numbers(None, before) == set()
     assert demo.execute({"cmd": "diplomacy_bonus", "player": "Bob", "levels": [1]}) == ""
     assert changed_numbers(before, view(demo)) == {("Bob", "gems")}
+
+
+def test_undo_is_named_by_what_the_player_did(demo: GameSession) -> None:
+    """Income is named by the income taken (not its first event, the used ships' GEMs going
+    back); the other steps by their first event that is not bookkeeping."""
+    def named(command: dict) -> str:
+        assert demo.execute(command) == ""
+        return view(demo).undo
+
+    assert named({"cmd": "diplomacy_bonus", "player": "Bob", "levels": [1]}) == \
+        "Undo: Bob takes 2 GEMs (Transport Diplomacy, level 1)"
+    assert named({"cmd": "end_turn"}) == "Undo: Ann takes the turn"
+    assert named({"cmd": "income", "player": "Ann"}) == "Undo: Ann takes income"
+    types = [e["type"] for e in demo.game.game.steps[-1].events]
+    assert types[0] == "ships_reset" and types[-1] == "income_taken"
+    assert named({"cmd": "end_turn"}) == "Undo: Bob takes the turn"
+    assert named({"cmd": "use_ship", "player": "Bob", "ship": "Bob:L1-diplomacy",
+                  "tracks": ["construction"]}) == \
+        "Undo: Bob uses Bob:L1-diplomacy (Diplomacy) and puts 3 GEMs on it"  # not the GEMs paid
+    assert named({"cmd": "adjust", "who": "Cat", "counter": "gems", "delta": 4,
+                  "note": "Gem under board"}) == "Undo: Adjusted Cat's gems by +4: Gem under board"
+
+
+def test_setup_steps_are_named_by_what_was_set_up(tmp_path: Path) -> None:
+    from companion.files import read_script
+    from companion.rules.script import parse
+
+    session = GameSession(tmp_path / "games.sqlite", tmp_path / "overlay.json")
+    session.open()
+    assert session.new_game() == ""
+    names = {}
+    script = Path(__file__).resolve().parents[2] / "examples" / "two-players-first-game.jsonl"
+    for line in parse(read_script(script)):
+        assert session.execute(line.command) == ""
+        names.setdefault(line.command["cmd"], undo_text(session.game.game.steps[-1].events))
+        if line.command["cmd"] == "income":
+            break
+    session.close()
+    assert names["new_game"].startswith("Undo: New game for Ann, Bob (first game)")
+    assert names["first_game_sets"] == "Undo: Ann takes Station Hub B-1"
+    assert names["starting_bonus"] == (
+        "Undo: Ann gains 8 GEMs, 2 food, 2 water and 3 metal: starting bonus of Hub B-1")
+    assert names["use_ship"].startswith("Undo: Ann uses Ann:L")
+    assert names["end_turn"] == "Undo: Bob takes the turn"
+    assert names["income"].endswith(" takes income")

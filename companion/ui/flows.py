@@ -270,7 +270,9 @@ class Abilities:
         found = []
         for source, need in self.needs.items():
             unused = need["optional"] and source not in self.used
-            found.append(f"{source}: {need['text']}" + (" (not used)" if unused else ""))
+            to = (f" (to {_place(self.where[source])})" if source in self.where and not unused
+                  else "")
+            found.append(f"{source}: {need['text']}" + (" (not used)" if unused else to))
             if source in self.bonus and source in self.entries and not unused:
                 found += [f"{source}: {line}" for line in self.entries[source].entry_lines()]
         return found
@@ -489,8 +491,8 @@ def _transaction_line(item: dict, residents: dict, offer: dict) -> str:
     kind = item["type"]
     if kind in ("alien", "gold"):
         color = item.get("color", "gold")
-        return (f"pays {_amounts(residents[color]['cost'])} for a {color} Alien "
-                f"(to {item['where']})")
+        to = "" if item["where"] is None else f" to {_place(item['where'])}"
+        return f"pays {_amounts(residents[color]['cost'])} for a {color} Alien{to}"
     if kind == "trade":
         return f"trades {item['pay'][0]} and {item['pay'][1]} for 1 {item['gain']}"
     return f"pays {offer['buy']['gems']} GEMs for 1 {item['gain']}"
@@ -542,7 +544,7 @@ class Dice:
         self.kept: Counter = Counter()
         self.kept_chosen = False  # "Keep these" pressed: the Humans kept are asked next
         self.humans: list[str | None] = []
-        self.human_places: list[Any] = []
+        self.human_to: dict[int, Any] = {}  # where each Human recruited goes, when chosen
         self.human_choices = [
             Choice("observe", f"Observe: {_amounts(self.human_offer['observe'])}"),
             Choice("recruit", f"Recruit: {_amounts(self.human_offer['recruit'])}",
@@ -554,7 +556,7 @@ class Dice:
         unknown = [f for f in reading.faces if f not in self.faces]
         if unknown:
             raise FlowError(f"a die shows {', '.join(self.faces)}, not {unknown[0]!r}")
-        self.reading, self.kept, self.humans, self.human_places = reading, Counter(), [], []
+        self.reading, self.kept, self.humans, self.human_to = reading, Counter(), [], {}
         self.kept_chosen = False
 
     def read_taps(self) -> None:
@@ -575,7 +577,7 @@ class Dice:
         if self.rerolls >= self.rerolls_allowed:
             raise FlowError(f"you may reroll {self.rerolls_allowed} time(s)")
         self.rerolls += 1
-        self.reading, self.kept, self.humans, self.human_places = None, Counter(), [], []
+        self.reading, self.kept, self.humans, self.human_to = None, Counter(), [], {}
         self.tapped, self.kept_chosen = TappedDice(), False
 
     def keep(self, face: str, step: int = 1) -> None:
@@ -588,7 +590,7 @@ class Dice:
             raise FlowError(f"keep at most {self.capacity} dice (the capacity)")
         self.kept[face] = count
         self.humans = (self.humans + [None] * count)[:self.kept["human"]]
-        self.human_places = self.human_places[:self.kept["human"]]
+        self.human_to = {i: p for i, p in self.human_to.items() if i < self.kept["human"]}
 
     def choose_kept(self) -> None:
         """The dice kept are chosen: each Human kept is asked next."""
@@ -603,9 +605,15 @@ class Dice:
         if plan == "recruit" and len(places) > 1 and where not in places:
             raise FlowError(f"where does the Human go? ({', '.join(map(str, places))})")
         self.humans[index] = plan
-        self.human_places = [p for i, p in enumerate(self.human_places) if i != index]
+        self.human_to.pop(index, None)
         if plan == "recruit" and len(places) > 1:
-            self.human_places.append(where)
+            self.human_to[index] = where
+
+    @property
+    def human_places(self) -> list[Any]:
+        """Where the Humans recruited go, in the order they are recruited (the command's
+        `"where": {"human": [...]}`), when there was a choice."""
+        return [self.human_to[i] for i in sorted(self.human_to)]
 
     def dice_questions(self) -> list[str]:
         asked = []
@@ -626,7 +634,9 @@ class Dice:
         gained = {f: n for f, n in self.kept.items() if f != "human" and n}
         lines = [f"gains {describe(gained)}"] if gained else []
         labels = {c.value: c.label for c in self.human_choices}
-        return lines + [f"Human {i + 1}: {labels[p]}" for i, p in enumerate(self.humans) if p]
+        return lines + [f"Human {i + 1}: {labels[p]}" + (
+            f" to {_place(self.human_to[i])}" if i in self.human_to else "")
+            for i, p in enumerate(self.humans) if p]
 
 
 class ExpeditionFlow(ShipFlow, Dice):

@@ -66,7 +66,7 @@ def test_sector_321s_dice_by_touch_the_human_recruited_into_321(run_ui_driver,
         "human:recruit:321": "Recruit: 1 metal, 1 food and 1 water to 321"}
     preview = result["preview"]["lines"].splitlines()
     assert "321: gains 2 metal, 1 food and 1 water" in preview
-    assert "321: Human 1: Recruit: 1 metal, 1 food and 1 water" in preview
+    assert "321: Human 1: Recruit: 1 metal, 1 food and 1 water to Sector 321" in preview
     assert result["prompts"][0]["question"] == (
         "Bob (blue): Construct Diplomacy bonus - choose one")
     # as the example's own line: 18 GEMs - 8 (the rulebook's L3 Construction: "She pays 8

@@ -19,6 +19,7 @@ from companion.rules.game import Game
 from companion.rules.options import options
 from companion.rules.script import parse
 from companion.ui.flows import (
+    Abilities,
     FlowError,
     TappedDice,
     adjust,
@@ -165,6 +166,38 @@ def test_expedition_a_human_recruited_at_its_price(table):
     humans = table.state["supply"]["human"]
     accepted(table, flow.command())
     assert table.state["supply"]["human"] == humans - 1
+
+
+def test_the_preview_says_where_each_resident_goes(table):
+    """A Human recruited, or an Alien bought, to a Sector chosen among several is previewed
+    with its place; the command places them there."""
+    table.put_sector("Ann", 101)
+    table.put_sector("Ann", 102)
+    table.set("Ann", food=5, water=5, metal=5)
+    flow = flow_for(table, "Ann:L1-expedition")
+    assert flow.action["humans"]["where"] == [101, 102]
+    flow.read(TappedDice({"human": 6}))
+    for _ in range(3):
+        flow.keep("human")
+    flow.plan_human(0, "recruit", 102)
+    flow.plan_human(1, "observe")
+    flow.plan_human(2, "recruit", 101)
+    assert flow.preview()[1:4] == [
+        "Human 1: Recruit: 1 metal, 1 food and 1 water to Sector 102",
+        "Human 2: Observe: 1 point",
+        "Human 3: Recruit: 1 metal, 1 food and 1 water to Sector 101"]
+    assert flow.command()["where"] == {"human": [102, 101]}
+    transport = flow_for(table, "Ann:L1-transport")  # instead: an Alien to Sector 102
+    transport.add_resident("teal", 102)
+    assert "pays 1 food and 1 water for a teal Alien to Sector 102" in transport.preview()
+    accepted(table, flow.command())
+    assert [s["residents"] for s in table.player("Ann")["sectors"]] == [["human"], ["human"]]
+    # an ability's resident, where there is a choice of quarters
+    abilities = Abilities([{"source": "217", "text": "Gain 1 teal Alien.", "optional": False,
+                            "where": {"teal": [101, 102]}}])
+    assert abilities.questions() == [("217", "where")]
+    abilities.place("217", 102)
+    assert abilities.lines() == ["217: Gain 1 teal Alien. (to Sector 102)"]
 
 
 @dataclass

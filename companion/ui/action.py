@@ -109,11 +109,7 @@ class ActionScreen(Screen):
             self.leave()
             return
         if kind == "bonus" and self.prompt is not None:
-            self.message = App.get_running_app().session.execute(
-                self.prompt.command(button.act[1]))
-            if not self.message:
-                self.given = None
-                self.leave()
+            self.message = self.choose_bonus(self.prompt.command(button.act[1]))
             return
         assert self.model is not None
         if kind == "confirm":
@@ -152,6 +148,24 @@ class ActionScreen(Screen):
             ask_missing(outcome, game.catalogue, self.submit)
         self.refresh()
         return ""
+
+    def choose_bonus(self, command: dict) -> str:
+        """Send a Diplomacy bonus choice through the store: done (the next prompt, or the
+        table), refused (why), or what a level gives asked on the value-entry component and
+        the choice sent again with it (as a ship's missing value)."""
+        game = App.get_running_app().session.game
+        try:
+            outcome = send(game.execute, command)
+        except Exception as error:  # a failed commit: the game is as it was
+            return str(error)
+        if outcome.step is not None:
+            self.given = None
+            self.leave()
+            return ""
+        if outcome.question is not None:
+            ask_missing(outcome, game.catalogue, self.choose_bonus)
+            return ""
+        return outcome.refused or ""
 
     def ask_override(self) -> None:
         """Why the rule is overridden (recorded with the step), then the command again."""

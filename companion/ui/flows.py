@@ -868,7 +868,9 @@ def income_flow(state: State, catalogue: Catalogue) -> IncomeFlow:
 
 @dataclass(frozen=True)
 class BonusPrompt:
-    """One player's Diplomacy bonus choice (already given ones are automatic, not asked)."""
+    """One player's Diplomacy bonus choice (already given ones are automatic, not asked). A
+    level whose bonus the catalogue lacks is offered too: choosing it, the engine asks what it
+    gives (sent with `send`, answered like a ship's missing value)."""
 
     player: str
     track: str
@@ -880,9 +882,10 @@ class BonusPrompt:
 
 
 def _bonus_label(levels: list[int], gives: list[dict] | None) -> str:
-    """'2 GEMs', '1 point + 1 metal' (two levels), or the levels when a value is unknown."""
+    """'2 GEMs', '1 point + 1 metal' (two levels), or 'level 3: ?' when the catalogue lacks
+    what a level gives (asked when it is chosen)."""
     if gives is None:
-        return "level " + "+".join(map(str, levels))
+        return "level " + "+".join(map(str, levels)) + ": ?"
     return " + ".join(describe(amounts) for amounts in gives)
 
 
@@ -892,7 +895,8 @@ def bonus_prompts(state: State, catalogue: Catalogue) -> list[BonusPrompt]:
     active = state["turn"]["active"] or 0
     order = names[active:] + names[:active]
     found = [BonusPrompt(p["player"], p["track"], [
-        Choice(o["levels"], _bonus_label(o["levels"], o["gives"])) for o in p["options"]])
+        Choice(o["levels"], _bonus_label(o["levels"], o["gives"])
+               + (" (asked)" if o["gives"] is None else "")) for o in p["options"]])
         for p in options(state, catalogue)["pending"]]
     return sorted(found, key=lambda prompt: order.index(prompt.player))
 

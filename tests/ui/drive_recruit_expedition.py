@@ -9,6 +9,10 @@ Cat taps her Expedition L1 ship (roll 6, keep 4), taps the six dice in (food, wa
 Human, Human, food), keeps a food, the metal and both Humans, recruits the first Human to
 Sector 221 (the choice of quarters) and observes the second, confirms; Bob, on the Expedition
 track, chooses 1 point; the table, then her station, are read.
+
+`bonus-value`: the same Expedition with both Humans observed; Bob chooses level 3 of the
+Expedition track, which the example never gives: the engine's question opens the value pop-up,
+"2 points" is entered (points, 2 on the keypad, Done), and the table shows Bob's gain.
 Prints `DRIVER-RESULT {...}` (what was read on screen) as its last stdout line.
 """
 
@@ -96,7 +100,55 @@ def recruit(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
                         "sectors": {str(s["number"]): s["residents"] for s in me["sectors"]}}
 
 
-SCENARIOS = {"recruit": recruit}
+def bonus_value(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
+    from companion.ui.values import ValuePopup
+
+    result = robot.result
+    yield from read_table(robot)
+    result["before"] = result.pop("table")
+    yield from robot.tap("ship:Cat:L1-expedition")
+    for face in ROLLED:
+        yield from robot.tap(f"die:{face}")
+    yield from robot.tap("action:dice")
+    for face in KEPT:
+        yield from robot.tap(f"keep:{face}")
+    yield from robot.tap("action:kept")
+    for question in ("Human 1", "Human 2"):
+        yield from robot.wait_for(lambda q=question: q in robot.text("action:question"),
+                                  f"the question of {question}")
+        yield from robot.tap("human:observe:None")
+    yield from robot.wait_for(lambda: robot.find("action:confirm") is not None, "the preview")
+    result["preview"] = read_panel(robot)
+    yield from confirm(robot, shots, size)
+    yield from robot.wait_for(lambda: robot.find("bonus:0") is not None, "Bob's bonus prompt")
+    yield from robot.frames(2)
+    result["prompt"] = read_panel(robot)
+    yield from shot(robot, shots, "action-bonus-unknown-level", size)
+    [tag] = [t for t, text in result["prompt"]["buttons"].items() if text.startswith("level 3")]
+    yield from robot.tap(tag)
+    yield from robot.wait_for(lambda: isinstance(robot.popup(), ValuePopup), "the value pop-up")
+    yield from robot.frames(2)
+    popup = robot.popup()
+    result["asked"] = popup.question
+    result["message"] = robot.app.screens.get_screen("action").message
+    yield from shot(robot, shots, "action-bonus-level-value", size)
+    yield from robot.tap("values:choice:points")
+    yield from robot.wait_for(lambda: robot.popup() is not popup, "the keypad")
+    keypad = robot.popup()
+    yield from robot.tap_keys("2")
+    yield from robot.tap("key:ok")
+    yield from robot.wait_for(lambda: robot.popup() is not keypad, "the value pop-up again")
+    yield from robot.frames(2)
+    result["so_far"] = popup.so_far
+    yield from robot.tap("values:choice:Done")
+    yield from robot.wait_for(lambda: robot.popup() is None, "the pop-up closed")
+    yield from read_table(robot)
+    result["after"] = result.pop("table")
+    result["learned"] = {key: value for key, value in robot.app.session.state["learned"].items()
+                         if key.startswith("diplomacy/")}
+
+
+SCENARIOS = {"recruit": recruit, "bonus-value": bonus_value}
 
 if __name__ == "__main__":
     sys.exit(run(SCENARIOS))

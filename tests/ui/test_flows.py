@@ -421,6 +421,31 @@ def test_a_missing_value_becomes_a_question_from_an_example_game():
     assert game.state["players"][0]["points"] == 1
 
 
+def test_a_bonus_level_the_catalogue_lacks_is_offered_and_asked_when_chosen():
+    """The 3-player draft example to Cat's Expedition on turn 30: Bob, on the Expedition
+    track, may take level 3, which no line of the example gives; its button says it is
+    unknown, and choosing it asks the engine's question, answered like a ship's value."""
+    catalogue = load_catalogue()
+    game = Game(catalogue)
+    for line in list(parse(read_script(EXAMPLES / "three-players-draft.jsonl")))[:95]:
+        game.execute(line.command)
+    expedition = {"cmd": "use_ship", "player": "Cat", "ship": "Cat:L1-expedition",
+                        "rolled": ["food", "water", "metal", "human", "human", "food"],
+                        "keep": ["food", "metal", "human", "human"],
+                        "humans": ["observe", "observe"]}
+    assert send(game.execute, expedition).step is not None
+    (prompt,) = bonus_prompts(game.state, catalogue)
+    assert [c.label for c in prompt.choices] == ["1 GEM", "2 GEMs", "1 point",
+                                                  "level 3: ? (asked)"]
+    points = game.state["players"][1]["points"]
+    outcome = send(game.execute, prompt.command([3]))
+    assert outcome.step is None and outcome.refused is None
+    assert outcome.question == "What does level 3 of the Expedition Diplomacy track give?"
+    assert send(game.execute, outcome.answer({"points": 2})).step is not None
+    assert game.state["players"][1]["points"] == points + 2
+    assert game.state["pending"] == []
+
+
 def test_adjust_any_counter_with_a_note(table):
     with pytest.raises(FlowError, match="note"):
         adjust("Ann", "gems", " ", delta=1)

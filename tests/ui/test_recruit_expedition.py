@@ -61,11 +61,11 @@ def test_an_expedition_recruits_a_human_to_the_sector_chosen(run_ui_driver,
         "Human 1: Recruit: 1 metal, 1 food and 1 water to Sector 221",
         "Human 2: Observe: 1 point",
         "321: When using an Expedition ship, gain 1 food and 1 water.",
-        "Diplomacy bonus for Bob: 1 GEM or 2 GEMs or 1 point or level 3 (their choice)"]
+        "Diplomacy bonus for Bob: 1 GEM or 2 GEMs or 1 point or level 3: ? (their choice)"]
     assert result["asked"] == []  # every value was known (the example's)
     [prompt] = result["prompts"]
     assert prompt["question"] == "Bob (blue): Expedition Diplomacy bonus - choose one"
-    assert prompt["choices"] == ["1 GEM", "1 point", "2 GEMs", "level 3"]
+    assert prompt["choices"] == ["1 GEM", "1 point", "2 GEMs", "level 3: ? (asked)"]
     # the table: 10 - 3 GEMs; food 6 + 1 (die) + 1 (321) - 1 (recruit); water 2 + 1 - 1;
     # metal 2 + 1 - 1; the observed Human's point; one Human fewer on Terra
     after = result["after"]
@@ -90,4 +90,30 @@ def test_an_expedition_recruits_a_human_to_the_sector_chosen(run_ui_driver,
     placed = {tag: counts for tag, _, counts in station["residents"]}
     assert placed["resident:221:0"] is False  # placed this turn: it counts from the next
     for kind in ("action-recruit", "action-recruit-preview", "station-recruit"):
+        assert (SHOTS / f"{kind}-800x480.png").stat().st_size > 10_000
+
+
+def test_a_bonus_level_the_catalogue_lacks_is_asked_when_chosen(run_ui_driver,
+                                                                 tmp_path: Path) -> None:
+    """Bob's Expedition bonus may be level 3, whose bonus no line of the example gives: the
+    button says so, and tapping it opens the value pop-up with the engine's question (not a
+    red message); the value entered is Bob's gain, kept in this game."""
+    db = tmp_path / "games.sqlite"
+    replayed(db, "three-players-draft.jsonl", CAT_TURN)
+    result = run_ui_driver("drive_recruit_expedition.py", "bonus-value", shots=SHOTS,
+                           args=("--db", str(db)))
+    assert result["preview"]["lines"].splitlines()[-1] == (
+        "Diplomacy bonus for Bob: 1 GEM or 2 GEMs or 1 point or level 3: ? (their choice)")
+    prompt = result["prompt"]
+    assert prompt["question"] == "Bob (blue): Expedition Diplomacy bonus - choose one"
+    assert prompt["buttons"]["bonus:3"] == "level 3: ? (asked)"
+    assert result["asked"] == "What does level 3 of the Expedition Diplomacy track give?"
+    assert result["message"] == ""  # asked in the pop-up, not as a red message
+    assert result["so_far"] == "So far: points 2"
+    bob_before, bob = result["before"]["players"]["Bob"], result["after"]["players"]["Bob"]
+    assert (bob_before["points"], bob["points"]) == ("12 points", "14 points")
+    assert bob["counters"] == bob_before["counters"]
+    assert result["after"]["undo"] == "Undo: Bob takes 2 points (Expedition Diplomacy, level 3)"
+    assert result["learned"]["diplomacy/level-3/bonus_expedition"] == {"points": 2}
+    for kind in ("action-bonus-unknown-level", "action-bonus-level-value"):
         assert (SHOTS / f"{kind}-800x480.png").stat().st_size > 10_000

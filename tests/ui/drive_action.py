@@ -27,6 +27,16 @@ def read_panel(robot: Robot) -> dict:
                 "action").ids.choices.children}}
 
 
+def shown_whole(robot: Robot, tag: str) -> bool:
+    """Whether a tagged label or button shows all its text (none cut off by max_lines or
+    shortening), from the lines Kivy laid out."""
+    widget = robot.find(tag)
+    if widget is None or widget._label is None:
+        return False
+    laid_out = "".join(word.text for line in widget._label._cached_lines for word in line.words)
+    return "".join(robot.text(tag).split()) == "".join(laid_out.split())
+
+
 def answer_value(robot: Robot, answers: Mapping[str, str | Sequence[str]] | None = None,
                  ) -> Steps:
     """Answer the value pop-up open now: the first of `answers` whose words its question

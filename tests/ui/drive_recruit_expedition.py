@@ -24,7 +24,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from drive_action import confirm, read_panel
+from drive_action import confirm, read_panel, shown_whole
 from drive_table import read_table, shot, texts
 from harness import Robot, Steps, run
 
@@ -123,6 +123,7 @@ def bonus_value(robot: Robot, size: tuple[int, int], shots: Path | None) -> Step
     yield from robot.wait_for(lambda: robot.find("bonus:0") is not None, "Bob's bonus prompt")
     yield from robot.frames(2)
     result["prompt"] = read_panel(robot)
+    result["undo_whole"] = shown_whole(robot, "action:undo")
     yield from shot(robot, shots, "action-bonus-unknown-level", size)
     [tag] = [t for t, text in result["prompt"]["buttons"].items() if text.startswith("level 3")]
     yield from robot.tap(tag)

@@ -7,11 +7,12 @@ calling `open()` again reopens it.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 import cv2
 import numpy as np
@@ -22,9 +23,37 @@ IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
 PI_FORMAT = "RGB888"  # Picamera2 names formats by DRM fourcc: RGB888 is [B, G, R] in memory
 VIDEO_SYSFS = Path("/sys/class/video4linux")
 
+log = logging.getLogger(__name__)
+
 
 class CameraError(RuntimeError):
     """A camera that cannot be opened or stopped delivering frames."""
+
+
+class PicameraMissing(CameraError):
+    """Picamera2 is not installed (not a Pi, or the camera stack was left out)."""
+
+
+def import_picamera2() -> Any:
+    """Picamera2's camera class; PicameraMissing when it is not installed, CameraError in words
+    when it is there but cannot load (e.g. a system package built for another numpy)."""
+    try:
+        from picamera2 import Picamera2  # optional: only on a Pi
+    except ImportError as exc:
+        raise PicameraMissing(
+            "Pi camera: picamera2 is not installed (sudo apt install python3-picamera2; the "
+            "virtual environment must see the system's packages: --system-site-packages)"
+        ) from exc
+    except Exception as exc:  # a compiled module that does not fit this environment
+        if "size changed" in str(exc):
+            raise CameraError(
+                f"Pi camera: picamera2 cannot load: a system package it uses (simplejpeg) was "
+                f"built for another numpy than this environment's numpy {np.__version__} "
+                f"({exc}); run deploy/install.sh again, it installs a matching simplejpeg into "
+                "the virtual environment") from exc
+        raise CameraError(f"Pi camera: picamera2 cannot load ({type(exc).__name__}: "
+                          f"{exc})") from exc
+    return Picamera2
 
 
 @dataclass(frozen=True)
@@ -121,10 +150,7 @@ class PiCamera(_ContextMixin):
     def open(self) -> None:
         """Start Picamera2 with a BGR preview stream; CameraError if unavailable."""
         self.close()
-        try:
-            from picamera2 import Picamera2  # optional: only on a Pi
-        except ImportError as exc:
-            raise CameraError(f"{self.name}: picamera2 is not installed") from exc
+        Picamera2 = import_picamera2()
         s = self.settings
         try:
             cam = Picamera2()
@@ -217,10 +243,14 @@ def usb_camera_indexes(sysfs: Path = VIDEO_SYSFS) -> list[int]:
 
 
 def pi_camera_count() -> int:
-    """How many cameras Picamera2 (libcamera) lists; 0 when it is not installed."""
+    """How many cameras Picamera2 (libcamera) lists; 0 when it is not installed, or (logged)
+    when it cannot load."""
     try:
-        from picamera2 import Picamera2  # optional: only on a Pi
-    except ImportError:
+        Picamera2 = import_picamera2()
+    except PicameraMissing:
+        return 0
+    except CameraError as error:
+        log.warning("%s", error)
         return 0
     try:
         return len(Picamera2.global_camera_info())

@@ -60,7 +60,11 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--overlay", type=Path, default=None,
                         help="the catalogue overlay file of values entered from a physical copy "
                         f"(default: {paths.overlay_path()})")
-    parser.add_argument("--fullscreen", action="store_true", help="fill the screen (kiosk)")
+    parser.add_argument("--fullscreen", action="store_true", help="fill the screen")
+    parser.add_argument("--kiosk", action="store_true",
+                        help="the Raspberry Pi kiosk without a desktop (as the systemd unit "
+                        "starts it): full screen, no cursor, touches read from the touchscreen "
+                        "itself ([display] touch and rotation in the config file)")
     parser.add_argument("--size", type=_window_size, default=None, metavar="WxH",
                         help="the window's size, e.g. 1024x600 (for testing; default 800x480)")
     parser.add_argument("--db", dest="app_db", type=database_argument, default=None,
@@ -119,7 +123,7 @@ def _parser() -> argparse.ArgumentParser:
 def _run_app(args: argparse.Namespace) -> int:
     from companion.ui.app import run_app  # Kivy is imported only when the app starts.
 
-    run_app(fullscreen=args.fullscreen, size=args.size, demo=args.demo,
+    run_app(fullscreen=args.fullscreen, size=args.size, kiosk=args.kiosk, demo=args.demo,
             start="calculator" if args.calculator else None, db=args.app_db,
             overlay=paths.overlay_path(args.overlay), config=args.config)
     return 0

@@ -1,7 +1,7 @@
 """The app's TOML config file (`config.toml` in the user's data folder, or `--config PATH`).
 
-The `[panel]` and `[display]` tables are read here (other tables are left to their owners). A
-missing default file means all defaults; a file that cannot be read or has a bad value is
+The `[panel]`, `[display]` and `[logging]` tables are read here (other tables are left to their
+owners). A missing default file means all defaults; a file that cannot be read or has a bad value is
 reported (file and key named, in `problems` and the log) and the defaults are used, so the app
 always starts.
 
@@ -30,6 +30,10 @@ log = logging.getLogger(__name__)
 CONFIG_NAME = "config.toml"
 BAD_SUFFIX = ".bad"
 WINDOW_SIZES = ((800, 480), (1024, 600), (1280, 800))  # the sizes the app is laid out for
+# where touches come from: "auto" is "hidinput" in the kiosk (--kiosk), else "mouse"
+TOUCH_SOURCES = ("auto", "mouse", "hidinput", "mtdev")
+ROTATIONS = (0, 90, 180, 270)
+LOG_LEVELS = ("debug", "info", "warning", "error")
 
 
 def default_config_path() -> Path:
@@ -39,10 +43,12 @@ def default_config_path() -> Path:
 
 @dataclass(frozen=True)
 class DisplayConfig:
-    """How the window opens at start (the `[display]` table)."""
+    """How the window opens at start and where touches come from (the `[display]` table)."""
 
     fullscreen: bool = False
     size: tuple[int, int] = WINDOW_SIZES[0]
+    touch: str = "auto"  # one of TOUCH_SOURCES
+    rotation: int = 0  # degrees clockwise, one of ROTATIONS (Touch Display 2 in landscape: 90)
 
     def window(self, fullscreen: bool,
                size: tuple[int, int] | None) -> tuple[bool, tuple[int, int]]:
@@ -68,9 +74,7 @@ def parse_window_size(text: str) -> tuple[int, int]:
 
 def display_config_from_toml(table: Mapping[str, Any], prefix: str = "display") -> DisplayConfig:
     """Validate a parsed `[display]` table; SettingError names the first bad key."""
-    for key in table:
-        if key not in ("fullscreen", "size"):
-            raise SettingError(f"{prefix}.{key}", "unknown setting (known: fullscreen, size)")
+    _known_keys(table, prefix, ("fullscreen", "size", "touch", "rotation"))
     fullscreen = table.get("fullscreen", DisplayConfig.fullscreen)
     if not isinstance(fullscreen, bool):
         raise SettingError(f"{prefix}.fullscreen", f"must be true or false, got {fullscreen!r}")
@@ -81,13 +85,49 @@ def display_config_from_toml(table: Mapping[str, Any], prefix: str = "display") 
         parsed = parse_window_size(size)
     except ValueError as error:
         raise SettingError(f"{prefix}.size", str(error)) from None
-    return DisplayConfig(fullscreen=fullscreen, size=parsed)
+    touch = _one_of(table, prefix, "touch", TOUCH_SOURCES, DisplayConfig.touch)
+    rotation = table.get("rotation", DisplayConfig.rotation)
+    if type(rotation) is not int or rotation not in ROTATIONS:
+        raise SettingError(f"{prefix}.rotation",
+                           f"must be 0, 90, 180 or 270 (degrees), got {rotation!r}")
+    return DisplayConfig(fullscreen=fullscreen, size=parsed, touch=touch, rotation=rotation)
+
+
+@dataclass(frozen=True)
+class LoggingConfig:
+    """What the app logs to stderr, the journal under systemd (the `[logging]` table)."""
+
+    level: str = "info"  # one of LOG_LEVELS
+
+
+def logging_config_from_toml(table: Mapping[str, Any], prefix: str = "logging") -> LoggingConfig:
+    """Validate a parsed `[logging]` table; SettingError names the first bad key."""
+    _known_keys(table, prefix, ("level",))
+    return LoggingConfig(level=_one_of(table, prefix, "level", LOG_LEVELS, LoggingConfig.level))
+
+
+def _known_keys(table: Mapping[str, Any], prefix: str, known: tuple[str, ...]) -> None:
+    """SettingError for the first key of the table that is not one of `known`."""
+    for key in table:
+        if key not in known:
+            raise SettingError(f"{prefix}.{key}", f"unknown setting (known: {', '.join(known)})")
+
+
+def _one_of(table: Mapping[str, Any], prefix: str, key: str, choices: tuple[str, ...],
+            default: str) -> str:
+    """A string setting that must be one of `choices` (absent: `default`)."""
+    value = table.get(key, default)
+    if value not in choices:
+        words = ", ".join(f'"{choice}"' for choice in choices)
+        raise SettingError(f"{prefix}.{key}", f"must be one of {words}, got {value!r}")
+    return value
 
 
 # table name -> (its validator, what is used instead of a bad table)
 SECTIONS: dict[str, tuple[Callable[[Mapping[str, Any], str], Any], str]] = {
     "panel": (panel_config_from_toml, "the default panel settings (touch only)"),
     "display": (display_config_from_toml, "the default display settings"),
+    "logging": (logging_config_from_toml, "the default logging settings (level info)"),
 }
 
 
@@ -106,6 +146,7 @@ class AppConfig:
 
     panel: PanelConfig = field(default_factory=PanelConfig)
     display: DisplayConfig = field(default_factory=DisplayConfig)
+    logging: LoggingConfig = field(default_factory=LoggingConfig)
     path: Path | None = None
     problems: tuple[str, ...] = ()
 

@@ -4,11 +4,13 @@ atomic save and the copy of an unusable file (companion.config)."""
 from __future__ import annotations
 
 import tomllib
+from pathlib import Path
 
 import pytest
 
 from companion.config import (
     DisplayConfig,
+    LoggingConfig,
     load_config,
     open_config_file,
     parse_window_size,
@@ -48,6 +50,10 @@ def test_display_defaults_and_values(tmp_path):
     ("[display]\nsize = 800", "display.size"),
     ("[display]\nfulscreen = true", "display.fulscreen"),
     ("display = 1", "display"),
+    ('[display]\ntouch = "finger"', "display.touch"),
+    ("[display]\nrotation = 45", "display.rotation"),
+    ("[display]\nrotation = 90.0", "display.rotation"),
+    ('[display]\nrotation = "90"', "display.rotation"),
 ])
 def test_a_bad_display_value_is_reported_and_the_panel_still_read(tmp_path, text, key):
     path = write(tmp_path, f'{text}\n[panel]\nkind = "serial"\n')
@@ -55,6 +61,33 @@ def test_a_bad_display_value_is_reported_and_the_panel_still_read(tmp_path, text
     assert config.display == DisplayConfig() and config.panel.kind == "serial"
     [problem] = config.problems
     assert f"{path}: {key}:" in problem and "default display settings" in problem
+
+
+def test_touch_and_rotation(tmp_path):
+    assert (DisplayConfig().touch, DisplayConfig().rotation) == ("auto", 0)
+    config = load_config(write(tmp_path, '[display]\ntouch = "mtdev"\nrotation = 270\n'))
+    assert (config.display.touch, config.display.rotation) == ("mtdev", 270)
+    config = load_config(write(tmp_path, '[display]\ntouch = "finger"\n'))
+    assert config.problems[0].endswith('display.touch: must be one of "auto", "mouse", '
+                                       '"hidinput", "mtdev", got \'finger\'; using the default '
+                                       "display settings")
+
+
+def test_the_logging_level(tmp_path):
+    assert load_config(write(tmp_path, "")).logging == LoggingConfig("info")
+    assert load_config(write(tmp_path, '[logging]\nlevel = "debug"\n')).logging.level == "debug"
+    for text, key in (('level = "loud"', "logging.level"), ("level = 10", "logging.level"),
+                      ('format = "%(message)s"', "logging.format")):
+        config = load_config(write(tmp_path, f'[logging]\n{text}\n[display]\nrotation = 90\n'))
+        assert config.logging == LoggingConfig() and config.display.rotation == 90
+        [problem] = config.problems
+        assert f"{key}:" in problem and "default logging settings (level info)" in problem
+
+
+def test_the_pi_config_template_is_read_without_problems():
+    config = load_config(Path(__file__).parents[1] / "deploy" / "config.toml")
+    assert config.problems == ()
+    assert config.display.touch == "auto" and config.logging.level == "info"
 
 
 def test_the_command_line_wins_over_the_file():

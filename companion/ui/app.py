@@ -12,7 +12,15 @@ import os
 from pathlib import Path
 from typing import Any
 
-from companion.config import WINDOW_SIZES, AppConfig, default_config_path, load_config
+from companion import watchdog
+from companion.config import (
+    WINDOW_SIZES,
+    AppConfig,
+    LoggingConfig,
+    default_config_path,
+    load_config,
+)
+from companion.logs import setup_logging
 
 REFERENCE_SIZE = WINDOW_SIZES[0]  # the official 7" Raspberry Pi display, 800x480
 # Screen name -> (module, Screen class); each module has a .kv file of the same name.
@@ -32,25 +40,59 @@ SCREENS = {
 GAME_SCREENS = ("setup", "table", "action", "income", "station")
 
 
-def configure_kivy(*, fullscreen: bool = False, size: tuple[int, int] = REFERENCE_SIZE) -> None:
-    """Set Kivy's environment and config for a touchscreen kiosk; call before importing Kivy.
+def kivy_settings(*, fullscreen: bool = False, size: tuple[int, int] = REFERENCE_SIZE,
+                  kiosk: bool = False, touch: str = "auto",
+                  rotation: int = 0) -> dict[tuple[str, str], str]:
+    """Kivy's config for the window and the input: (section, key) -> value; the `[input]`
+    section holds every input provider (the ones Kivy's own config.ini lists are dropped).
+
+    `kiosk` (no desktop: SDL on KMS/DRM) fills the screen and hides the cursor; there touches
+    ("auto" = "hidinput") are read from the kernel's multitouch devices (probesysfs, with the
+    hidinput or mtdev provider) and the mouse provider is kept for a real mouse but stands aside
+    while a touch is down (disable_on_activity), so one finger is never two touches. "mouse"
+    (a desktop: touches arrive as pointer events) uses the mouse provider alone. `rotation`
+    turns the picture and every touch with it (Touch Display 2 is portrait-native: 90)."""
+    fullscreen = fullscreen or kiosk
+    source = ("hidinput" if kiosk else "mouse") if touch == "auto" else touch
+    settings = {
+        ("kivy", "exit_on_escape"): "0",
+        ("kivy", "keyboard_mode"): "system",
+        ("graphics", "resizable"): "1",
+        ("graphics", "fullscreen"): "auto" if fullscreen else "0",
+        ("graphics", "borderless"): "1" if fullscreen else "0",
+        ("graphics", "width"): str(size[0]),
+        ("graphics", "height"): str(size[1]),
+        ("graphics", "rotation"): str(rotation),
+        ("graphics", "show_cursor"): "0" if kiosk else "1",
+    }
+    if source == "mouse":
+        # A mouse must not leave red multitouch dots on right-click.
+        settings[("input", "mouse")] = "mouse,multitouch_on_demand"
+    else:
+        settings[("input", "mouse")] = "mouse,multitouch_on_demand,disable_on_activity"
+        settings[("input", "%(name)s")] = f"probesysfs,provider={source}"
+    return settings
+
+
+def configure_kivy(*, fullscreen: bool = False, size: tuple[int, int] = REFERENCE_SIZE,
+                   kiosk: bool = False, touch: str = "auto", rotation: int = 0) -> None:
+    """Set Kivy's environment and config (kivy_settings); call before importing Kivy.
 
     Full screen is SDL's desktop full screen ('auto'): the window takes the display's size, with
-    or without a window manager."""
+    or without a window manager. In the kiosk SDL is told not to turn touches into mouse events
+    (the input devices are read directly)."""
     os.environ["KIVY_NO_ARGS"] = "1"  # our own CLI owns sys.argv
     os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
+    if kiosk:
+        os.environ.setdefault("SDL_TOUCH_MOUSE_EVENTS", "0")
     # KIVY_HOME is left alone when set (tests point it at a temporary folder).
     from kivy.config import Config
 
-    Config.set("kivy", "exit_on_escape", "0")
-    Config.set("kivy", "keyboard_mode", "system")
-    Config.set("graphics", "resizable", "1")
-    Config.set("graphics", "fullscreen", "auto" if fullscreen else "0")
-    Config.set("graphics", "borderless", "1" if fullscreen else "0")
-    Config.set("graphics", "width", str(size[0]))
-    Config.set("graphics", "height", str(size[1]))
-    # A mouse must not leave red multitouch dots on right-click; touch screens are unaffected.
-    Config.set("input", "mouse", "mouse,multitouch_on_demand")
+    for option in Config.options("input"):
+        Config.remove_option("input", option)
+    for (section, key), value in kivy_settings(fullscreen=fullscreen, size=size, kiosk=kiosk,
+                                                touch=touch, rotation=rotation).items():
+        Config.set(section, key, value)
 
 
 def screen_class(name: str) -> Any:
@@ -69,6 +111,7 @@ def app_class() -> Any:
     """The App class (defined here so that Kivy is imported only after configure_kivy)."""
     import kivy
     from kivy.app import App
+    from kivy.clock import Clock
     from kivy.core.text import LabelBase
     from kivy.core.window import Window
     from kivy.lang import Builder
@@ -109,6 +152,7 @@ def app_class() -> Any:
             self.screens: ScreenManager | None = None
             self.status: StatusStrip | None = None
             self.bridge: Any = None
+            self.notifier: watchdog.Notifier | None = None
             self.problems: list[str] = []
 
         @property
@@ -143,13 +187,17 @@ def app_class() -> Any:
 
         def on_start(self) -> None:
             """Start the button panel, then show the first screen: the one asked for, else
-            the one the app was on, or the game's screen for its phase (relaunch_screen)."""
+            the one the app was on, or the game's screen for its phase (relaunch_screen);
+            systemd hears READY=1 and watchdog pings from the main loop (companion.watchdog)."""
+            self.notifier = watchdog.start(Clock)
             self._start_panel()
             session = self.session
             phase = session.state["phase"] if session.game is not None else None
             self.show(self.start_screen or relaunch_screen(session.saved_screen(), phase))
 
         def on_stop(self) -> None:
+            if self.notifier is not None:
+                watchdog.stop(self.notifier)
             if self.bridge is not None:
                 self.bridge.close()
             self.session.close()
@@ -247,12 +295,18 @@ def build_app(*, demo: bool = False, start: str | None = None, db: Path | None =
 
 
 def run_app(*, fullscreen: bool = False, size: tuple[int, int] | None = None,
-            demo: bool = False, start: str | None = None, db: Path | None = None,
-            overlay: Path | None = None, config: Path | None = None) -> None:
+            kiosk: bool = False, demo: bool = False, start: str | None = None,
+            db: Path | None = None, overlay: Path | None = None,
+            config: Path | None = None) -> None:
     """Run the touchscreen app until its window closes (the CLI's default command); the
-    config file's [display] opens the window unless --fullscreen / --size say otherwise."""
+    config file's [display] opens the window unless --fullscreen / --size say otherwise, and
+    its [logging] level goes to stderr (the journal under systemd)."""
+    setup_logging(LoggingConfig.level)  # the config file's own problems are logged so too
     settings = load_config(config)
-    fullscreen, size = settings.display.window(fullscreen, size)
-    configure_kivy(fullscreen=fullscreen, size=size)
+    setup_logging(settings.logging.level)
+    display = settings.display
+    fullscreen, size = display.window(fullscreen, size)
+    configure_kivy(fullscreen=fullscreen, size=size, kiosk=kiosk, touch=display.touch,
+                   rotation=display.rotation)
     build_app(demo=demo, start=start, db=db, overlay=overlay, config=config,
               settings=settings).run()

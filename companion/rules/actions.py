@@ -26,6 +26,17 @@ SHIP_VALUES = {"cost": "cost to use (GEMs)", "fee": "owner's fee (GEMs)",
                "water": "water it provides"}
 
 
+def ship_words(state: State, ship_id: str) -> str:
+    """A ship as the players name it: "Ann's Diplomacy L1 ship", "the neutral Dismantle ship"."""
+    ship = state["ships"].get(ship_id)
+    if ship is None:
+        return f"ship {ship_id}"
+    name = SHIP_NAMES[ship["type"]]
+    if ship["owner"] is None:
+        return f"the neutral {name} ship"
+    return f"{state['players'][ship['owner']]['name']}'s {name} {ship['design'][:2]} ship"
+
+
 def ship_value(move: Move, design: str, field: str) -> Any:
     """A number printed on a ship card (asked once when the catalogue lacks it)."""
     return move.value("ships", design, field,
@@ -45,17 +56,18 @@ def use_ship(move: Move) -> None:
     own, neutral = ship["owner"] == player, ship["owner"] is None
     kind, design = ship["type"], ship["design"]
     cost, fee = ship_price(move, player, ship_id)
-    ledger.pay(move, player, {"gems": cost}, f"using {ship_id}")
+    words = ship_words(move.state, ship_id)
+    ledger.pay(move, player, {"gems": cost}, f"using {words}")
     ops: list[list] = [["set", ["ships", ship_id, "gems"], cost],
                        ["set", ["ships", ship_id, "used_by"], player],
                        ["set", ["turn", "acted"], True],
                        ["set", ["turn", "action"], {"ship": ship_id, "type": kind}]]
     if neutral:
         ops.append(["set", ["players", player, "neutral_token"], ship_id])
-    move.emit(Event.SHIP_USED, f"{move.name(player)} uses {ship_id} ({SHIP_NAMES[kind]}) and puts "
-              f"{cost} GEMs on it", *ops)
+    move.emit(Event.SHIP_USED, f"{move.name(player)} uses {words} and puts {cost} GEMs on it",
+              *ops)
     if fee:
-        ledger.give(move, player, ship["owner"], fee, f"owner's fee for {ship_id}")
+        ledger.give(move, player, ship["owner"], fee, f"owner's fee for {words}")
     context = ACTIONS[kind](move, player, ship_id, design, own) or {}
     abilities.run(move, player, "ship_action", kind, own_ship=own, context=context)
     if kind in TRACKS:
@@ -68,7 +80,8 @@ def ship_refusals(state: State, player: int, ship_id: str) -> list[str]:
     ship, me = state["ships"][ship_id], state["players"][player]
     reasons = []
     if ship["used_by"] is not None:
-        reasons.append(f"{ship_id} is already used: \"An unused ship has no GEMs on it.\"")
+        reasons.append(f"{ship_words(state, ship_id)} is already used: \"An unused ship has no "
+                       "GEMs on it.\"")
     if ship["owner"] is None and me["neutral_token"] is not None:
         reasons.append(f"{me['name']}'s Neutral Ship token is on {me['neutral_token']}: they "
                        "\"cannot use another neutral ship until they retrieve their Neutral "
@@ -190,7 +203,7 @@ def why_unusable(move: Move, player: int, ship_id: str) -> str | None:
         cost, fee = ship_price(move, player, ship_id)
     except Missing:
         cost = fee = 0
-    why = f"using {ship_id}" + (" with the owner's fee" if fee else "")
+    why = f"using {ship_words(move.state, ship_id)}" + (" with the owner's fee" if fee else "")
     return (ledger.shortfall(move.state, player, {"gems": cost + fee}, why)
             or no_possible_action(move, player, ship_id, move.state["players"][player]["gems"]
                                   - cost - fee))
@@ -247,7 +260,7 @@ def expedition(move: Move, player: int, ship_id: str, design: str, own: bool) ->
     used = move.command.get("rerolls", 0)
     move.check(used <= rerolls, f"{move.name(player)} may reroll {rerolls} time(s), not {used}")
     gains.expedition_result(move, player, move.command, dice=dice, keep=keep,
-                            why=f"Terran Expedition with {ship_id}",
+                            why=ship_words(move.state, ship_id),
                             when_gaining=abilities.after_gaining_resident)
     return {}
 
@@ -274,7 +287,7 @@ def transport(move: Move, player: int, ship_id: str, design: str, own: bool) -> 
     ship. However, they must make at least one in order to use the ship at all.\""""
     gained = gains.transactions(move, player, move.command.get("transactions"),
                                 limit=transaction_limit(move, player, design),
-                                why=f"Transport with {ship_id}",
+                                why=ship_words(move.state, ship_id),
                                 when_gaining=abilities.after_gaining_resident)
     return {"aliens_gained": dict(gained)}
 
@@ -296,25 +309,26 @@ def diplomacy(move: Move, player: int, ship_id: str, design: str, own: bool) -> 
     if not isinstance(tracks, list) or not tracks:
         move.fail(f"give the Diplomacy track(s): \"tracks\": [up to {most} of "
                   f"{', '.join(TRACKS)}]")
-    move.check(len(tracks) <= most, f"{ship_id} advances on at most {most} track(s)")
+    move.check(len(tracks) <= most, f"{ship_words(move.state, ship_id)} advances on at most "
+               f"{most} track(s)")
     move.check(len(set(tracks)) == len(tracks),
                "a Level-3 Diplomacy ship advances on 2 different Diplomacy tracks")
     for track in tracks:
-        advance(move, player, track, pay=True, why=f"Diplomacy with {ship_id}")
+        advance(move, player, track, pay=True, why=ship_words(move.state, ship_id))
     return {}
 
 
 def farm(move: Move, player: int, ship_id: str, design: str, own: bool) -> dict:
     """"Farm ships provide 4 food or 5 food.\""""
     food = ship_value(move, design, "food")
-    ledger.gain(move, player, {"food": food}, f"Farm {ship_id}")
+    ledger.gain(move, player, {"food": food}, ship_words(move.state, ship_id))
     return {}
 
 
 def ice_collector(move: Move, player: int, ship_id: str, design: str, own: bool) -> dict:
     """"Ice Collector ships provide 4 water or 5 water.\""""
     water = ship_value(move, design, "water")
-    ledger.gain(move, player, {"water": water}, f"Ice Collector {ship_id}")
+    ledger.gain(move, player, {"water": water}, ship_words(move.state, ship_id))
     return {}
 
 

@@ -333,7 +333,8 @@ def _paid(player: int, ship_id: str | None, gems_left: int | None) -> Callable[[
     def pay(move: Move) -> None:
         if gems_left is not None:
             gems = move.state["players"][player]["gems"] - gems_left
-            ledger.pay(move, player, {"gems": gems}, f"using {ship_id}")
+            words = actions.ship_words(move.state, ship_id)
+            ledger.pay(move, player, {"gems": gems}, f"using {words}")
     return pay
 
 

@@ -27,7 +27,7 @@ def test_construction_dismantle_and_transport_with_other_players_ships(run_ui_dr
     assert result["asked"] == ["What is the owner's fee (GEMs) of the L2-dismantle ship?",
                                "What is the owner's fee (GEMs) of the L2-transport ship?"]
     after = result["after_dismantle"]
-    assert after["undo"] == "Undo: Bob uses Ann:L2-dismantle (Dismantle) and puts 3 GEMs on it"
+    assert after["undo"] == "Undo: Bob uses Ann's Dismantle L2 ship and puts 3 GEMs on it"
     assert after["players"]["Bob"]["counters"] == "3 GEMs  6 food  2 water  10 metal"
     assert after["players"]["Ann"]["counters"].startswith("15 GEMs")  # 13 + the fee typed: 2
     transport = result["transport"]
@@ -35,7 +35,7 @@ def test_construction_dismantle_and_transport_with_other_players_ships(run_ui_dr
     assert transport["lines"] == "trades metal and metal for 1 water"
     assert "Cat pays Bob the owner's fee" in result["transport_preview"]["lines"]
     [refused] = result["refused"]
-    assert refused["lines"] == "“using Bob:L2-transport costs 3 GEMs; Cat has 1 GEM”"
+    assert refused["lines"] == "“using Bob's Transport L2 ship costs 3 GEMs; Cat has 1 GEM”"
     assert result["prompts"][0]["question"] == \
         "Bob (blue): Transport Diplomacy bonus - choose one"
     table = result["table"]
@@ -63,7 +63,7 @@ def test_expedition_then_a_neutral_ship_and_the_bonus_prompts(run_ui_driver):
         "Cat uses the neutral Dismantle: which ship is dismantled?"
     assert result["asked"][0] == "What is the cost to use (GEMs) of the neutral-dismantle ship?"
     table = result["table"]
-    assert table["undo"] == ("Undo: Cat uses neutral:dismantle (Dismantle) and puts 2 GEMs on "
+    assert table["undo"] == ("Undo: Cat uses the neutral Dismantle ship and puts 2 GEMs on "
                              "it")
     assert table["players"]["Cat"]["counters"] == "-1 GEMs  0 food  0 water  12 metal"
     for kind in ("expedition", "expedition-human", "neutral"):

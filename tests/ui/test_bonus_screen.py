@@ -74,7 +74,7 @@ def test_sector_321s_dice_by_touch_the_human_recruited_into_321(run_ui_driver,
     after = result["after"]
     assert after["players"]["Cat"]["counters"] == "10 GEMs  6 food  2 water  2 metal"
     assert result["undo_at_prompt"].startswith(
-        "Undo: Cat uses Cat:L3-construction (Construction)")
+        "Undo: Cat uses Cat's Construction L3 ship")
     assert after["undo"] == "Undo: Bob takes 1 GEM (Construct Diplomacy, level 0)"
     assert before["supply"].startswith("Supply: Humans 19 ")
     assert after["supply"].startswith("Supply: Humans 18 ")

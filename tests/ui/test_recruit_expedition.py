@@ -109,7 +109,7 @@ def test_a_bonus_level_the_catalogue_lacks_is_asked_when_chosen(run_ui_driver,
     assert prompt["buttons"]["bonus:3"] == "level 3: ? (asked)"
     # the Undo box shows the whole step's name, not "... and puts 3"
     assert prompt["undo"] == (
-        "Undo: Cat uses Cat:L1-expedition (Terran Expedition) and puts 3 GEMs on it")
+        "Undo: Cat uses Cat's Terran Expedition L1 ship and puts 3 GEMs on it")
     assert result["undo_whole"]
     assert result["asked"] == "What does level 3 of the Expedition Diplomacy track give?"
     assert result["message"] == ""  # asked in the pop-up, not as a red message

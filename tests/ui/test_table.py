@@ -43,7 +43,7 @@ def test_demo_game_bonus_prompt_then_the_table(run_ui_driver, size: str) -> None
 
 def test_a_ship_that_cannot_be_used_says_why(run_ui_driver) -> None:
     result = run_ui_driver(SCRIPT, "unusable-ship", shots=SHOTS, args=("--demo",))
-    assert result["message"] == "using Ann:L1-diplomacy costs 2 GEMs; Ann has 1 GEM"
+    assert result["message"] == "using Ann's Diplomacy L1 ship costs 2 GEMs; Ann has 1 GEM"
     assert result["screen"] == "table"
 
 
@@ -57,10 +57,10 @@ def test_income_diplomacy_ship_next_and_undo_three_steps(run_ui_driver) -> None:
     assert after["players"]["Bob"]["diplomacy"] == "Dis 1  Con 0  Tra 1  Exp 3"
     assert after["players"]["Bob"]["counters"].startswith("3 GEMs")
     assert after["heading"] == "Turn 11 · Next ends the turn"
-    assert result["undone"][0] == ("Undo: Bob uses Bob:L3-diplomacy (Diplomacy) and puts 4 GEMs "
+    assert result["undone"][0] == ("Undo: Bob uses Bob's Diplomacy L3 ship and puts 4 GEMs "
                                   "on it")
     assert result["undone"][1] == "Undo: Bob takes the turn"
-    assert result["undone"][2].startswith("Undo: Ann returns the GEMs")
+    assert result["undone"][2] == "Undo: Ann takes income"
     assert undone["active"] == "Ann" and undone["heading"] == "Turn 10 · choose a ship or Income"
     assert undone["players"]["Ann"]["counters"].startswith("1 GEM ")
 

@@ -92,7 +92,7 @@ def test_undo_is_named_by_what_the_player_did(demo: GameSession) -> None:
     assert named({"cmd": "end_turn"}) == "Undo: Bob takes the turn"
     assert named({"cmd": "use_ship", "player": "Bob", "ship": "Bob:L1-diplomacy",
                   "tracks": ["construction"]}) == \
-        "Undo: Bob uses Bob:L1-diplomacy (Diplomacy) and puts 3 GEMs on it"  # not the GEMs paid
+        "Undo: Bob uses Bob's Diplomacy L1 ship and puts 3 GEMs on it"  # not the GEMs paid
     assert named({"cmd": "adjust", "who": "Cat", "counter": "gems", "delta": 4,
                   "note": "Gem under board"}) == "Undo: Adjusted Cat's gems by +4: Gem under board"
 
@@ -116,6 +116,6 @@ def test_setup_steps_are_named_by_what_was_set_up(tmp_path: Path) -> None:
     assert names["first_game_sets"] == "Undo: Ann takes Station Hub B-1"
     assert names["starting_bonus"] == (
         "Undo: Ann gains 8 GEMs, 2 food, 2 water and 3 metal: starting bonus of Hub B-1")
-    assert names["use_ship"].startswith("Undo: Ann uses Ann:L")
+    assert names["use_ship"].startswith("Undo: Ann uses Ann's ")
     assert names["end_turn"] == "Undo: Bob takes the turn"
     assert names["income"].endswith(" takes income")

@@ -1,0 +1,277 @@
+#!/bin/bash
+# Installs Phoenix Companion on Raspberry Pi OS (Bookworm or Trixie, 64-bit) so that it starts
+# full screen on the touchscreen at every boot. Safe to run again: that upgrades it.
+#
+#   sudo deploy/install.sh                      # the kiosk, for the user who ran sudo
+#   deploy/install.sh --dry-run                 # every step, nothing done
+#   deploy/install.sh --prefix DIR --no-apt --no-systemd   # the app alone, into a folder
+#
+# See docs/raspberry-pi.md. deploy/uninstall.sh takes it all away again (never the games).
+set -euo pipefail
+
+SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+PREFIX=/opt/phoenix-companion
+PLAYER=${SUDO_USER:-$(id -un)}
+DATA=""
+RELEASE=""
+CAMERA=auto
+MODE=kiosk
+PYTHON=/usr/bin/python3
+APT=yes
+SYSTEMD=yes
+DRY_RUN=no
+GROUPS_WANTED="video render input gpio dialout"
+UNIT=phoenix-companion.service
+
+usage() {
+    cat <<EOF
+Usage: deploy/install.sh [options]
+  --user NAME        the player's user, who runs the app (default: $PLAYER)
+  --prefix DIR       where the app goes (default: $PREFIX)
+  --data DIR         the player's data folder: games, settings (default:
+                     ~NAME/.local/share/phoenix-companion)
+  --release NAME     bookworm or trixie (default: VERSION_CODENAME in /etc/os-release)
+  --camera WHEN      auto, yes or no: install the Pi camera stack (auto: when a camera is
+                     connected)
+  --desktop          start the app in the desktop session (autostart) instead of the kiosk
+  --python PATH      the Python the virtual environment is made from (default: $PYTHON)
+  --no-apt           install no system packages
+  --no-systemd       no boot service, udev rule or group changes: the app and its config only
+  --dry-run          print every step without doing it
+  -h, --help         this help
+EOF
+}
+
+die() {
+    echo "install.sh: $*" >&2
+    exit 2
+}
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --user) PLAYER=${2:?--user needs a name}; shift ;;
+        --prefix) PREFIX=${2:?--prefix needs a folder}; shift ;;
+        --data) DATA=${2:?--data needs a folder}; shift ;;
+        --release) RELEASE=${2:?--release needs bookworm or trixie}; shift ;;
+        --camera) CAMERA=${2:?--camera needs auto, yes or no}; shift ;;
+        --desktop) MODE=desktop ;;
+        --python) PYTHON=${2:?--python needs a path}; shift ;;
+        --no-apt) APT=no ;;
+        --no-systemd) SYSTEMD=no ;;
+        --dry-run) DRY_RUN=yes ;;
+        -h|--help) usage; exit 0 ;;
+        *) usage >&2; die "unknown option: $1" ;;
+    esac
+    shift
+done
+
+# shellcheck source=common.sh source-path=SCRIPTDIR
+. "$SOURCE/deploy/common.sh"
+
+case "$CAMERA" in auto|yes|no) ;; *) die "--camera must be auto, yes or no, got '$CAMERA'" ;; esac
+case "$PREFIX" in /*) ;; *) PREFIX="$(pwd)/$PREFIX" ;; esac
+if [ -z "$RELEASE" ]; then
+    RELEASE=$(os_release_codename)
+    [ -n "$RELEASE" ] || die "cannot tell the release from /etc/os-release; pass --release bookworm or trixie"
+fi
+case "$RELEASE" in
+    bookworm|trixie) ;;
+    *) die "release '$RELEASE' is not supported (bookworm or trixie); pass --release to choose the nearest" ;;
+esac
+getent passwd "$PLAYER" >/dev/null || die "no user '$PLAYER' here (--user NAME)"
+PLAYER_HOME=$(getent passwd "$PLAYER" | cut -d: -f6)
+PLAYER_GROUP=$(id -gn "$PLAYER")
+[ -n "$DATA" ] || DATA="$PLAYER_HOME/.local/share/phoenix-companion"
+case "$DATA" in /*) ;; *) DATA="$(pwd)/$DATA" ;; esac
+case "$PREFIX$DATA" in
+    *[!A-Za-z0-9._/+-]*) die "the prefix and data folder may hold only letters, digits and . _ / + - (they go into the unit file)" ;;
+esac
+if [ "$SYSTEMD" = yes ] && [ "$(id -u "$PLAYER")" = 0 ]; then
+    die "the app does not run as root: say which user plays (--user NAME)"
+fi
+if [ "$DRY_RUN" = no ] && [ "$(id -u)" != 0 ] && { [ "$APT" = yes ] || [ "$SYSTEMD" = yes ]; }; then
+    die "system packages, the service, the udev rule and groups need root: run it with sudo, or pass --no-apt --no-systemd"
+fi
+
+command -v "$PYTHON" >/dev/null || die "no Python at $PYTHON (--python PATH)"
+FOUND_PYTHON=$(python_version "$PYTHON")
+case "$FOUND_PYTHON" in
+    3.1[1-9]) ;;
+    *) die "$PYTHON is Python $FOUND_PYTHON; the app needs 3.11 or newer" ;;
+esac
+
+VENV="$PREFIX/venv"
+SHARE="$PREFIX/share/phoenix-companion"
+MANIFEST="$SHARE/installed"
+
+# What each release needs: Kivy's wheel brings SDL2 itself but loads the KMS/DRM pieces
+# (GBM, DRM, EGL/GLES, Mesa's V3D driver) and libmtdev from the system.
+PACKAGES="python3 python3-venv python3-pip libsdl2-2.0-0 libgbm1 libdrm2 libegl1 libgles2 libgl1-mesa-dri python3-lgpio"
+CAMERA_PACKAGES="python3-picamera2 python3-libcamera"
+case "$RELEASE" in
+    bookworm)
+        PYTHON_VERSION=3.11
+        PACKAGES="$PACKAGES libmtdev1"
+        # Bookworm's python3-simplejpeg (Picamera2's JPEG encoder) is built against numpy 1.x
+        # and stops Picamera2's import under the venv's numpy 2 ("numpy.dtype size changed"):
+        # a simplejpeg wheel built against numpy 2 goes into the venv, ahead of it.
+        NUMPY_FIX="simplejpeg>=1.8"
+        NUMPY_WHY="the system's simplejpeg is built against numpy 1.x: the venv gets its own, built against numpy 2"
+        ;;
+    trixie)
+        PYTHON_VERSION=3.13
+        PACKAGES="$PACKAGES libmtdev1t64"
+        NUMPY_FIX=""
+        NUMPY_WHY="the system's simplejpeg is built against numpy 2: Picamera2 loads under the venv's numpy 2 as it is"
+        ;;
+esac
+
+camera_connected() {
+    # A CSI camera shows up as the Pi's camera receiver (Pi 4: unicam, Pi 5: rp1-cfe).
+    grep -qsE '^(unicam|rp1-cfe)' /sys/class/video4linux/video*/name
+}
+if [ "$CAMERA" = auto ]; then
+    if camera_connected; then CAMERA=yes; else CAMERA=no; fi
+    CAMERA_HOW="$CAMERA (auto: camera $( [ "$CAMERA" = yes ] && echo found || echo 'not found; --camera yes installs it anyway'))"
+else
+    CAMERA_HOW="$CAMERA (--camera)"
+fi
+[ "$CAMERA" = yes ] && PACKAGES="$PACKAGES $CAMERA_PACKAGES"
+
+echo "Phoenix Companion: installing for $PLAYER into $PREFIX ($MODE)"
+echo "release: $RELEASE (its Python: $PYTHON_VERSION; $PYTHON is $FOUND_PYTHON); camera stack: $CAMERA_HOW"
+echo "numpy: the venv's numpy 2 and OpenCV; $NUMPY_WHY"
+[ "$DRY_RUN" = yes ] && echo "dry run: nothing is changed"
+
+step "system packages"
+if [ "$APT" = yes ]; then
+    run env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    # shellcheck disable=SC2086
+    run env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $PACKAGES
+else
+    skip "apt-get install $PACKAGES (--no-apt)"
+fi
+
+step "the virtual environment (it sees the system's Picamera2 and lgpio)"
+if [ -x "$VENV/bin/python" ] && ! same_python "$VENV/bin/python" "$PYTHON"; then
+    note "the venv was made from another Python: made again"
+    run rm -rf "$VENV"
+fi
+run install -d "$PREFIX" "$SHARE"
+run "$PYTHON" -m venv --system-site-packages "$VENV"
+
+step "the app (without its test extras)"
+BUILD=$(mktemp -d)
+trap 'rm -rf "$BUILD"' EXIT
+# A copy, so that building the wheel leaves nothing in the source folder.
+run cp -R "$SOURCE/pyproject.toml" "$SOURCE/README.md" "$SOURCE/companion" "$SOURCE/vision" \
+    "$SOURCE/hardware" "$BUILD/"
+run "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade "$BUILD"
+if [ -n "$NUMPY_FIX" ]; then
+    run "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
+        --ignore-installed --no-deps "$NUMPY_FIX"
+else
+    skip "simplejpeg in the venv: not needed on $RELEASE"
+fi
+run install -d "$PREFIX/bin" "$PREFIX/share/doc"
+run ln -sfn "$VENV/bin/phoenix-companion" "$PREFIX/bin/phoenix-companion"
+run ln -sfn "$VENV/bin/phoenix-dice" "$PREFIX/bin/phoenix-dice"
+run install -m 644 "$SOURCE/docs/raspberry-pi.md" "$PREFIX/share/doc/raspberry-pi.md"
+run "$VENV/bin/phoenix-companion" --version
+if [ "$CAMERA" = yes ]; then
+    run "$VENV/bin/python" -c "from vision.camera import import_picamera2; import_picamera2()"
+else
+    skip "the Picamera2 check (no camera stack)"
+fi
+
+step "the default config (kept when there is one)"
+CONFIG="$DATA/config.toml"
+run install -d -o "$PLAYER" -g "$PLAYER_GROUP" "$DATA"
+if [ -e "$CONFIG" ] && ! grep -qs "^config $CONFIG " "$MANIFEST"; then
+    note "$CONFIG is there already: kept"
+elif [ -e "$CONFIG" ]; then
+    note "$CONFIG (written by an earlier install) is kept"
+else
+    run install -m 644 -o "$PLAYER" -g "$PLAYER_GROUP" "$SOURCE/deploy/config.toml" "$CONFIG"
+    record "config $CONFIG $(checksum "$SOURCE/deploy/config.toml")"
+fi
+
+step "the service files, written for $PLAYER and $PREFIX"
+render "$SOURCE/systemd/$UNIT" "$SHARE/$UNIT"
+render "$SOURCE/systemd/phoenix-companion.desktop" "$SHARE/phoenix-companion.desktop"
+
+step "the player's groups: $GROUPS_WANTED"
+if [ "$SYSTEMD" = yes ]; then
+    for group in $GROUPS_WANTED; do
+        if ! getent group "$group" >/dev/null; then
+            note "no group $group here (not Raspberry Pi OS?): left out"
+        elif id -nG "$PLAYER" | tr ' ' '\n' | grep -qx "$group"; then
+            note "$PLAYER is in $group already"
+        else
+            run usermod -a -G "$group" "$PLAYER"
+            record "group $group $PLAYER"
+        fi
+    done
+else
+    skip "usermod -a -G ${GROUPS_WANTED// /,} $PLAYER (--no-systemd)"
+fi
+
+step "the udev rule for the USB-serial button panel (Pico 2e8a:0005)"
+RULE=/etc/udev/rules.d/60-phoenix-companion.rules
+if [ "$SYSTEMD" = yes ]; then
+    run install -m 644 "$SOURCE/deploy/60-phoenix-companion.rules" "$RULE"
+    record "file $RULE"
+    run_quietly udevadm control --reload-rules
+    run_quietly udevadm trigger --subsystem-match=tty
+else
+    skip "install $RULE (--no-systemd)"
+fi
+
+step "start at boot ($MODE)"
+AUTOSTART="$PLAYER_HOME/.config/autostart/phoenix-companion.desktop"
+if [ "$SYSTEMD" = no ]; then
+    skip "install /etc/systemd/system/$UNIT and enable it (--no-systemd)"
+else
+    for link in /usr/local/bin/phoenix-companion /usr/local/bin/phoenix-dice; do
+        run ln -sfn "$PREFIX/bin/$(basename "$link")" "$link"
+        record "file $link"
+    done
+fi
+if [ "$SYSTEMD" = yes ] && [ "$MODE" = kiosk ]; then
+    if grep -qsxF "file $AUTOSTART" "$MANIFEST"; then
+        run rm -f "$AUTOSTART"  # an earlier --desktop install
+    fi
+    run install -m 644 "$SHARE/$UNIT" "/etc/systemd/system/$UNIT"
+    record "file /etc/systemd/system/$UNIT"
+    record "service $UNIT"
+    run systemctl daemon-reload
+    run systemctl enable "$UNIT"
+    DEFAULT_TARGET=$(systemctl get-default 2>/dev/null || echo unknown)
+    if [ "$DEFAULT_TARGET" = graphical.target ]; then
+        note "the desktop would take the screen: booting to the console (multi-user.target)"
+        record "default-target graphical.target"
+        run systemctl set-default multi-user.target
+    else
+        note "boots to $DEFAULT_TARGET: the kiosk has the screen"
+    fi
+    run systemctl try-restart "$UNIT"
+elif [ "$SYSTEMD" = yes ]; then
+    if grep -qsxF "service $UNIT" "$MANIFEST"; then
+        run_quietly systemctl disable "$UNIT"  # an earlier kiosk install
+    fi
+    run install -d -o "$PLAYER" -g "$PLAYER_GROUP" "$PLAYER_HOME/.config/autostart"
+    run install -m 644 -o "$PLAYER" -g "$PLAYER_GROUP" "$SHARE/phoenix-companion.desktop" \
+        "$AUTOSTART"
+    record "file $AUTOSTART"
+fi
+
+echo
+if [ "$DRY_RUN" = yes ]; then
+    echo "dry run done: nothing was changed"
+else
+    echo "Phoenix Companion is installed: $PREFIX/bin/phoenix-companion"
+    echo "games and settings: $DATA (back up games.sqlite; deploy/uninstall.sh keeps them)"
+    if [ "$SYSTEMD" = yes ]; then
+        echo "reboot (sudo reboot) to start it; its log: journalctl -u $UNIT"
+    fi
+fi

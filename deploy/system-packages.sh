@@ -1,9 +1,12 @@
 #!/bin/sh
 # Installs the Debian / Raspberry Pi OS packages the app and its tests need, when they are missing.
 # Only as root on a Debian-family system; elsewhere it says what to install and carries on.
+# For the tests only (never on a Pi: deploy/install.sh has its own list): Xvfb and Mesa for the
+# UI tests, systemd's tools (systemd-analyze verify) and desktop-file-validate for the unit and
+# autostart files.
 set -eu
 
-PACKAGES="xvfb xauth libgl1 libgl1-mesa-dri libegl1 libgles2 libmtdev1"
+PACKAGES="xvfb xauth libgl1 libgl1-mesa-dri libegl1 libgles2 libmtdev1 systemd desktop-file-utils"
 
 missing=""
 for package in $PACKAGES; do

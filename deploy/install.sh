@@ -179,7 +179,7 @@ run ln -sfn "$VENV/bin/phoenix-dice" "$PREFIX/bin/phoenix-dice"
 run install -m 644 "$SOURCE/docs/raspberry-pi.md" "$PREFIX/share/doc/raspberry-pi.md"
 run "$VENV/bin/phoenix-companion" --version
 if [ "$CAMERA" = yes ]; then
-    run "$VENV/bin/python" -c "from vision.camera import import_picamera2; import_picamera2()"
+    run "$VENV/bin/python" -c "import sys, vision.camera as c; sys.exit(c.picamera2_problem())"
 else
     skip "the Picamera2 check (no camera stack)"
 fi

@@ -56,6 +56,16 @@ def import_picamera2() -> Any:
     return Picamera2
 
 
+def picamera2_problem() -> str | None:
+    """Why Picamera2 cannot be used here, in words; None when it loads (deploy/install.sh's
+    check: `sys.exit(picamera2_problem())`)."""
+    try:
+        import_picamera2()
+    except CameraError as error:
+        return str(error)
+    return None
+
+
 @dataclass(frozen=True)
 class CameraSettings:
     """Capture settings; None leaves the camera's own default."""

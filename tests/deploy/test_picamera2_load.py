@@ -10,7 +10,14 @@ import sys
 import numpy as np
 import pytest
 
-from vision.camera import CameraError, PiCamera, PicameraMissing, import_picamera2, pi_camera_count
+from vision.camera import (
+    CameraError,
+    PiCamera,
+    PicameraMissing,
+    import_picamera2,
+    pi_camera_count,
+    picamera2_problem,
+)
 
 CLASH = ("numpy.dtype size changed, may indicate binary incompatibility. Expected 96 from C "
          "header, got 88 from PyObject")
@@ -34,6 +41,7 @@ def test_the_numpy_clash_is_explained(broken_picamera2):
                               "(simplejpeg) was built for another numpy than this "
                               f"environment's numpy {np.__version__}")
     assert CLASH in message and "run deploy/install.sh again" in message
+    assert picamera2_problem() == message  # what deploy/install.sh prints and stops on
     with pytest.raises(CameraError, match="simplejpeg"):
         PiCamera().open()
 
@@ -49,3 +57,4 @@ def test_a_missing_picamera2_says_how_to_install_it(tmp_path, monkeypatch):
     with pytest.raises(PicameraMissing, match="sudo apt install python3-picamera2"):
         import_picamera2()
     assert pi_camera_count() == 0
+    assert "sudo apt install python3-picamera2" in picamera2_problem()

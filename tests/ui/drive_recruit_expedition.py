@@ -124,6 +124,9 @@ def bonus_value(robot: Robot, size: tuple[int, int], shots: Path | None) -> Step
     yield from robot.frames(2)
     result["prompt"] = read_panel(robot)
     result["undo_whole"] = shown_whole(robot, "action:undo")
+    question, first = robot.find("action:question"), robot.find("bonus:0")
+    result["gap_above_answers"] = question.to_window(0, question.y)[1] - first.to_window(
+        0, first.top)[1]
     yield from shot(robot, shots, "action-bonus-unknown-level", size)
     [tag] = [t for t, text in result["prompt"]["buttons"].items() if text.startswith("level 3")]
     yield from robot.tap(tag)

@@ -102,6 +102,9 @@ def test_a_bonus_level_the_catalogue_lacks_is_asked_when_chosen(run_ui_driver,
     replayed(db, "three-players-draft.jsonl", CAT_TURN)
     result = run_ui_driver("drive_recruit_expedition.py", "bonus-value", shots=SHOTS,
                            args=("--db", str(db)))
+    # the prompt's answers start right under its question, not where the longer preview
+    # panel before it was scrolled to (Kivy's overscroll left an 80 px gap)
+    assert 0 <= result["gap_above_answers"] <= 20
     assert result["preview"]["lines"].splitlines()[-1] == (
         "Diplomacy bonus for Bob: 1 GEM or 2 GEMs or 1 point or level 3: ? (their choice)")
     prompt = result["prompt"]

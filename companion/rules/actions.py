@@ -83,7 +83,8 @@ def ship_refusals(state: State, player: int, ship_id: str) -> list[str]:
         reasons.append(f"{ship_words(state, ship_id)} is already used: \"An unused ship has no "
                        "GEMs on it.\"")
     if ship["owner"] is None and me["neutral_token"] is not None:
-        reasons.append(f"{me['name']}'s Neutral Ship token is on {me['neutral_token']}: they "
+        token_on = ship_words(state, me["neutral_token"])
+        reasons.append(f"{me['name']}'s Neutral Ship token is on {token_on}: they "
                        "\"cannot use another neutral ship until they retrieve their Neutral "
                        "Ship token in an Income action\"")
     return reasons

@@ -41,6 +41,9 @@ KEY_WORDS = {
     "panel.kind": "panel kind",
     "display.fullscreen": "full screen",
     "display.size": "window size",
+    "display.touch": "touch input",
+    "display.rotation": "screen rotation",
+    "logging.level": "log level",
 }
 
 

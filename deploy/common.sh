@@ -2,6 +2,11 @@
 # Helpers shared by deploy/install.sh and deploy/uninstall.sh (sourced, not run). They read
 # DRY_RUN, MANIFEST, PLAYER, PREFIX and DATA from the script that sources them.
 
+die() {  # a problem the script cannot go on with: say it, exit 2
+    echo "$(basename "$0"): $*" >&2
+    exit 2
+}
+
 step() {  # a heading for what follows
     echo "==> $*"
 }

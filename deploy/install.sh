@@ -10,6 +10,8 @@
 set -euo pipefail
 
 SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=common.sh source-path=SCRIPTDIR
+. "$SOURCE/deploy/common.sh"
 PREFIX=/opt/phoenix-companion
 PLAYER=${SUDO_USER:-$(id -un)}
 DATA=""
@@ -42,11 +44,6 @@ Usage: deploy/install.sh [options]
 EOF
 }
 
-die() {
-    echo "install.sh: $*" >&2
-    exit 2
-}
-
 while [ $# -gt 0 ]; do
     case "$1" in
         --user) PLAYER=${2:?--user needs a name}; shift ;;
@@ -65,8 +62,6 @@ while [ $# -gt 0 ]; do
     shift
 done
 
-# shellcheck source=common.sh source-path=SCRIPTDIR
-. "$SOURCE/deploy/common.sh"
 
 case "$CAMERA" in auto|yes|no) ;; *) die "--camera must be auto, yes or no, got '$CAMERA'" ;; esac
 case "$PREFIX" in /*) ;; *) PREFIX="$(pwd)/$PREFIX" ;; esac

@@ -8,6 +8,8 @@
 set -euo pipefail
 
 SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=common.sh source-path=SCRIPTDIR
+. "$SOURCE/deploy/common.sh"
 PREFIX=/opt/phoenix-companion
 DRY_RUN=no
 
@@ -20,11 +22,6 @@ Usage: deploy/uninstall.sh [options]
 EOF
 }
 
-die() {
-    echo "uninstall.sh: $*" >&2
-    exit 2
-}
-
 while [ $# -gt 0 ]; do
     case "$1" in
         --prefix) PREFIX=${2:?--prefix needs a folder}; shift ;;
@@ -35,8 +32,6 @@ while [ $# -gt 0 ]; do
     shift
 done
 
-# shellcheck source=common.sh source-path=SCRIPTDIR
-. "$SOURCE/deploy/common.sh"
 
 case "$PREFIX" in /*) ;; *) PREFIX="$(pwd)/$PREFIX" ;; esac
 MANIFEST="$PREFIX/share/phoenix-companion/installed"

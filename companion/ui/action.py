@@ -16,6 +16,7 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 
 from companion.rules.catalogue import Catalogue
+from companion.store import StoredGame
 from companion.ui.action_model import ActionModel, Button, Panel, given_panel, prompt_panel
 from companion.ui.flows import (
     Abilities,
@@ -128,11 +129,9 @@ class ActionScreen(Screen):
     def submit(self, command: dict) -> str:
         """Send a command through the store: done (back to the table, or the next prompt),
         refused (the rule is shown, with Override…), or a value to give on the keypad."""
-        game = App.get_running_app().session.game
-        try:
-            outcome = send(game.execute, command)
-        except Exception as error:  # a failed commit: the game is as it was
-            return str(error)
+        outcome, game = self.send(command)
+        if isinstance(outcome, str):
+            return outcome
         if outcome.step is not None:
             given = self.model.flow.automatic_bonuses() if self.model is not None else []
             if given and self.model is not None:
@@ -149,15 +148,23 @@ class ActionScreen(Screen):
         self.refresh()
         return ""
 
+    @staticmethod
+    def send(command: dict) -> tuple[Outcome | str, StoredGame]:
+        """The command through the store: its outcome (or why the commit failed, the game as
+        it was) and the game."""
+        game = App.get_running_app().session.game
+        try:
+            return send(game.execute, command), game
+        except Exception as error:  # a failed commit: the game is as it was
+            return str(error), game
+
     def choose_bonus(self, command: dict) -> str:
         """Send a Diplomacy bonus choice through the store: done (the next prompt, or the
         table), refused (why), or what a level gives asked on the value-entry component and
         the choice sent again with it (as a ship's missing value)."""
-        game = App.get_running_app().session.game
-        try:
-            outcome = send(game.execute, command)
-        except Exception as error:  # a failed commit: the game is as it was
-            return str(error)
+        outcome, game = self.send(command)
+        if isinstance(outcome, str):
+            return outcome
         if outcome.step is not None:
             self.given = None
             self.leave()

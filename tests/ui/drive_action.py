@@ -27,6 +27,20 @@ def read_panel(robot: Robot) -> dict:
                 "action").ids.choices.children}}
 
 
+def roll_and_keep(robot: Robot, rolled: Sequence[str], kept: Sequence[str]) -> Steps:
+    """The dice panels of an Expedition or a bonus roll: each face rolled tapped, then each die
+    kept; returns the two panels as read ({"dice": after the faces, "kept": after keeping})."""
+    for face in rolled:
+        yield from robot.tap(f"die:{face}")
+    dice = read_panel(robot)
+    yield from robot.tap("action:dice")
+    for face in kept:
+        yield from robot.tap(f"keep:{face}")
+    panels = {"dice": dice, "kept": read_panel(robot)}
+    yield from robot.tap("action:kept")
+    return panels
+
+
 def shown_whole(robot: Robot, tag: str) -> bool:
     """Whether a tagged label or button shows all its text (none cut off by max_lines or
     shortening), from the lines Kivy laid out."""

@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from drive_action import answer_value, choose_bonuses, confirm, read_panel
+from drive_action import answer_value, choose_bonuses, confirm, read_panel, roll_and_keep
 from drive_table import read_table, shot
 from harness import Robot, Steps, run
 
@@ -49,14 +49,7 @@ def sector_321(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps
         yield from robot.wait_for(robot.popup, "the value's pop-up")
         yield from answer_value(robot, TILE)
         yield from robot.frames(3)
-    result["dice"] = read_panel(robot)
-    for face in ROLLED:
-        yield from robot.tap(f"die:{face}")
-    yield from robot.tap("action:dice")
-    for face in KEPT:
-        yield from robot.tap(f"keep:{face}")
-    result["kept"] = read_panel(robot)
-    yield from robot.tap("action:kept")
+    result.update((yield from roll_and_keep(robot, ROLLED, KEPT)))
     yield from robot.wait_for(lambda: robot.find("human:observe:None") is not None,
                               "the Human's question")
     result["human"] = read_panel(robot)

@@ -24,7 +24,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from drive_action import confirm, read_panel, shown_whole
+from drive_action import confirm, read_panel, roll_and_keep, shown_whole
 from drive_table import read_table, shot, texts
 from harness import Robot, Steps, run
 
@@ -62,14 +62,7 @@ def recruit(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
     yield from read_table(robot)
     result["before"] = result.pop("table")
     yield from robot.tap("ship:Cat:L1-expedition")
-    for face in ROLLED:
-        yield from robot.tap(f"die:{face}")
-    result["dice"] = read_panel(robot)
-    yield from robot.tap("action:dice")
-    for face in KEPT:
-        yield from robot.tap(f"keep:{face}")
-    result["kept"] = read_panel(robot)
-    yield from robot.tap("action:kept")
+    result.update((yield from roll_and_keep(robot, ROLLED, KEPT)))
     yield from robot.wait_for(lambda: robot.find("human:observe:None") is not None,
                               "the first Human's question")
     result["human_1"] = read_panel(robot)
@@ -107,12 +100,7 @@ def bonus_value(robot: Robot, size: tuple[int, int], shots: Path | None) -> Step
     yield from read_table(robot)
     result["before"] = result.pop("table")
     yield from robot.tap("ship:Cat:L1-expedition")
-    for face in ROLLED:
-        yield from robot.tap(f"die:{face}")
-    yield from robot.tap("action:dice")
-    for face in KEPT:
-        yield from robot.tap(f"keep:{face}")
-    yield from robot.tap("action:kept")
+    yield from roll_and_keep(robot, ROLLED, KEPT)
     for question in ("Human 1", "Human 2"):
         yield from robot.wait_for(lambda q=question: q in robot.text("action:question"),
                                   f"the question of {question}")

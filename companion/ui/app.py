@@ -33,6 +33,7 @@ SCREENS = {
     "income": ("companion.ui.income", "IncomeScreen"),
     "station": ("companion.ui.station", "StationScreen"),
     "end": ("companion.ui.end", "EndScreen"),
+    "past_game": ("companion.ui.past_game", "PastGameScreen"),
     "catalogue": ("companion.ui.catalogue_screen", "CatalogueScreen"),
     "settings": ("companion.ui.settings", "SettingsScreen"),
 }

@@ -1,6 +1,6 @@
-"""The home screen: resume the unfinished game, start a new one, look at past games' score
-sheets, or open the score calculator, the catalogue or the settings. What it shows comes from
-home_model.py."""
+"""The home screen: resume the unfinished game, start a new one, open a past game's score sheet
+or its details (past_game.py), or open the score calculator, the catalogue or the settings.
+What it shows comes from home_model.py."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import Any
 
 from kivy.app import App
 from kivy.properties import StringProperty
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.ui.home_model import home_rows, resume_text
@@ -30,12 +31,22 @@ class HomeScreen(Screen):
         listing = self.ids.games
         listing.clear_widgets()
         for row in home_rows(games):
-            button = TagButton(text=f"[b]{row.title}[/b]\n{row.detail}", tag=f"game:{row.game_id}",
-                               size_hint_y=None, shorten=False, halign="left")
+            line = BoxLayout(spacing=App.get_running_app().unit * 6)
+            button = TagButton(text=f"[b]{row.title}[/b]\n{row.detail} · {row.summary}",
+                               tag=f"game:{row.game_id}", shorten=False, halign="left")
             button.bind(on_release=lambda _b, game_id=row.game_id: self.open_game(game_id))
-            listing.add_widget(button)
+            more = TagButton(text="Details", tag=f"past:{row.game_id}", size_hint_x=None,
+                             width=App.get_running_app().unit * 110)
+            more.bind(on_release=lambda _b, game_id=row.game_id: self.details(game_id))
+            line.add_widget(button)
+            line.add_widget(more)
+            listing.add_widget(line)
         if not games:
             self.message = "No games yet: start a new game, or try `phoenix-companion --demo`."
+
+    def details(self, game_id: int) -> None:
+        """A game's chart, log and players; rename, delete, export."""
+        App.get_running_app().screens.get_screen("past_game").show_game(game_id)
 
     def resume_game(self) -> None:
         """Back to the unfinished game, on the screen it was on."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.store import GameInfo
+from companion.ui.past_game_model import minutes
 
 STATUS = {"new": "not set up", "setup": "setting up", "play": "playing", "over": "finished"}
 
@@ -18,6 +19,7 @@ class GameRow:
     title: str
     detail: str
     finished: bool
+    summary: str  # the winner (a finished game) and the length in minutes
 
 
 def game_row(info: GameInfo) -> GameRow:
@@ -27,7 +29,16 @@ def game_row(info: GameInfo) -> GameRow:
     status = STATUS.get(info.phase, info.phase)
     scores = " · ".join(f"{name} {points}" for name, points in info.scores.items())
     return GameRow(info.id, f"{date} · {players} · {status}",
-                   f"{info.name}" + (f" · {scores}" if scores else ""), info.finished)
+                   f"{info.name}" + (f" · {scores}" if scores else ""), info.finished,
+                   f"{winner_text(info)}{minutes(info.created, info.updated)} min")
+
+
+def winner_text(info: GameInfo) -> str:
+    """"Winner: Bob · " for a finished game (the highest total; "Ann and Bob" share one)."""
+    if not info.finished or not info.scores:
+        return ""
+    best = max(info.scores.values())
+    return f"Winner: {' and '.join(n for n, p in info.scores.items() if p == best)} · "
 
 
 def resume_text(info: GameInfo | None) -> str:

@@ -1,0 +1,61 @@
+"""Exports saved from the screen: a stored game's record, CSV score sheet or BG Stats play file
+(companion.store.export) written to a USB stick when one is mounted, else to the data folder's
+`exports` folder. A failed export changes no game and says why."""
+
+from __future__ import annotations
+
+import getpass
+import os
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+from companion.files import write_text_atomically
+from companion.store import Store, StoreError, export_text
+
+SUFFIXES = {"record": ".json", "csv": ".csv", "bgstats": ".bgsplay"}
+KINDS = {"record": "game record", "csv": "CSV score sheet", "bgstats": "BG Stats play file"}
+
+
+def media_roots() -> list[Path]:
+    """Where a desktop mounts removable drives: /media/$USER, /media, /run/media/$USER."""
+    user = getpass.getuser()
+    return [Path("/media") / user, Path("/media"), Path("/run/media") / user]
+
+
+def usb_mounts(roots: Iterable[Path] | None = None) -> list[Path]:
+    """The writable mount points found directly under `roots` (default media_roots())."""
+    found = []
+    for root in media_roots() if roots is None else roots:
+        try:
+            children = sorted(root.iterdir())
+        except OSError:
+            continue
+        found += [c for c in children if c.is_dir() and os.path.ismount(c)
+                  and os.access(c, os.W_OK) and c not in found]
+    return found
+
+
+def target_folder(data_folder: Path, mounts: list[Path]) -> Path:
+    """The first USB stick, else the data folder's `exports` folder."""
+    return mounts[0] if mounts else data_folder / "exports"
+
+
+def file_name(name: str, updated: str, kind: str) -> str:
+    """`phoenix-<date>-<game name>.<suffix>`, the name reduced to safe characters."""
+    slug = re.sub(r"[^A-Za-z0-9]+", "-", name).strip("-")[:40] or "game"
+    return f"phoenix-{updated[:10]}-{slug}{SUFFIXES[kind]}"
+
+
+def save_export(store: Store, game_id: int, kind: str, folder: Path) -> Path:
+    """Write the export of `kind` into `folder` (atomically); its path. Raises StoreError with
+    the reason in words when it cannot; the game is never changed."""
+    info = store.game_info(game_id)
+    text = export_text(store, game_id, kind)
+    path = folder / file_name(info.name, info.updated, kind)
+    try:
+        write_text_atomically(path, text)
+    except OSError as error:
+        raise StoreError(f"the {KINDS[kind]} could not be written to {folder}: "
+                         f"{error.strerror or error}; the game is unchanged") from None
+    return path

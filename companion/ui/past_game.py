@@ -1,0 +1,136 @@
+"""A stored game afterwards: the score over time, its whole log in the engine's words, what each
+player did; rename, delete (asked first), export, and open its score sheet or resume it. What it
+shows comes from past_game_model.py; the exports from companion.export."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from kivy.app import App
+from kivy.factory import Factory
+from kivy.properties import ColorProperty, NumericProperty, StringProperty
+from kivy.uix.screenmanager import Screen
+
+from companion import export
+from companion.text import name_problem
+from companion.ui.home_model import game_row
+from companion.ui.past_game_model import history, minutes
+from companion.ui.widgets import ERROR, NOTICE, ConfirmPopup, NotePopup
+
+TABS = ("chart", "log", "players")
+
+
+class PastGameScreen(Screen):
+    """One game of home's list, opened with `show_game`."""
+
+    game_id = NumericProperty(0)
+    title = StringProperty("")
+    info = StringProperty("")
+    message = StringProperty("")
+    tone = ColorProperty(ERROR)
+    open_text = StringProperty("")
+    tab = StringProperty("chart")
+
+    def show_game(self, game_id: int) -> None:
+        """Show game `game_id` (its chart first)."""
+        self.game_id = game_id
+        self.message = ""
+        App.get_running_app().show("past_game")
+
+    def refresh(self) -> None:
+        """Read the game again from the store."""
+        store = App.get_running_app().session.store
+        try:
+            info = store.game_info(self.game_id)
+            played = store.open_game(self.game_id)
+            self.history = history(played.game.steps, played.state, played.catalogue)
+        except Exception as error:  # a damaged game: say so, the list stays usable
+            self.say(f"This game cannot be shown: {error}")
+            return
+        row = game_row(info)
+        self.title = info.name
+        self.info = (f"{row.title} · {self.history.turns} turns · "
+                     f"{minutes(info.created, info.updated)} min")
+        self.open_text = "Score sheet" if info.finished else "Resume"
+        self._chart.final = self.history.final
+        self._chart.series = self.history.series
+        self.show_tab(self.tab)
+
+    def show_tab(self, tab: str) -> None:
+        """The chart, the log or the players' summary."""
+        self.tab = tab
+        for name in TABS:
+            self.ids[f"tab_{name}"].state = "down" if name == tab else "normal"
+        body = self.ids.body
+        body.clear_widgets()
+        if tab == "chart":
+            body.add_widget(self._chart)
+            return
+        body.add_widget(self._scroll)
+        lines = self._scroll.children[0]
+        lines.clear_widgets()
+        texts = self.history.log if tab == "log" else [s.text() for s in self.history.summaries]
+        for number, text in enumerate(texts):
+            lines.add_widget(Factory.LogLine(text=text, tag=f"past:{tab}:{number}"))
+        self._scroll.scroll_y = 1
+
+    def say(self, text: str, done: bool = False) -> None:
+        """A message in the banner: a problem (red) or what was done (green)."""
+        self.message, self.tone = text, NOTICE if done else ERROR
+
+    def open_game(self) -> None:
+        """A finished game's score sheet, or the unfinished game resumed."""
+        App.get_running_app().screens.get_screen("home").open_game(self.game_id)
+
+    def rename(self) -> None:
+        """The game's name on the keyboard."""
+        NotePopup("Rename the game", self.title, self._renamed).open()
+
+    def _renamed(self, name: str) -> str | None:
+        problem = name_problem(name.strip(), "The name")
+        if problem:
+            return problem
+        try:
+            App.get_running_app().session.store.rename_game(self.game_id, name.strip())
+        except Exception as error:
+            return str(error)
+        self.refresh()
+        self.say(f"Renamed to {name.strip()}.", done=True)
+        return None
+
+    def delete(self) -> None:
+        """Delete the game after asking; no other game is touched."""
+        ConfirmPopup(f"Delete {self.title} ({self.info})? Its whole log is deleted; other "
+                     "games stay as they are.", self._delete).open()
+
+    def _delete(self) -> None:
+        app = App.get_running_app()
+        session = app.session
+        try:
+            session.store.delete_game(self.game_id)
+        except Exception as error:
+            self.say(f"The game was not deleted: {error}")
+            return
+        if session.game is not None and session.game.id == self.game_id:
+            session.game = None
+        home = app.screens.get_screen("home")
+        app.show("home")
+        home.message = f"{self.title} was deleted."
+
+    def export(self, kind: str) -> None:
+        """Save an export on the USB stick, else in the data folder; say where."""
+        store = App.get_running_app().session.store
+        folder = export.target_folder(Path(store.path).parent, export.usb_mounts())
+        try:
+            path = export.save_export(store, self.game_id, kind, folder)
+        except Exception as error:  # the games stay as they are
+            self.say(f"Nothing was exported: {error}")
+            return
+        self.say(f"Saved the {export.KINDS[kind]}: {path}", done=True)
+
+    def on_kv_post(self, base_widget: Any) -> None:
+        """Hold the chart and the log's scroller (the body shows one at a time)."""
+        self._chart, self._scroll = self.ids.chart.__self__, self.ids.scroll.__self__
+        self.ids.body.remove_widget(self._scroll)
+

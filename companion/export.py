@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from companion.files import write_text_atomically
+from companion.files import JsonFileError, write_text_atomically
 from companion.store import Store, StoreError, export_text
 
 SUFFIXES = {"record": ".json", "csv": ".csv", "bgstats": ".bgsplay"}
@@ -58,4 +58,7 @@ def save_export(store: Store, game_id: int, kind: str, folder: Path) -> Path:
     except OSError as error:
         raise StoreError(f"the {KINDS[kind]} could not be written to {folder}: "
                          f"{error.strerror or error}; the game is unchanged") from None
+    except JsonFileError as error:  # something that is not a file stands in the way
+        raise StoreError(f"the {KINDS[kind]} could not be written to {folder}: {error}; "
+                         "the game is unchanged") from None
     return path

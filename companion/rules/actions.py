@@ -16,7 +16,7 @@ from companion.rules.move import Missing, Move
 from companion.rules.state import Event, State
 from companion.rules.station import add_sector, sector_color
 from companion.rules.turns import require_main_action
-from companion.rules.words import RESOURCES, SHIP_NAMES, TRACKS
+from companion.rules.words import RESOURCES, SHIP_NAMES, TRACKS, design_name
 
 SHIP_VALUES = {"cost": "cost to use (GEMs)", "fee": "owner's fee (GEMs)",
                "metal_value": "metal value", "extra_metal": "extra metal when dismantling",
@@ -31,10 +31,9 @@ def ship_words(state: State, ship_id: str) -> str:
     ship = state["ships"].get(ship_id)
     if ship is None:
         return f"ship {ship_id}"
-    name = SHIP_NAMES[ship["type"]]
     if ship["owner"] is None:
-        return f"the neutral {name} ship"
-    return f"{state['players'][ship['owner']]['name']}'s {name} {ship['design'][:2]} ship"
+        return f"the neutral {SHIP_NAMES[ship['type']]} ship"
+    return f"{state['players'][ship['owner']]['name']}'s {design_name(ship['design'])} ship"
 
 
 def ship_value(move: Move, design: str, field: str) -> Any:

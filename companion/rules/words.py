@@ -43,6 +43,16 @@ SHIP_TYPES = ("dismantle", "construction", "expedition", "transport", "diplomacy
 SHIP_NAMES = {"dismantle": "Dismantle", "construction": "Construction",
               "expedition": "Terran Expedition", "transport": "Transport",
               "diplomacy": "Diplomacy", "farm": "Farm", "ice_collector": "Ice Collector"}
+
+
+def design_name(design: str) -> str:
+    """A ship design as the players say it: "L3-ice_collector" -> "Ice Collector L3",
+    "neutral-dismantle" -> "neutral Dismantle"."""
+    level, _, kind = design.partition("-")
+    name = SHIP_NAMES.get(kind, kind)
+    return f"neutral {name}" if level == "neutral" else f"{name} {level}"
+
+
 TRACKS = ("dismantle", "construction", "transport", "expedition")  # the Diplomacy tracks
 TRACK_NAMES = {"dismantle": "Dismantle", "construction": "Construct",
                "transport": "Transport", "expedition": "Expedition"}

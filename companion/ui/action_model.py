@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.rules.words import SHIP_NAMES, TRACK_NAMES
+from companion.rules.words import SHIP_NAMES, TRACK_NAMES, design_name
 from companion.ui.flows import (
     Abilities,
     Bonus,
@@ -67,7 +67,7 @@ def ship_title(flow: ShipFlow) -> str:
     if ship["owner"] is None:
         return f"{flow.player} uses the neutral {name}"
     whose = "" if ship["owner"] == flow.player else f"{ship['owner']}'s "
-    return f"{flow.player} uses {whose}{name} {ship['design'][:2]}"
+    return f"{flow.player} uses {whose}{design_name(ship['design'])}"
 
 
 def prompt_panel(prompt: BonusPrompt, color: str) -> Panel:

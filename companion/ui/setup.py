@@ -253,8 +253,8 @@ class SetupScreen(Screen):
         if isinstance(step, model.Pick):
             self._line("Snake order: " + ", ".join(step.order), "setup:order")
         if isinstance(step, model.Reveal | model.DealHubs) and step.entries:
-            self._line("So far: " + ", ".join(step.entries), "setup:so-far")
-        describe = step.describe if isinstance(step, model.Sets) else str
+            self._line("So far: " + ", ".join(map(step.describe, step.entries)), "setup:so-far")
+        describe = step.describe
         offered = step.offered
         grid = self._grid(1 if isinstance(step, model.Sets) else 4 if len(offered) < 13 else 6)
         for choice in offered:

@@ -8,6 +8,7 @@ engine's: a refused command shows its reason, a value the catalogue lacks become
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -15,7 +16,14 @@ from companion.rules import setup as rules
 from companion.rules.catalogue import Catalogue, CatalogueError, check_entry
 from companion.rules.move import Missing, Refused
 from companion.rules.options import options
-from companion.rules.words import ALIEN_COLORS, PLAYER_COLORS, SHIP_NAMES, TRACK_NAMES, TRACKS
+from companion.rules.words import (
+    ALIEN_COLORS,
+    PLAYER_COLORS,
+    SHIP_NAMES,
+    TRACK_NAMES,
+    TRACKS,
+    design_name,
+)
 from companion.store.errors import StoreError
 from companion.text import name_problem
 from companion.ui.values_model import ValueEntry, words
@@ -340,6 +348,10 @@ class _Picks:
         self.setup = wizard.options()["setup"]
         self.entries = wizard.entries
 
+    def describe(self, choice: Any) -> str:
+        """A choice as the table calls it (a Hub or a set by its name or number)."""
+        return str(choice)
+
 
 class Sets(_Picks):
     """First game: each player takes one of the four fixed sets."""
@@ -399,6 +411,10 @@ class DealHubs(_Picks):
 class Reveal(_Picks):
     """The ships revealed for this round of the draft (a design may come up more than once)."""
 
+    def describe(self, choice: Any) -> str:
+        """A ship design as the table calls it ("Ice Collector L3")."""
+        return design_name(choice)
+
     @property
     def title(self) -> str:
         return (f"Reveal {self.setup['count']} Level-{self.setup['level']} ships "
@@ -417,6 +433,10 @@ class Reveal(_Picks):
 
 class Pick(_Picks):
     """The draft's next pick, in snake order."""
+
+    def describe(self, choice: Any) -> str:
+        """A ship design as the table calls it ("Ice Collector L3")."""
+        return design_name(choice)
 
     @property
     def player(self) -> str:
@@ -601,9 +621,13 @@ class Bonuses:
 
     def describe(self, choice: str) -> str:
         """A choice as the table calls it: a Diplomacy track's name, a ship of the player's
-        by its design ("L2-dismantle", not "Ann:L2-dismantle")."""
+        by its design ("Dismantle L2", not "Ann:L2-dismantle")."""
         ship = self.wizard.state["ships"].get(choice)
-        return ship["design"] if ship else TRACK_NAMES.get(choice, choice)
+        if ship:
+            return design_name(ship["design"])
+        if isinstance(choice, str) and re.match(r"L\d-", choice):  # a design drawn (A-8)
+            return design_name(choice)
+        return TRACK_NAMES.get(choice, str(choice))
 
     @property
     def lines(self) -> list[str]:

@@ -63,8 +63,8 @@ def test_a_four_player_draft_with_advanced_hubs_by_touch(run_ui_driver, tmp_path
     assert ann["asked"] == [q.format("A-12") for q in ASKED]
     jorg = bonuses["Jörg Süßbär"]
     assert jorg["questions"][2] == "Hub A-5: discard which Level-2 ship?"
-    assert jorg["choices"][2] == ["L2-construction", "L2-dismantle"]
-    assert jorg["lines"] == ["Diplomacy: Dismantle, Dismantle", "Discarded: L2-dismantle",
+    assert jorg["choices"][2] == ["Construction L2", "Dismantle L2"]
+    assert jorg["lines"] == ["Diplomacy: Dismantle, Dismantle", "Discarded: Dismantle L2",
                              "Turn order: Jörg Süßbär takes 1 GEM(s)"]
     cacilie = bonuses["Cäcilie"]
     assert cacilie["questions"] == ["Hub A-6: the 9 Sectors set aside: numbers? (1 of 9)"]
@@ -74,7 +74,7 @@ def test_a_four_player_draft_with_advanced_hubs_by_touch(run_ui_driver, tmp_path
     assert cacilie["asked"][4].startswith(A_DIPLOMACY.format("A-6"))
     dan = bonuses["Dan"]
     assert dan["questions"] == ["Hub A-8: draw 2 Level-2 ships; which 1 are kept?"]
-    assert dan["lines"] == ["Ships kept: L2-farm", "Turn order: Dan takes 3 GEM(s)"]
+    assert dan["lines"] == ["Ships kept: Farm L2", "Turn order: Dan takes 3 GEM(s)"]
     # the last step, then the table
     assert result["start"] == [
         "Ann (red): Hub A-12, 8 GEMs, 2 food, 2 water, 3 metal",

@@ -308,6 +308,6 @@ def test_a_ship_to_discard_is_offered_by_its_design(empty):
     for track in ("construction", "expedition"):
         assert step.choose(track)
     assert step.title == "Hub A-5: discard which Level-2 ship?"
-    assert [step.describe(c) for c in step.ask.offered] == ["L2-transport", "L2-farm"]
+    assert [step.describe(c) for c in step.ask.offered] == ["Transport L2", "Farm L2"]
     step.choose("Ann:L2-transport")
-    assert step.lines[:2] == ["Diplomacy: Construct, Expedition", "Discarded: L2-transport"]
+    assert step.lines[:2] == ["Diplomacy: Construct, Expedition", "Discarded: Transport L2"]

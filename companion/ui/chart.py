@@ -11,6 +11,7 @@ from kivy.graphics import Color, Line
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
 
 from companion.ui.chart_model import layout
@@ -37,6 +38,18 @@ class ScoreChart(BoxLayout):
                                        tag=f"chart:legend:{s.name}", bold=True,
                                        bg=PLAYER_RGBA[s.color], color=PLAYER_TEXT[s.color]))
         self.ids.plot.redraw()
+
+
+class ChartPopup(ModalView):
+    """The chart over the whole screen, with Close."""
+
+    title = StringProperty("")
+
+    def __init__(self, title: str, series: list, final: bool, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.title = title
+        self.ids.chart.final = final
+        self.ids.chart.series = series
 
 
 class Plot(Widget):

@@ -1,5 +1,6 @@
 """The end screen: the final score sheet as in the rulebook's table, the totals and the winner
-large, any tie-breaker; Undo steps back into the game. What it shows comes from end_model.py."""
+large, any tie-breaker, the score over time (chart.py); Undo steps back into the game. What it
+shows comes from end_model.py."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ from kivy.app import App
 from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
+from companion.ui.chart import ChartPopup
 from companion.ui.end_model import end_sheet
+from companion.ui.past_game_model import history
 from companion.ui.widgets import PANEL, PLAYER_RGBA, PLAYER_TEXT, TagLabel
 
 
@@ -45,6 +48,13 @@ class EndScreen(Screen):
             for cell in cells:
                 cell.font_size = size  # after the TagLabel rule's own size
                 grid.add_widget(cell)
+
+    def chart(self) -> None:
+        """The score over time, every player's points by turn, the final tally last."""
+        session = App.get_running_app().session
+        played = session.game
+        seen = history(played.game.steps, played.state, played.catalogue)
+        ChartPopup("The score over time", seen.series, seen.final).open()
 
     def undo(self) -> None:
         """Take back the last step: the game goes on."""

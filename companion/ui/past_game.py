@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from kivy.app import App
-from kivy.factory import Factory
 from kivy.properties import ColorProperty, NumericProperty, StringProperty
+from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from companion import export
@@ -19,6 +19,12 @@ from companion.ui.past_game_model import history, minutes
 from companion.ui.widgets import ERROR, NOTICE, ConfirmPopup, NotePopup
 
 TABS = ("chart", "log", "players")
+
+
+class LogLine(Label):
+    """A line of the log or the players' summary, as tall as its wrapped text."""
+
+    tag = StringProperty("")
 
 
 class PastGameScreen(Screen):
@@ -72,7 +78,7 @@ class PastGameScreen(Screen):
         lines.clear_widgets()
         texts = self.history.log if tab == "log" else [s.text() for s in self.history.summaries]
         for number, text in enumerate(texts):
-            lines.add_widget(Factory.LogLine(text=text, tag=f"past:{tab}:{number}"))
+            lines.add_widget(LogLine(text=text, tag=f"past:{tab}:{number}"))
         self._scroll.scroll_y = 1
 
     def say(self, text: str, done: bool = False) -> None:

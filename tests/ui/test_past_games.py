@@ -31,6 +31,7 @@ def test_past_games_chart_log_export_rename_delete(run_ui_driver, tmp_path: Path
     assert bob[-2] == [26, 8] and bob[-1] == [27, 62]  # the final tally as the last step
     assert sorted(chart["legend"]) == ["Ann: 42", "Bob: 62"]
     assert "Final" in chart["ticks"] and chart["lines"] > 2
+    assert result["end_chart"]["series"] == chart["series"]  # the end screen's chart
     assert result["log"][0].startswith("New game for Ann, Bob")
     assert result["log_count"] > 200
     assert any("Bob (blue, Hub B-3): 1 ships dismantled, 3 Sectors built" in line

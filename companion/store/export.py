@@ -34,9 +34,15 @@ from companion.text import name_problem
 RECORD_FORMAT = "phoenix-companion-game-record"
 RECORD_VERSION = 1
 GAME_NAME = "Space Station Phoenix"
-BGG_ID: int | None = None
-"""BoardGameGeek id of the game for BG Stats; left out until confirmed (BG Stats then asks the
-user to match the game by name on import)."""
+BGG_ID = 356414
+"""Space Station Phoenix's BoardGameGeek id as a public list gives it
+(https://boardgamegeek.com/boardgame/356414); BG Stats matches the game by it."""
+LOCATION = "Phoenix Companion table"
+
+
+def stable_uuid(*parts: str) -> str:
+    """A uuid5 that is the same for the same parts, in BG Stats' upper-case form."""
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, "phoenix-companion:" + ":".join(parts))).upper()
 
 
 def _journal(store: Store, game_id: int) -> list[tuple[str, str]]:
@@ -220,8 +226,10 @@ def _local(at: str) -> datetime:
     return datetime.fromisoformat(at).astimezone()
 
 
-def bgstats_play(store: Store, game_id: int) -> dict:
-    """A finished game as a BG Stats play file (.bgsplay JSON); fields in docs/store.md."""
+def bgstats_play(store: Store, game_id: int, bgg_id: int | None = BGG_ID) -> dict:
+    """A finished game as a BG Stats play file (.bgsplay JSON); fields in docs/store.md. Every
+    game, player, location and play carries a stable uuid and a modificationDate (the last
+    command's time), so the same game exported twice is the same play."""
     info = store.game_info(game_id)
     if not info.finished:
         raise StoreError(f"game {game_id} is not over yet: BG Stats records finished plays")
@@ -233,23 +241,26 @@ def bgstats_play(store: Store, game_id: int) -> dict:
     hubs = {p["name"]: p["hub"] for p in played.state["players"]}
     names = [p.name for p in sheet.players]
     created = info.created
-    stable = uuid.uuid5(uuid.NAMESPACE_URL, f"phoenix-companion:{created}:{','.join(names)}")
-    game: dict[str, Any] = {"id": 1, "name": GAME_NAME, "cooperative": False,
+    stamp = end.strftime("%Y-%m-%d %H:%M:%S")
+    game: dict[str, Any] = {"uuid": stable_uuid("game", GAME_NAME), "id": 1, "name": GAME_NAME,
+                            "modificationDate": stamp, "cooperative": False,
                             "highestWins": True, "noPoints": False, "usesTeams": False,
                             "minPlayerCount": 2, "maxPlayerCount": 4}
-    if BGG_ID is not None:
-        game["bggId"] = BGG_ID
-    stamp = datetime.now().astimezone().strftime("%Y-%m-%d %H:%M:%S")
+    if bgg_id is not None:
+        game["bggId"] = bgg_id
     return {
         "about": "A Board Game Stats play file written by Phoenix Companion: open it with "
                  "Board Game Stats (share or open-in).",
         "games": [game],
-        "players": [{"id": i + 1, "name": name, "isAnonymous": False}
+        "players": [{"uuid": stable_uuid("player", name), "id": i + 1, "name": name,
+                     "isAnonymous": False, "modificationDate": stamp}
                     for i, name in enumerate(names)],
-        "locations": [],
+        "locations": [{"uuid": stable_uuid("location", LOCATION), "id": 1, "name": LOCATION,
+                       "modificationDate": stamp}],
         "plays": [{
-            "uuid": str(stable).upper(),
+            "uuid": stable_uuid(created, ",".join(names)),
             "gameRefId": 1,
+            "locationRefId": 1,
             "playDate": start.strftime("%Y-%m-%d %H:%M:%S"),
             "playDateYmd": int(start.strftime("%Y%m%d")),
             "entryDate": stamp,

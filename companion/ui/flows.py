@@ -21,7 +21,14 @@ from companion.rules.ledger import describe
 from companion.rules.move import Missing, Refused
 from companion.rules.options import bonus_offer, options
 from companion.rules.state import State
-from companion.rules.words import COUNTERS, SHIP_NAMES, SUPPLY_COUNTERS, TRACK_NAMES, UNITS
+from companion.rules.words import (
+    COUNTERS,
+    SHIP_NAMES,
+    SUPPLY_COUNTERS,
+    TRACK_NAMES,
+    UNITS,
+    design_name,
+)
 
 UNSURE = 0.9  # a die read with less certainty than this is marked for the player to check
 
@@ -351,7 +358,8 @@ class DismantleFlow(ShipFlow):
 
     def __init__(self, found: dict, judge: Judge | None = None) -> None:
         super().__init__(found, judge)
-        self.targets = [Choice(t["ship"], f"{t['ship']}: {_of('metal', t['metal'])}")
+        self.targets = [Choice(t["ship"], f"{design_name(t['design'])}: "
+                                          f"{_of('metal', t['metal'])}")
                         for t in self.action["dismantle"]]
         self.target = self.targets[0].value if len(self.targets) == 1 else None
 

@@ -23,7 +23,7 @@ def test_construction_dismantle_and_transport_with_other_players_ships(run_ui_dr
     assert result["sectors"]["question"] == "Bob uses Ann's Construction L2: which Sector?"
     assert result["sectors"]["buttons"]["sector:101"].startswith("Sector 101 · teal · Level 1")
     assert "Bob pays Ann the owner's fee" in result["construction"]["lines"]
-    assert result["dismantle"]["lines"].endswith("dismantles Bob:L1-transport: 7 metal")
+    assert result["dismantle"]["lines"].endswith("dismantles Transport L1: 7 metal")
     assert result["asked"] == ["What is the owner's fee (GEMs) of the L2-dismantle ship?",
                                "What is the owner's fee (GEMs) of the L2-transport ship?"]
     after = result["after_dismantle"]

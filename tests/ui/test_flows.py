@@ -235,7 +235,7 @@ def test_dismantle_diplomacy_and_farm(table):
     assert "Ann:L3-dismantle" not in [c.value for c in flow.targets]
     flow.choose("Ann:L1-transport")
     (gain,) = [t["metal"] for t in flow.action["dismantle"] if t["ship"] == "Ann:L1-transport"]
-    assert flow.preview()[1] == f"dismantles Ann:L1-transport: {gain} metal"
+    assert flow.preview()[1] == f"dismantles Transport L1: {gain} metal"
     metal = table.player("Ann")["metal"]
     accepted(table, flow.command())
     assert table.player("Ann")["metal"] == metal + gain

@@ -1,9 +1,9 @@
 """The app's TOML config file (`config.toml` in the user's data folder, or `--config PATH`).
 
-The `[panel]`, `[display]` and `[logging]` tables are read here (other tables are left to their
-owners). A missing default file means all defaults; a file that cannot be read or has a bad value is
-reported (file and key named, in `problems` and the log) and the defaults are used, so the app
-always starts.
+The `[panel]`, `[display]`, `[logging]` and `[bgstats]` tables are read here (other tables are
+left to their owners). A missing default file means all defaults; a file that cannot be read or
+has a bad value is reported (file and key named, in `problems` and the log) and the defaults are
+used, so the app always starts.
 
 The settings screen edits the file as a `ConfigFile` (tomlkit keeps its comments and every key
 the screen does not change) and `save_config_file` writes it atomically.
@@ -23,6 +23,7 @@ import tomlkit
 
 from companion import paths
 from companion.files import read_text, write_text_atomically
+from companion.store.export import BGG_ID
 from hardware.config import PanelConfig, SettingError, panel_config_from_toml
 
 log = logging.getLogger(__name__)
@@ -106,6 +107,23 @@ def logging_config_from_toml(table: Mapping[str, Any], prefix: str = "logging") 
     return LoggingConfig(level=_one_of(table, prefix, "level", LOG_LEVELS, LoggingConfig.level))
 
 
+@dataclass(frozen=True)
+class BgStatsConfig:
+    """What BG Stats exports and links say about the game (the `[bgstats]` table)."""
+
+    bgg_id: int = BGG_ID  # the game's BoardGameGeek id; its source: companion.store.export
+
+
+def bgstats_config_from_toml(table: Mapping[str, Any], prefix: str = "bgstats") -> BgStatsConfig:
+    """Validate a parsed `[bgstats]` table; SettingError names the first bad key."""
+    _known_keys(table, prefix, ("bgg_id",))
+    bgg_id = table.get("bgg_id", BgStatsConfig.bgg_id)
+    if type(bgg_id) is not int or bgg_id < 1:
+        raise SettingError(f"{prefix}.bgg_id", "must be a BoardGameGeek game id, a whole number "
+                           f"of 1 or more (Space Station Phoenix: {BGG_ID}), got {bgg_id!r}")
+    return BgStatsConfig(bgg_id=bgg_id)
+
+
 def _known_keys(table: Mapping[str, Any], prefix: str, known: tuple[str, ...]) -> None:
     """SettingError for the first key of the table that is not one of `known`."""
     for key in table:
@@ -128,6 +146,7 @@ SECTIONS: dict[str, tuple[Callable[[Mapping[str, Any], str], Any], str]] = {
     "panel": (panel_config_from_toml, "the default panel settings (touch only)"),
     "display": (display_config_from_toml, "the default display settings"),
     "logging": (logging_config_from_toml, "the default logging settings (level info)"),
+    "bgstats": (bgstats_config_from_toml, f"the default BoardGameGeek id {BGG_ID}"),
 }
 
 
@@ -147,6 +166,7 @@ class AppConfig:
     panel: PanelConfig = field(default_factory=PanelConfig)
     display: DisplayConfig = field(default_factory=DisplayConfig)
     logging: LoggingConfig = field(default_factory=LoggingConfig)
+    bgstats: BgStatsConfig = field(default_factory=BgStatsConfig)
     path: Path | None = None
     problems: tuple[str, ...] = ()
 

@@ -1,16 +1,20 @@
 """The BG Stats play file against the fields real .bgsplay files carry (docs/store.md): a uuid
-and a modificationDate on every game, player, location and play, stable across exports."""
+and a modificationDate on every game, player, location and play, stable across exports; the
+createPlay link made from the same play (companion.export)."""
 
 from __future__ import annotations
 
+import json
 import sys
 import uuid
 from pathlib import Path
+from urllib.parse import parse_qs, quote
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "ui"))
 
 from test_play import replayed
 
+from companion import export
 from companion.store import Store, bgstats_play
 
 
@@ -32,3 +36,36 @@ def test_every_entry_has_a_stable_uuid_and_a_modification_date(tmp_path: Path) -
     assert sorted(p["name"] for p in first["players"]) == ["Ann", "Bob"]
     assert {p["playerRefId"] for p in play["playerScores"]} == {p["id"] for p in first["players"]}
     assert len({e["uuid"] for e in (game, location, play, *first["players"])}) == 5
+
+
+def test_the_createplay_link_carries_the_play_files_data(tmp_path: Path) -> None:
+    """BG Stats' createPlay link: the URL-encoded JSON decodes to the play file's own game,
+    players, scores and stable ids, with the configured BoardGameGeek id."""
+    db = tmp_path / "games.sqlite"
+    replayed(db, "two-players-first-game.jsonl")
+    with Store.open(db, overlay=tmp_path / "overlay.json", write=False) as store:
+        game_id = store.games()[0].id
+        link = export.create_play_link(store, game_id, 12345)
+        play_file = bgstats_play(store, game_id, 12345)
+        saved = json.loads(export.export_body(store, game_id, "bgstats", 12345))
+        assert link == export.create_play_link(store, game_id, 12345)  # stable
+    assert saved == play_file and saved["games"][0]["bggId"] == 12345
+    address, _, query = link.partition("?")
+    assert address == "https://app.bgstatsapp.com/createPlay.html"
+    [(key, [text])] = parse_qs(query).items()
+    assert key == "data" and quote(text, safe="") == query.removeprefix("data=")
+    data = json.loads(text)
+    [play] = play_file["plays"]
+    assert data["game"] == {"bggId": 12345, "highestWins": True,
+                            "name": "Space Station Phoenix", "noPoints": False,
+                            "sourceGameId": play_file["games"][0]["uuid"]}
+    assert (data["board"], data["location"], data["sourceName"]) == (
+        "", "Phoenix Companion table", "Phoenix Companion")
+    assert data["sourcePlayId"] == play["uuid"] and data["comments"] == play["comments"]
+    assert (data["playDate"], data["durationMin"]) == (play["playDate"], play["durationMin"])
+    uuids = {p["name"]: p["uuid"] for p in play_file["players"]}
+    assert data["players"] == [
+        {"startPlayer": True, "name": "Ann", "rank": 2, "role": "Hub B-1", "score": 42,
+         "sourcePlayerId": uuids["Ann"], "winner": False},
+        {"startPlayer": False, "name": "Bob", "rank": 1, "role": "Hub B-3", "score": 62,
+         "sourcePlayerId": uuids["Bob"], "winner": True}]

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from companion.config import (
+    BgStatsConfig,
     DisplayConfig,
     LoggingConfig,
     load_config,
@@ -82,6 +83,20 @@ def test_the_logging_level(tmp_path):
         assert config.logging == LoggingConfig() and config.display.rotation == 90
         [problem] = config.problems
         assert f"{key}:" in problem and "default logging settings (level info)" in problem
+
+
+def test_the_boardgamegeek_id(tmp_path):
+    """[bgstats] bgg_id overrides the id every BG Stats export and link carries."""
+    assert load_config(write(tmp_path, "")).bgstats == BgStatsConfig(356414)
+    assert load_config(write(tmp_path, "[bgstats]\nbgg_id = 12345\n")).bgstats.bgg_id == 12345
+    for text, key in (("bgg_id = 0", "bgstats.bgg_id"), ('bgg_id = "356414"', "bgstats.bgg_id"),
+                      ("bgg_id = 1.5", "bgstats.bgg_id"), ("bgg_id = true", "bgstats.bgg_id"),
+                      ("bgg = 1", "bgstats.bgg"), ("", "bgstats")):
+        table = f"[bgstats]\n{text}" if text else "bgstats = 7"
+        config = load_config(write(tmp_path, f"{table}\n[logging]\nlevel = \"debug\"\n"))
+        assert config.bgstats.bgg_id == 356414 and config.logging.level == "debug"
+        [problem] = config.problems
+        assert f"{key}:" in problem and "the default BoardGameGeek id 356414" in problem
 
 
 def test_the_pi_config_template_is_read_without_problems():

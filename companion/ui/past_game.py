@@ -126,10 +126,12 @@ class PastGameScreen(Screen):
 
     def export(self, kind: str) -> None:
         """Save an export on the USB stick, else in the data folder; say where."""
-        store = App.get_running_app().session.store
+        app = App.get_running_app()
+        store = app.session.store
         folder = export.target_folder(Path(store.path).parent, export.usb_mounts())
         try:
-            path = export.save_export(store, self.game_id, kind, folder)
+            path = export.save_export(store, self.game_id, kind, folder,
+                                      app.settings.bgstats.bgg_id)
         except Exception as error:  # the games stay as they are
             self.say(f"Nothing was exported: {error}")
             return

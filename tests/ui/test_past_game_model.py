@@ -69,7 +69,7 @@ def test_a_failed_export_says_why_and_changes_nothing(finished, tmp_path: Path) 
     blocked = tmp_path / "blocked"
     blocked.write_text("a file where the folder should be")
     with pytest.raises(StoreError, match=r"could not be written to .*the game is unchanged"):
-        export.save_export(store, before[0].id, "csv", blocked)
+        export.save_export(store, before[0].id, "csv", blocked, 356414)
     assert store.games() == before
-    saved = export.save_export(store, before[0].id, "csv", tmp_path / "stick")
+    saved = export.save_export(store, before[0].id, "csv", tmp_path / "stick", 356414)
     assert saved.read_text().startswith("Category,Ann,Bob")

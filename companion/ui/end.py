@@ -1,6 +1,6 @@
 """The end screen: the final score sheet as in the rulebook's table, the totals and the winner
-large, any tie-breaker, the score over time (chart.py); Undo steps back into the game. What it
-shows comes from end_model.py."""
+large, any tie-breaker, the score over time (chart.py), the play for BG Stats on a phone (qr.py);
+Undo steps back into the game. What it shows comes from end_model.py."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from kivy.uix.screenmanager import Screen
 from companion.ui.chart import ChartPopup
 from companion.ui.end_model import end_sheet
 from companion.ui.past_game_model import history
+from companion.ui.qr import show_bgstats_link
 from companion.ui.widgets import PANEL, PLAYER_RGBA, PLAYER_TEXT, TagLabel
 
 
@@ -55,6 +56,10 @@ class EndScreen(Screen):
         played = session.game
         seen = history(played.game.steps, played.state, played.catalogue)
         ChartPopup("The score over time", seen.series, seen.final).open()
+
+    def bgstats(self) -> None:
+        """The play as BG Stats' createPlay link, a QR code for a phone."""
+        self.message = show_bgstats_link(App.get_running_app().session.game.id)
 
     def undo(self) -> None:
         """Take back the last step: the game goes on."""

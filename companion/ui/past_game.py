@@ -1,6 +1,7 @@
 """A stored game afterwards: the score over time, its whole log in the engine's words, what each
-player did; rename, delete (asked first), export, and open its score sheet or resume it. What it
-shows comes from past_game_model.py; the exports from companion.export."""
+player did; rename, delete (asked first), export, a finished game's play for BG Stats on a phone
+(qr.py), and open its score sheet or resume it. What it shows comes from past_game_model.py; the
+exports from companion.export."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from kivy.app import App
-from kivy.properties import ColorProperty, NumericProperty, StringProperty
+from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, StringProperty
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
@@ -16,6 +17,7 @@ from companion import export
 from companion.text import name_problem
 from companion.ui.home_model import game_row
 from companion.ui.past_game_model import history, minutes
+from companion.ui.qr import show_bgstats_link
 from companion.ui.widgets import ERROR, NOTICE, ConfirmPopup, NotePopup
 
 TABS = ("chart", "log", "players")
@@ -37,6 +39,7 @@ class PastGameScreen(Screen):
     tone = ColorProperty(ERROR)
     open_text = StringProperty("")
     tab = StringProperty("chart")
+    finished = BooleanProperty(False)
 
     def show_game(self, game_id: int) -> None:
         """Show game `game_id` (its chart first)."""
@@ -59,6 +62,7 @@ class PastGameScreen(Screen):
         self.info = (f"{row.title} · {self.history.turns} turns · "
                      f"{minutes(info.created, info.updated)} min")
         self.open_text = "Score sheet" if info.finished else "Resume"
+        self.finished = info.finished
         self._chart.final = self.history.final
         self._chart.series = self.history.series
         self.show_tab(self.tab)
@@ -136,6 +140,12 @@ class PastGameScreen(Screen):
             self.say(f"Nothing was exported: {error}")
             return
         self.say(f"Saved the {export.KINDS[kind]}: {path}", done=True)
+
+    def bgstats(self) -> None:
+        """The finished game's play as BG Stats' createPlay link, a QR code for a phone."""
+        problem = show_bgstats_link(self.game_id)
+        if problem:
+            self.say(problem)
 
     def on_kv_post(self, base_widget: Any) -> None:
         """Hold the chart and the log's scroller (the body shows one at a time)."""

@@ -1,5 +1,6 @@
 """Driver: past games from home (the details screen: the chart, the log, the players, rename,
-delete, export to a folder standing in for a USB stick), run in the real app under Xvfb by
+delete, export to a folder standing in for a USB stick, the BG Stats QR code here and on the end
+screen), run in the real app under Xvfb by
 tests/ui/test_past_games.py. $PHOENIX_TEST_USB names the stand-in stick.
 
     DISPLAY=:99 .venv/bin/python tests/ui/drive_past.py details --db DB --size 800x480
@@ -31,6 +32,24 @@ def chart_data(robot: Robot, tag: str) -> dict:
             "legend": texts(robot, "chart:legend:"),
             "lines": len(chart.ids.plot.canvas.children),
             "ticks": [w.text for w in chart.ids.plot.children][::-1]}
+
+
+def bgstats_qr(robot: Robot, button: str) -> Steps:
+    """Tap `button`, read the BG Stats pop-up's QR code (its matrix, pixels per module, the
+    drawn square) and its line, then Close."""
+    yield from robot.tap(button)
+    yield from robot.wait_for(lambda: robot.find("qr:code") is not None, "the QR code")
+    yield from robot.frames(3)
+    code = robot.find("qr:code")
+    texture = code.canvas.children[-1]
+    robot.result.setdefault("qr", []).append({
+        "link": robot.popup().link, "matrix": [list(row) for row in code.matrix],
+        "pixels": code.pixels, "drawn": list(texture.size), "help": robot.text("qr:help")})
+
+
+def close_qr(robot: Robot) -> Steps:
+    yield from robot.tap("qr:close")
+    yield from robot.wait_for(lambda: robot.popup() is None, "the QR code closed")
 
 
 def on_screen(robot: Robot, name: str) -> Steps:
@@ -68,8 +87,13 @@ def details(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
         yield from robot.frames(2)
         robot.result["exports"][kind] = robot.text("past:message")
     yield from shot(robot, shots, "past-game-export", size)
+    yield from bgstats_qr(robot, "past:bgstats:phone")
+    yield from shot(robot, shots, "bgstats-qr", size)
+    yield from close_qr(robot)
     yield from robot.tap("past:open")
     yield from on_screen(robot, "end")
+    yield from bgstats_qr(robot, "end:bgstats")
+    yield from close_qr(robot)
     yield from robot.tap("end:chart")
     yield from robot.frames(3)
     robot.result["end_chart"] = chart_data(robot, "chart:popup")
@@ -93,6 +117,7 @@ def details(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
     yield from robot.tap(other)
     yield from on_screen(robot, "past_game")
     robot.result["unfinished_open"] = robot.text("past:open")
+    robot.result["unfinished_phone"] = robot.find("past:bgstats:phone") is not None
     robot.result["unfinished_bgstats"] = None
     yield from robot.tap("past:export:bgstats")
     robot.result["unfinished_bgstats"] = robot.text("past:message")

@@ -1,5 +1,5 @@
 """The past game's model (points by turn, log, summaries), the chart's geometry and the export
-folder, without a window."""
+folder, the QR code's matrix, without a window."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from companion import export
 from companion.store import Store, StoreError
 from companion.ui.chart_model import layout, tick_step
 from companion.ui.past_game_model import Series, history, minutes
+from companion.ui.qr_model import QUIET, module_pixels, qr_matrix
 
 
 @pytest.fixture(scope="module")
@@ -73,3 +74,13 @@ def test_a_failed_export_says_why_and_changes_nothing(finished, tmp_path: Path) 
     assert store.games() == before
     saved = export.save_export(store, before[0].id, "csv", tmp_path / "stick", 356414)
     assert saved.read_text().startswith("Category,Ann,Bob")
+
+
+def test_the_qr_matrix_has_its_quiet_zone_and_whole_pixel_modules() -> None:
+    matrix = qr_matrix("https://app.bgstatsapp.com/createPlay.html?data=%7B%7D")
+    side = len(matrix) - 2 * QUIET  # a QR code is 17 + 4 * version modules across
+    assert side % 4 == 1 and all(len(row) == len(matrix) for row in matrix)
+    for edge in (matrix[0], matrix[-1], [row[0] for row in matrix], [row[-1] for row in matrix]):
+        assert not any(edge)
+    assert matrix[QUIET][QUIET:QUIET + 7] == [True] * 7  # a finder pattern's top edge
+    assert module_pixels(468, 137) == 3 and module_pixels(100, 137) == 0

@@ -1,21 +1,28 @@
 """Past games in the real app under Xvfb (tests/ui/drive_past.py): home's list, a finished
 game's chart (its data points read off the widget), log and players, the three exports to a
-folder standing in for a USB stick, rename, and deleting another game after asking."""
+folder standing in for a USB stick, the BG Stats QR code (the matrix drawn is the link's),
+rename, and deleting another game after asking."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from urllib.parse import unquote
 
 from test_play import SHOTS, replayed
 
+from companion import export
 from companion.store import Store
+from companion.ui.qr_model import qr_matrix
 
 
 def test_past_games_chart_log_export_rename_delete(run_ui_driver, tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite"
     replayed(db, "two-players-first-game.jsonl")
     replayed(db, "three-players-draft.jsonl", leave_out=40)
+    with Store.open(db, overlay=tmp_path / "overlay.json", write=False) as store:
+        finished = next(g for g in store.games() if g.finished)
+        link = export.create_play_link(store, finished.id, 356414)  # before the rename
     usb = tmp_path / "usb-stick"
     usb.mkdir()
     result = run_ui_driver("drive_past.py", "details", shots=SHOTS, args=("--db", str(db)),
@@ -52,3 +59,12 @@ def test_past_games_chart_log_export_rename_delete(run_ui_driver, tmp_path: Path
         (left,) = store.games()
         assert left.name == "Friday" and left.finished and left.scores == {"Ann": 42, "Bob": 62}
     assert (SHOTS / "past-game-chart-800x480.png").stat().st_size > 10_000
+    assert result["unfinished_phone"] is False  # BG Stats takes finished plays only
+    for seen in result["qr"]:  # the past game's pop-up, then the end screen's
+        assert seen["link"] == link and seen["matrix"] == qr_matrix(link)
+        assert "Scan this with your phone's camera" in seen["help"]
+        assert seen["pixels"] >= 3 and seen["drawn"] == [len(seen["matrix"]) * seen["pixels"]] * 2
+    data = json.loads(unquote(link.partition("?data=")[2]))  # the link's data round-trips
+    assert [(p["name"], p["score"], p["winner"]) for p in data["players"]] == [
+        ("Ann", 42, False), ("Bob", 62, True)]
+    assert data["game"]["bggId"] == 356414

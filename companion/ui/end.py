@@ -10,7 +10,7 @@ from kivy.uix.screenmanager import Screen
 
 from companion.ui.chart import ChartPopup
 from companion.ui.end_model import end_sheet
-from companion.ui.past_game_model import history
+from companion.ui.past_game_model import game_history
 from companion.ui.qr import show_bgstats_link
 from companion.ui.widgets import PANEL, PLAYER_RGBA, PLAYER_TEXT, TagLabel
 
@@ -52,9 +52,7 @@ class EndScreen(Screen):
 
     def chart(self) -> None:
         """The score over time, every player's points by turn, the final tally last."""
-        session = App.get_running_app().session
-        played = session.game
-        seen = history(played.game.steps, played.state, played.catalogue)
+        seen = game_history(App.get_running_app().session.game)
         ChartPopup("The score over time", seen.series, seen.final).open()
 
     def bgstats(self) -> None:

@@ -16,7 +16,7 @@ from kivy.uix.screenmanager import Screen
 from companion import export
 from companion.text import name_problem
 from companion.ui.home_model import game_row
-from companion.ui.past_game_model import history, minutes
+from companion.ui.past_game_model import game_history, minutes
 from companion.ui.qr import show_bgstats_link
 from companion.ui.widgets import ERROR, NOTICE, ConfirmPopup, NotePopup
 
@@ -52,8 +52,7 @@ class PastGameScreen(Screen):
         store = App.get_running_app().session.store
         try:
             info = store.game_info(self.game_id)
-            played = store.open_game(self.game_id)
-            self.history = history(played.game.steps, played.state, played.catalogue)
+            self.history = game_history(store.open_game(self.game_id))
         except Exception as error:  # a damaged game: say so, the list stays usable
             self.say(f"This game cannot be shown: {error}")
             return

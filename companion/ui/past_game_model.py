@@ -13,6 +13,7 @@ from typing import Any
 from companion.rules.catalogue import Catalogue
 from companion.rules.report import final_score
 from companion.rules.state import Event, State, apply_ops, new_state
+from companion.store import StoredGame
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,7 @@ class History:
     turns: int
     summaries: list[PlayerSummary]
     final: bool  # the last point of each series is the final tally
+    winners: tuple[str, ...]  # a finished game's, ties broken as the score sheet breaks them
 
 
 def history(steps: Sequence[Any], state: State, catalogue: Catalogue) -> History:
@@ -76,14 +78,21 @@ def history(steps: Sequence[Any], state: State, catalogue: Catalogue) -> History
     turns = sorted(by_turn)
     final = state["phase"] == "over"
     order = {p["name"]: i for i, p in enumerate(players)}
-    sheet = {s.name: s.total for s in final_score(state, catalogue).players} if final else {}
+    scored = final_score(state, catalogue) if final else None
+    sheet = {s.name: s.total for s in scored.players} if scored else {}
     series = [Series(p["name"], p["color"],
                      [(turn, by_turn[turn][order[p["name"]]]) for turn in turns]
                      + ([((turns[-1] if turns else 0) + 1, sheet[p["name"]])] if final else []))
               for p in players]
     summaries = [PlayerSummary(p["name"], p["color"], p["hub"], dismantled[i], len(p["sectors"]),
                                residents(p), dict(p["diplomacy"])) for i, p in enumerate(players)]
-    return History(log, series, state["turn"]["number"], summaries, final)
+    return History(log, series, state["turn"]["number"], summaries, final,
+                   scored.winners if scored else ())
+
+
+def game_history(played: StoredGame) -> History:
+    """A stored game's history (its steps folded again)."""
+    return history(played.game.steps, played.state, played.catalogue)
 
 
 def residents(player: dict) -> dict[str, int]:

@@ -34,6 +34,7 @@ SCREENS = {
     "station": ("companion.ui.station", "StationScreen"),
     "end": ("companion.ui.end", "EndScreen"),
     "past_game": ("companion.ui.past_game", "PastGameScreen"),
+    "stats": ("companion.ui.stats", "StatsScreen"),
     "catalogue": ("companion.ui.catalogue_screen", "CatalogueScreen"),
     "settings": ("companion.ui.settings", "SettingsScreen"),
 }

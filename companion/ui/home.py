@@ -1,6 +1,6 @@
 """The home screen: resume the unfinished game, start a new one, open a past game's score sheet
-or its details (past_game.py), or open the score calculator, the catalogue or the settings.
-What it shows comes from home_model.py."""
+or its details (past_game.py), the statistics across games (stats.py), or open the score
+calculator, the catalogue or the settings. What it shows comes from home_model.py."""
 
 from __future__ import annotations
 

@@ -16,6 +16,7 @@ from test_play import replayed
 
 from companion import export
 from companion.store import Store, bgstats_play
+from companion.ui.qr_model import module_pixels, qr_matrix
 
 
 def test_every_entry_has_a_stable_uuid_and_a_modification_date(tmp_path: Path) -> None:
@@ -69,3 +70,12 @@ def test_the_createplay_link_carries_the_play_files_data(tmp_path: Path) -> None
          "sourcePlayerId": uuids["Ann"], "winner": False},
         {"startPlayer": False, "name": "Bob", "rank": 1, "role": "Hub B-3", "score": 62,
          "sourcePlayerId": uuids["Bob"], "winner": True}]
+
+
+def test_a_four_player_link_fits_the_screen_at_three_pixels_a_module(tmp_path: Path) -> None:
+    """The longest example's QR code, quiet zone included, fits 800x480's pop-up (468 px)."""
+    db = tmp_path / "games.sqlite"
+    replayed(db, "four-players-draft.jsonl")
+    with Store.open(db, overlay=tmp_path / "overlay.json", write=False) as store:
+        link = export.create_play_link(store, store.games()[0].id, 356414)
+    assert module_pixels(468, len(qr_matrix(link))) >= 3

@@ -55,13 +55,6 @@ def file_name(name: str, updated: str, kind: str) -> str:
     return f"phoenix-{updated[:10]}-{slug}{SUFFIXES[kind]}"
 
 
-def export_body(store: Store, game_id: int, kind: str, bgg_id: int) -> str:
-    """The export of `kind` as text; a BG Stats play file names the game by `bgg_id`."""
-    if kind == "bgstats":
-        return json.dumps(bgstats_play(store, game_id, bgg_id), indent=1) + "\n"
-    return export_text(store, game_id, kind)
-
-
 def create_play(play_file: dict[str, Any]) -> dict[str, Any]:
     """The createPlay data of a BG Stats play file (bgstats_play): the same play, its uuids as
     the stable source ids."""
@@ -97,7 +90,7 @@ def save_export(store: Store, game_id: int, kind: str, folder: Path, bgg_id: int
     """Write the export of `kind` into `folder` (atomically); its path. Raises StoreError with
     the reason in words when it cannot; the game is never changed."""
     info = store.game_info(game_id)
-    text = export_body(store, game_id, kind, bgg_id)
+    text = export_text(store, game_id, kind, bgg_id)
     path = folder / file_name(info.name, info.updated, kind)
     try:
         write_text_atomically(path, text)

@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "ui"))
 from test_play import replayed
 
 from companion import export
-from companion.store import Store, bgstats_play
+from companion.store import Store, bgstats_play, export_text
 from companion.ui.qr_model import module_pixels, qr_matrix
 
 
@@ -48,7 +48,7 @@ def test_the_createplay_link_carries_the_play_files_data(tmp_path: Path) -> None
         game_id = store.games()[0].id
         link = export.create_play_link(store, game_id, 12345)
         play_file = bgstats_play(store, game_id, 12345)
-        saved = json.loads(export.export_body(store, game_id, "bgstats", 12345))
+        saved = json.loads(export_text(store, game_id, "bgstats", 12345))
         assert link == export.create_play_link(store, game_id, 12345)  # stable
     assert saved == play_file and saved["games"][0]["bggId"] == 12345
     address, _, query = link.partition("?")

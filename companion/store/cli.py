@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from companion import paths
+from companion.config import load_config
 from companion.files import JsonFileError, read_json, read_script, write_text_atomically
 from companion.rules.catalogue import CatalogueError
 from companion.rules.game import Missing, Refused
@@ -163,8 +164,11 @@ def run_games(args: argparse.Namespace) -> int:
 
 def run_export(args: argparse.Namespace) -> int:
     """`export`: print or write a game record, CSV score sheet or BG Stats play."""
+    settings = load_config(getattr(args, "config", None))
+    for problem in settings.problems:
+        print(f"phoenix-companion: warning: {problem}", file=sys.stderr)
     with _reader(args) as store:
-        text = export_text(store, args.game, args.format)
+        text = export_text(store, args.game, args.format, settings.bgstats.bgg_id)
     if args.output:
         try:
             write_text_atomically(args.output, text)

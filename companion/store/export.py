@@ -286,12 +286,13 @@ def bgstats_play(store: Store, game_id: int, bgg_id: int | None = BGG_ID) -> dic
     }
 
 
-def export_text(store: Store, game_id: int, kind: str) -> str:
-    """The export of `kind` (record, csv, bgstats) as text."""
+def export_text(store: Store, game_id: int, kind: str, bgg_id: int | None = BGG_ID) -> str:
+    """The export of `kind` (record, csv, bgstats) as text; a BG Stats play names the game by
+    `bgg_id` (the config's `[bgstats] bgg_id`, by default 356414)."""
     if kind == "record":
         return json.dumps(game_record(store, game_id), indent=1) + "\n"
     if kind == "csv":
         return score_csv(store, game_id)
     if kind == "bgstats":
-        return json.dumps(bgstats_play(store, game_id), indent=1) + "\n"
+        return json.dumps(bgstats_play(store, game_id, bgg_id), indent=1) + "\n"
     raise StoreError(f"unknown export format {kind!r} (record, csv, bgstats)")

@@ -139,3 +139,26 @@ def test_start_fresh_keeps_an_unusable_file_aside(tmp_path, capsys):
     assert len(kept) == 1 and kept[0].read_text() == "a shopping list, not a database"
     assert f"kept it as {kept[0]}" in out and "no games yet" in out
     assert _run("games", "--db", str(db)) == 0  # the fresh database works
+
+
+def test_a_bg_stats_export_names_the_game_by_the_configs_id(tmp_path, capsys):
+    """`phoenix-companion --config PATH export --format bgstats` writes the BoardGameGeek id of
+    the config's `[bgstats] bgg_id`, as the screen's export does; a bad one is warned of and the
+    default (356414) written."""
+    from companion.cli import main
+
+    db = tmp_path / "games.sqlite"
+    replay_into_db(Path(__file__).parents[2] / "examples" / "two-players-first-game.jsonl", db,
+                   tmp_path / "overlay.json")
+    config = tmp_path / "config.toml"
+    config.write_text("[bgstats]\nbgg_id = 12345\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["--config", str(config), "export", "--db", str(db), "--game", "1",
+                 "--format", "bgstats"]) == 0
+    assert json.loads(capsys.readouterr().out)["games"][0]["bggId"] == 12345
+    config.write_text("[bgstats]\nbgg_id = \"phoenix\"\n", encoding="utf-8")
+    assert main(["--config", str(config), "export", "--db", str(db), "--game", "1",
+                 "--format", "bgstats"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["games"][0]["bggId"] == 356414
+    assert "bgstats.bgg_id" in err

@@ -21,7 +21,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from drive_setup import keypad, read_lines, shot
+from drive_setup import keypad, lay_out, read_lines, shot
 from drive_table import read_table
 from harness import Robot, Steps, run
 
@@ -241,11 +241,7 @@ def four_player_draft(robot: Robot, size: tuple[int, int], shots: Path | None) -
     result["options"] = {option: robot.find(f"setup:option:{option}").state
                          for option in ("first_game", "advanced", "friendly")}
     yield from robot.tap("setup:next")
-    result["lay_out"] = yield from read_lines(robot, 3)
-    for color, count in ALIENS.items():
-        yield from keypad(robot, f"setup:aliens:{color}", count)
-    result["counted"] = yield from robot.read("setup:counted")
-    yield from robot.tap("setup:next")
+    result["lay_out"], result["counted"] = yield from lay_out(robot, ALIENS)
     yield from sector_display(robot)
     yield from deal(robot)
     yield from draft(robot, 3, size, shots)

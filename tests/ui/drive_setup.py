@@ -57,6 +57,17 @@ def read_lines(robot: Robot, count: int) -> Steps:
     return lines
 
 
+def lay_out(robot: Robot, aliens: dict[str, int] = ALIENS) -> Steps:
+    """The lay-out step: its three lines read, the Aliens drawn typed on the keypad, Next;
+    returns (the lines, the count the screen shows)."""
+    lines = yield from read_lines(robot, 3)
+    for color, count in aliens.items():
+        yield from keypad(robot, f"setup:aliens:{color}", count)
+    counted = yield from robot.read("setup:counted")
+    yield from robot.tap("setup:next")
+    return lines, counted
+
+
 def three_player_first_game(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
     result = robot.result
     for index, name in enumerate(NAMES):
@@ -68,11 +79,7 @@ def three_player_first_game(robot: Robot, size: tuple[int, int], shots: Path | N
     yield from robot.tap("setup:next")
     yield from robot.tap("setup:option:first_game")
     yield from robot.tap("setup:next")
-    result["lay_out"] = yield from read_lines(robot, 3)
-    for color, count in ALIENS.items():
-        yield from keypad(robot, f"setup:aliens:{color}", count)
-    result["counted"] = yield from robot.read("setup:counted")
-    yield from robot.tap("setup:next")
+    result["lay_out"], result["counted"] = yield from lay_out(robot)
     yield from robot.wait_for(lambda: robot.find("setup:keypad"), "the Sector display")
     result["display_title"] = robot.text("setup:title")
     yield from shot(robot, shots, "setup-display", size)

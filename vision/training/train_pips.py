@@ -32,7 +32,7 @@ DET_CROP = 512  # full-size training crop side for the detector
 CLS_SIZE = 40  # classifier input side
 CLS_CONTEXT = 1.25  # classifier crop side / die size
 SIZE_REF = 40.0  # die size whose log-size target is 0
-TRAIN_SIZES = (22.0, 72.0)  # die sides (full-size px) the detector is trained on
+TRAIN_SIZES = (22.0, 72.0)  # die sides (full-size px) an extra folder's dice are brought to
 
 
 def cbr(cin: int, cout: int, stride: int = 1, k: int = 3) -> nn.Sequential:
@@ -110,14 +110,18 @@ def die_size(item) -> float:
     return float(np.median(sizes)) if sizes else SIZE_REF
 
 
-def det_sample(item, img, rng):
-    """One augmented detector sample: half-size crop and its targets. The scale brings the
-    image's dice to TRAIN_SIZES (the reader rescales frames so dice arrive in that range);
-    the crop is centred near a die most of the time, so small dice in big frames are seen."""
-    lo, hi = TRAIN_SIZES
-    scale = math.exp(rng.uniform(math.log(lo), math.log(hi))) / die_size(item)
+def det_sample(item, img, rng, extra: bool = False):
+    """One augmented detector sample: half-size crop and its targets. The real photos' dice
+    are about SIZE_REF across and get a scale of 0.75-1.35; an `extra` image's dice (any size)
+    are brought to TRAIN_SIZES, as the reader rescales frames, and its crop is centred near a
+    die most of the time, so small dice in big frames are seen."""
+    if extra:
+        lo, hi = TRAIN_SIZES
+        scale = math.exp(rng.uniform(math.log(lo), math.log(hi))) / die_size(item)
+    else:
+        scale = rng.uniform(0.75, 1.35)
     angle = rng.choice([0, 90, 180, 270]) + (rng.uniform(-15, 15) if rng.random() < 0.5 else 0)
-    if item.dice and rng.random() < 0.7:
+    if extra and item.dice and rng.random() < 0.7:
         x0, y0, x1, y1 = item.dice[rng.integers(0, len(item.dice))].box
         reach = DET_CROP / scale * 0.35
         cx = (x0 + x1) / 2 + rng.uniform(-reach, reach)
@@ -170,12 +174,19 @@ class Sampler:
         self.main, self.total, self.share = main, total, share if total > main else 1.0
 
     def pick(self, rng: np.random.Generator, among: list[int] | None = None) -> int:
-        """An image index (one of `among` when given)."""
+        """An image index (one of `among` when given); without extra folders the same draws
+        as picking uniformly, so the real photos alone train as they always did."""
         pool = among if among is not None else list(range(self.total))
         main = [k for k in pool if k < self.main]
         extra = [k for k in pool if k >= self.main]
-        side = main if (rng.random() < self.share and main) or not extra else extra
-        return side[rng.integers(0, len(side))]
+        if not (extra and main):
+            return int(pool[rng.integers(0, len(pool))])
+        side = main if rng.random() < self.share else extra
+        return int(side[rng.integers(0, len(side))])
+
+    def is_extra(self, index: int) -> bool:
+        """Whether the image comes from an extra folder."""
+        return index >= self.main
 
 
 def train_detector(items, images, iters: int, out: Path, sampler: Sampler,
@@ -188,7 +199,7 @@ def train_detector(items, images, iters: int, out: Path, sampler: Sampler,
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=iters)
     t0 = time.time()
     for it in range(iters):
-        batch = [det_sample(items[k], images[k], rng)
+        batch = [det_sample(items[k], images[k], rng, sampler.is_extra(k))
                  for k in (sampler.pick(rng) for _ in range(12))]
         x = to_tensor([b[0] for b in batch])
         heat = torch.from_numpy(np.stack([b[1] for b in batch]))
@@ -222,8 +233,9 @@ def crop(img: np.ndarray, cx: float, cy: float, size: float, angle: float, flip:
                           borderMode=cv2.BORDER_REPLICATE)
 
 
-def cls_sample(item, img, edges, rng, positive: bool):
-    """One classifier sample: a jittered die crop (label = value) or a background crop (0)."""
+def cls_sample(item, img, edges, rng, positive: bool, extra: bool = False):
+    """One classifier sample: a jittered die crop (label = value) or a background crop (0),
+    20-70 px on the real photos, sized by the image's dice on an `extra` one."""
     angle, flip = rng.uniform(0, 360), bool(rng.random() < 0.5)
     if positive:
         valued = [d for d in item.dice if d.value is not None]
@@ -235,7 +247,7 @@ def cls_sample(item, img, edges, rng, positive: bool):
         size *= rng.uniform(0.85, 1.2)
         return jitter_colour(crop(img, cx, cy, size, angle, flip), rng), die.value
     for _ in range(50):
-        size = die_size(item) * rng.uniform(0.5, 1.75)
+        size = die_size(item) * rng.uniform(0.5, 1.75) if extra else rng.uniform(20, 70)
         if rng.random() < 0.6 and len(edges[0]):
             k = rng.integers(0, len(edges[0]))
             cy, cx = float(edges[0][k]), float(edges[1][k])
@@ -265,7 +277,8 @@ def train_classifier(items, images, iters: int, out: Path, sampler: Sampler,
         batch = []
         for j in range(128):
             k = sampler.pick(rng, usable) if j < 96 else sampler.pick(rng)
-            batch.append(cls_sample(items[k], images[k], edges[k], rng, positive=j < 96))
+            batch.append(cls_sample(items[k], images[k], edges[k], rng, positive=j < 96,
+                                    extra=sampler.is_extra(k)))
         x = to_tensor([b[0] for b in batch])
         y = torch.tensor([b[1] for b in batch])
         logits = net(x)

@@ -44,12 +44,13 @@ def make_reader(args: argparse.Namespace) -> Callable[[np.ndarray], Reading]:
     return reader_for(profile, args.face_map)
 
 
-def reader_for(profile: Profile | None, face_map: str | None = None
-               ) -> Callable[[np.ndarray], Reading]:
-    """The icon reader for an icon profile, else the pip reader (with the profile, if any)."""
+def reader_for(profile: Profile | None, face_map: str | None = None,
+               models: Path | None = None) -> Callable[[np.ndarray], Reading]:
+    """The icon reader for an icon profile, else the pip reader (with the profile, if any;
+    `models`: a folder of other networks to try, as `train_pips --out` writes)."""
     if profile is not None and profile.kind == "icons":
         return IconReader(profile).read
-    return PipReader(face_map=face_map, profile=profile).read
+    return PipReader(face_map=face_map, profile=profile, model_dir=models).read
 
 
 def cmd_read(args: argparse.Namespace) -> int:
@@ -207,7 +208,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from vision.bench import bench  # only the bench needs it
 
     cv2.setNumThreads(1)
-    result = bench(items, reader_for(profile, args.face_map))
+    result = bench(items, reader_for(profile, args.face_map, args.models))
     print(json.dumps(result.to_json()) if args.json else result.text())
     return 0
 
@@ -279,6 +280,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="draw for --calibrate (default 0)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--face-map")
+    p.add_argument("--models", type=Path, metavar="FOLDER",
+                   help="bench these networks instead of the shipped ones (train_pips --out)")
     p.set_defaults(func=cmd_bench)
     return parser
 

@@ -140,6 +140,19 @@ def test_bench_on_the_fixture_folder(capsys) -> None:
     assert result["median_ms"] > 0
 
 
+def test_bench_other_models(tmp_path: Path, capsys) -> None:
+    """`--models FOLDER` benches a trained pair instead of the shipped one; a folder without
+    them is a clear error."""
+    shipped = Path(__file__).parents[2] / "vision" / "models"
+    for name in ("dice_detector.onnx", "dice_pips.onnx"):
+        (tmp_path / name).write_bytes((shipped / name).read_bytes())
+    assert main(["bench", str(FIXTURES), "--json", "--models", str(tmp_path)]) == 0
+    assert json.loads(capsys.readouterr().out)["die_accuracy"] == 1.0
+    (tmp_path / "dice_pips.onnx").unlink()
+    assert main(["bench", str(FIXTURES), "--models", str(tmp_path)]) == 2
+    assert "dice_pips.onnx: model file missing" in capsys.readouterr().err
+
+
 def test_bench_bad_folder_exits_2(tmp_path: Path, capsys) -> None:
     assert main(["bench", str(tmp_path)]) == 2
     assert "labels.json" in capsys.readouterr().err

@@ -41,9 +41,10 @@ class PlayerSummary:
         """One line for the screen."""
         residents = ", ".join(f"{n} {s}" for s, n in sorted(self.residents.items())) or "none"
         diplomacy = "  ".join(f"{t[:3].capitalize()} {v}" for t, v in self.diplomacy.items())
-        return (f"{self.name} ({self.color}, Hub {self.hub or '-'}): {self.dismantled} ships "
-                f"dismantled, {self.sectors} Sectors built; residents: {residents}; "
-                f"Diplomacy: {diplomacy}")
+        ships = f"{self.dismantled} ship{'s' if self.dismantled != 1 else ''}"
+        sectors = f"{self.sectors} Sector{'s' if self.sectors != 1 else ''}"
+        return (f"{self.name} ({self.color}, Hub {self.hub or '-'}): {ships} dismantled, "
+                f"{sectors} built; residents: {residents}; Diplomacy: {diplomacy}")
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,7 @@ def test_the_log_and_what_each_player_did(finished) -> None:
     bob = seen.summaries[1]
     assert (bob.dismantled, bob.sectors, bob.residents) == (1, 3, {"teal": 3, "gold": 1,
                                                                    "human": 1})
-    assert bob.text().startswith("Bob (blue, Hub B-3): 1 ships dismantled, 3 Sectors built")
+    assert bob.text().startswith("Bob (blue, Hub B-3): 1 ship dismantled, 3 Sectors built")
 
 
 def test_the_chart_scales_turns_and_points_into_its_box() -> None:

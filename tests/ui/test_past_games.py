@@ -41,7 +41,7 @@ def test_past_games_chart_log_export_rename_delete(run_ui_driver, tmp_path: Path
     assert result["end_chart"]["series"] == chart["series"]  # the end screen's chart
     assert result["log"][0].startswith("New game for Ann, Bob")
     assert result["log_count"] > 200
-    assert any("Bob (blue, Hub B-3): 1 ships dismantled, 3 Sectors built" in line
+    assert any("Bob (blue, Hub B-3): 1 ship dismantled, 3 Sectors built" in line
                for line in result["players"])
     saved = sorted(usb.iterdir())
     assert [p.suffix for p in saved] == [".bgsplay", ".csv", ".json"]

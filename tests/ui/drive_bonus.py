@@ -24,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from drive_action import answer_value, choose_bonuses, confirm, read_panel, roll_and_keep
-from drive_table import read_table, shot
+from drive_table import engine_player, read_table, shot
 from harness import Robot, Steps, run
 
 # What Sector 321's tile prints, as the example's line gives it ("catalogue" on line 109).
@@ -74,10 +74,7 @@ def sector_321(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps
     yield from shot(robot, shots, "station-bonus-321", size)
     yield from robot.tap("station:back")
     yield from robot.wait_for(lambda: robot.find("table:active") is not None, "the table")
-    me = robot.app.session.state["players"][2]
-    result["engine"] = {"counters": {k: me[k] for k in ("gems", "food", "water", "metal",
-                                                        "points")},
-                        "sectors": {str(s["number"]): s["residents"] for s in me["sectors"]}}
+    result["engine"] = engine_player(robot, 2)
 
 
 def b5_income(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:

@@ -25,7 +25,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from drive_action import confirm, read_panel, roll_and_keep, shown_whole
-from drive_table import read_table, shot, texts
+from drive_table import engine_player, read_table, shot, texts
 from harness import Robot, Steps, run
 
 ROLLED = ("food", "water", "metal", "human", "human", "food")
@@ -86,11 +86,7 @@ def recruit(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
     yield from shot(robot, shots, "station-recruit", size)
     yield from robot.tap("station:back")
     yield from robot.wait_for(lambda: robot.find("table:active") is not None, "the table")
-    session = robot.app.session
-    me = session.state["players"][2]
-    result["engine"] = {"counters": {k: me[k] for k in ("gems", "food", "water", "metal",
-                                                        "points")},
-                        "sectors": {str(s["number"]): s["residents"] for s in me["sectors"]}}
+    result["engine"] = engine_player(robot, 2)
 
 
 def bonus_value(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:

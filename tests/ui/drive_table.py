@@ -50,6 +50,14 @@ def read_table(robot: Robot) -> Steps:
     }
 
 
+def engine_player(robot: Robot, index: int) -> dict:
+    """A player as the engine holds them, to compare with the screen: GEMs, resources and
+    points, and each Sector's residents."""
+    me = robot.app.session.state["players"][index]
+    return {"counters": {k: me[k] for k in ("gems", "food", "water", "metal", "points")},
+            "sectors": {str(s["number"]): s["residents"] for s in me["sectors"]}}
+
+
 def read_prompt(robot: Robot) -> Steps:
     """Wait for a Diplomacy bonus prompt and read its question and choices."""
     yield from robot.wait_for(lambda: robot.find("bonus:0") is not None, "a bonus prompt")

@@ -8,7 +8,6 @@ engine's: a refused command shows its reason, a value the catalogue lacks become
 from __future__ import annotations
 
 import copy
-import re
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -625,7 +624,7 @@ class Bonuses:
         ship = self.wizard.state["ships"].get(choice)
         if ship:
             return design_name(ship["design"])
-        if isinstance(choice, str) and re.match(r"L\d-", choice):  # a design drawn
+        if choice in self.wizard.catalogue.ships:  # a design drawn
             return design_name(choice)
         return TRACK_NAMES.get(choice, str(choice))
 

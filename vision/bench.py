@@ -15,6 +15,8 @@ from vision.dataset import LabelledImage
 from vision.faces import Die, Reading
 from vision.frames import load_image
 
+Stream = Callable[[], Callable[[np.ndarray], Reading]]  # makes a reader of one camera's frames
+
 
 @dataclass(frozen=True)
 class ImageScore:
@@ -27,6 +29,7 @@ class ImageScore:
     millis: float
     wrong_flagged: int = 0  # found dice read wrong and marked uncertain
     right_flagged: int = 0  # found dice read right but marked uncertain
+    next_millis: float | None = None  # the same camera's next frame, the die size known
 
     @property
     def exact(self) -> bool:
@@ -48,6 +51,7 @@ class BenchResult:
     p90_ms: float
     wrong_flagged: int = 0
     right_flagged: int = 0
+    next_median_ms: float | None = None
 
     @property
     def recall(self) -> float:
@@ -84,6 +88,8 @@ class BenchResult:
             "median_ms": round(self.median_ms, 2), "p90_ms": round(self.p90_ms, 2),
             "wrong_flagged": round(self.wrong_flagged_rate, 4),
             "right_flagged": self.right_flagged,
+            "next_frame_median_ms": None if self.next_median_ms is None
+            else round(self.next_median_ms, 2),
         }  # fmt: skip
 
     def text(self) -> str:
@@ -100,6 +106,8 @@ class BenchResult:
             f"{self.found - self.correct} read wrong marked uncertain; {self.right_flagged} "
             "read right marked too)",
             f"ms per image    median {self.median_ms:.1f}  p90 {self.p90_ms:.1f}  (1 thread)",
+            *([f"ms next frame   median {self.next_median_ms:.1f}  (the same camera's next "
+               "frame, its die size known)"] if self.next_median_ms is not None else []),
         ])  # fmt: skip
 
 
@@ -127,26 +135,38 @@ def match(labelled: Iterable[tuple[int | str, tuple[float, float, float, float]]
     return found, correct
 
 
-def score_image(item: LabelledImage, read: Callable[[np.ndarray], Reading]) -> ImageScore:
-    """Read one labelled image (decoding not timed) and score the reading."""
+def score_image(item: LabelledImage, read: Callable[[np.ndarray], Reading],
+                stream: Stream | None = None) -> ImageScore:
+    """Read one labelled image (decoding not timed) and score the reading; with `stream`, also
+    time the image read again as a camera's next frame (by a follower that saw it once)."""
     frame = load_image(item.path)
     start = time.perf_counter()
     reading = read(frame)
     millis = (time.perf_counter() - start) * 1000
+    next_millis = None
+    if stream:
+        follow = stream()
+        follow(frame)
+        start = time.perf_counter()
+        follow(frame)
+        next_millis = (time.perf_counter() - start) * 1000
     labels = [(d.key, d.box) for d in item.dice]
     found, correct = match(labels, reading.dice)
     flagged_found, flagged_correct = match(labels, [d for d in reading.dice if d.uncertain])
     return ImageScore(len(item.dice), len(reading.dice), found, correct, millis,
-                      flagged_found - flagged_correct, flagged_correct)
+                      flagged_found - flagged_correct, flagged_correct, next_millis)
 
 
-def bench(items: list[LabelledImage], read: Callable[[np.ndarray], Reading]) -> BenchResult:
-    """Score every image on one OpenCV thread (after one untimed warm-up read)."""
+def bench(items: list[LabelledImage], read: Callable[[np.ndarray], Reading],
+          stream: Stream | None = None) -> BenchResult:
+    """Score every image on one OpenCV thread (after one untimed warm-up read); `stream` makes
+    a reader of one camera's frames, to time a next frame too."""
     cv2.setNumThreads(1)
     if items:
         read(load_image(items[0].path))
-    scores = [score_image(item, read) for item in items]
+    scores = [score_image(item, read, stream) for item in items]
     times = sorted(s.millis for s in scores) or [0.0]
+    following = [s.next_millis for s in scores if s.next_millis is not None]
     p90 = times[min(len(times) - 1, math.ceil(0.9 * len(times)) - 1)]
     return BenchResult(
         images=len(scores),
@@ -159,4 +179,5 @@ def bench(items: list[LabelledImage], read: Callable[[np.ndarray], Reading]) -> 
         p90_ms=p90,
         wrong_flagged=sum(s.wrong_flagged for s in scores),
         right_flagged=sum(s.right_flagged for s in scores),
+        next_median_ms=statistics.median(following) if following else None,
     )

@@ -23,7 +23,7 @@ from companion.text import os_error, safe_output
 from vision.calibrate import Calibrator, calibrate
 from vision.camera import CameraError, CameraSettings, open_camera
 from vision.dataset import DatasetError, is_held_out, load_dataset
-from vision.faces import FACES, FaceMapError, Reading
+from vision.faces import FACES, FaceMapError
 from vision.frames import ImageError, load_image
 from vision.icons import IconReader, default_model_path
 from vision.overlay import draw_overlay
@@ -36,7 +36,7 @@ class UsageError(Exception):
     """Bad input on the command line: printed, exit code 2."""
 
 
-def make_reader(args: argparse.Namespace) -> Callable[[np.ndarray], Reading]:
+def make_reader(args: argparse.Namespace) -> IconReader | PipReader:
     """The reader for --profile (or --icons: the taught icon profile), else the plain pip
     reader."""
     path = args.profile or (default_model_path() if args.icons else None)
@@ -45,12 +45,12 @@ def make_reader(args: argparse.Namespace) -> Callable[[np.ndarray], Reading]:
 
 
 def reader_for(profile: Profile | None, face_map: str | None = None,
-               models: Path | None = None) -> Callable[[np.ndarray], Reading]:
+               models: Path | None = None) -> IconReader | PipReader:
     """The icon reader for an icon profile, else the pip reader (with the profile, if any;
     `models`: a folder of other networks to try, as `train_pips --out` writes)."""
     if profile is not None and profile.kind == "icons":
-        return IconReader(profile).read
-    return PipReader(face_map=face_map, profile=profile, model_dir=models).read
+        return IconReader(profile)
+    return PipReader(face_map=face_map, profile=profile, model_dir=models)
 
 
 def cmd_read(args: argparse.Namespace) -> int:
@@ -66,7 +66,7 @@ def cmd_read(args: argparse.Namespace) -> int:
         except JsonFileError as exc:
             raise UsageError(str(exc)) from None
     frames = [(path, load_image(path)) for path in args.images]  # all bad files fail first
-    read = make_reader(args)
+    read = make_reader(args).read
     for path, frame in frames:
         reading = read(frame)
         if args.json:
@@ -119,7 +119,7 @@ def _settings(args: argparse.Namespace) -> CameraSettings:
 
 def cmd_watch(args: argparse.Namespace) -> int:
     """Print settled readings from a camera as JSON lines until interrupted or out of frames."""
-    read = make_reader(args)
+    read = make_reader(args).follower()
     settler = Settler(args.settle, args.expect)
     camera = open_camera(args.camera, _settings(args))
     frames = 0
@@ -208,7 +208,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from vision.bench import bench  # only the bench needs it
 
     cv2.setNumThreads(1)
-    result = bench(items, reader_for(profile, args.face_map, args.models))
+    reader = reader_for(profile, args.face_map, args.models)
+    result = bench(items, reader.read, reader.follower)
     print(json.dumps(result.to_json()) if args.json else result.text())
     return 0
 

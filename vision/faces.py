@@ -74,6 +74,7 @@ class Reading:
     dice: tuple[Die, ...] = ()
     hint: str | None = None
     faces: dict[str, int] = field(default_factory=dict, compare=False)
+    die_px: float | None = field(default=None, compare=False)  # die size the reader settled on
 
     def __post_init__(self) -> None:
         counts = {face: 0 for face in FACES}

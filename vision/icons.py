@@ -13,7 +13,7 @@ lives in the user's data folder.
 
 from __future__ import annotations
 
-import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -91,17 +91,6 @@ def find_faces(frame: np.ndarray, params: IconParams | None = None
     return faces
 
 
-SIZE_PROBE = IconParams(work_side=320, min_side=6.0, max_side=200.0)  # die size estimate: coarse
-
-
-def estimate_die_px(frame: np.ndarray) -> float | None:
-    """The median side, in frame pixels, of the die-like blobs of a coarse segmentation (any
-    dice, not only icon dice); None when there are none."""
-    sides = [math.sqrt((x1 - x0) * (y1 - y0)) for _, (x0, y0, x1, y1) in
-             find_faces(frame, SIZE_PROBE)]
-    return float(np.median(sides)) if sides else None
-
-
 class IconReader:
     """Reads icon dice with a taught (icons) profile: face per die, no pip value."""
 
@@ -123,3 +112,8 @@ class IconReader:
             face, confidence = self.profile.nearest(crop)
             dice.append(Die(None, face, box, confidence))
         return Reading(tuple(dice))
+
+    def follower(self) -> Callable[[np.ndarray], Reading]:
+        """A read function for one camera's frames in turn (icon dice need no memory of the
+        last frame: this is `read`)."""
+        return self.read

@@ -1,34 +1,41 @@
 """Pip dice reader: a tiny centre detector, then a tiny crop classifier, both run by cv2.dnn.
 
 Pipeline (parameters in `PipParams`):
-1. scale   - the frame to `work_side` px on its long side, unless the die size (the profile's,
-              else a coarse segmentation's estimate) says dice would then be outside
-              `usual_die`: then so that they are `size_ref` px across;
-2. detect  - the half-size frame through `dice_detector.onnx` -> centre heat map, offset, size;
+1. pyramid - the frame at a few work scales (`levels` x `work_side` px on its long side), so
+              dice of any size are about 40 px across in one of them; with a profile, the one
+              scale at which its dice are `size_ref` px;
+2. detect  - each level's half-size copy through `dice_detector.onnx` -> centre heat map,
+              offset, size;
 3. peaks   - local maxima of the heat map above `det_threshold`, near-duplicates dropped;
 4. crop    - a square of `context` x die size around each centre, resized to 40x40;
 5. classify- the crops through `dice_pips.onnx` -> not-a-die or 1..6 (top face only); an
               unsure crop gets a second look turned 90/180/270 degrees, averaged;
-6. recall  - with a profile that has custom faces (values whose dice the network misread on
+6. fine    - when the dice found so far are small (or none is sure), the frame at `fine_level`
+              too, for dice of about 12-25 px;
+7. agree   - the sure dice of all levels set the frame's die size; candidates of another size
+              (a die's pip group, a cluster of dice, clutter) are dropped, and of candidates at
+              one place the surest is kept;
+8. recall  - with a profile that has custom faces (values whose dice the network misread on
               that setup), each die is looked up among its examples; a die they call custom
               is read as that value;
-7. report  - dice with their face from the face map, box and confidence in frame pixels.
+9. report  - dice with their face from the face map, box and confidence in frame pixels.
 The networks are trained by `vision.training.train_pips` (see docs/dice.md).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+import statistics
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import cv2
 import numpy as np
 
 from vision.faces import Die, Reading, parse_face_map
 from vision.frames import as_bgr, darkness_hint
-from vision.icons import estimate_die_px
 from vision.profile import Profile, face_crop
 
 MODEL_DIR = Path(__file__).parent / "models"
@@ -41,6 +48,9 @@ class PipParams:
     """Every tunable number of the pip reader, in one place."""
 
     work_side: int = 640  # frame long side the networks were trained at
+    levels: tuple[float, ...] = (0.35, 0.7, 1.4)  # work scales read, x the work_side frame
+    fine_level: float = 2.0  # read too when the dice are small or none is sure
+    fine_below: float = 28.0  # die size (px at work_side) under which dice count as small
     stride: int = 8  # detector cell, in work pixels
     size_ref: float = 40.0  # die size (work px) whose log-size output is 0
     det_threshold: float = 0.3  # minimum centre score for a candidate die
@@ -48,10 +58,26 @@ class PipParams:
     context: float = 1.25  # crop side / die size for the classifier
     crop_side: int = 40  # classifier input side
     max_background: float = 0.5  # drop a candidate whose not-a-die probability is above this
-    max_candidates: int = 60  # at most this many candidates per frame
+    max_candidates: int = 60  # at most this many candidates per level
     second_look_below: float = 0.9  # re-read crops less sure than this, 4 ways round, averaged
-    max_work_side: int = 2560  # a die-size scale never makes the work frame larger than this
-    usual_die: tuple[float, float] = (24.0, 64.0)  # die sizes (work px) read at `work_side`
+    sure: float = 0.9  # a candidate this sure (die x value) sets the frame's die size
+    least_sure: float = 0.3  # a candidate less sure than this is not reported
+    size_band: tuple[float, float] = (0.55, 1.8)  # unsure ones kept, x the frame's die size
+    max_work_side: int = 2560  # a profile's scale never makes the work frame larger than this
+
+
+class Candidate(NamedTuple):
+    """A possible die in frame pixels, with the classifier's (not-a-die, 1..6) probabilities."""
+
+    x: float
+    y: float
+    size: float
+    probs: np.ndarray
+
+    @property
+    def sureness(self) -> float:
+        """How sure the classifier is that this is a die showing its likeliest value."""
+        return float((1 - self.probs[0]) * self.probs[1:].max())
 
 
 class ModelError(RuntimeError):
@@ -71,6 +97,9 @@ def _load_net(path: Path) -> cv2.dnn.Net:
 def _blob(images: list[np.ndarray]) -> np.ndarray:
     """BGR uint8 images -> NCHW float blob in [-1, 1] (the training normalisation)."""
     return cv2.dnn.blobFromImages(images, 1 / 127.5, None, (127.5, 127.5, 127.5), swapRB=False)
+
+
+CustomFaces = Callable[[Candidate, float], "tuple[int, float] | None"]  # see _custom_faces
 
 
 class PipReader:
@@ -94,54 +123,112 @@ class PipReader:
         self.detector = _load_net(folder / DETECTOR_FILE)
         self.classifier = _load_net(folder / CLASSIFIER_FILE)
 
-    def read(self, frame: np.ndarray) -> Reading:
-        """All dice in a BGR (or grey/BGRA) frame, with a hint when it is too dark to read."""
+    def read(self, frame: np.ndarray, die_px: float | None = None) -> Reading:
+        """All dice in a BGR (or grey/BGRA) frame, with a hint when it is too dark to read.
+        `die_px`: the dice's size in frame pixels when known (a profile's is used otherwise);
+        without either, or when no die is sure at that size, every level is searched."""
         frame = as_bgr(frame)
         hint = darkness_hint(frame)
         if hint:
             return Reading((), hint)
         p = self.params
-        scale = self.work_scale(frame)
-        work = cv2.resize(frame, None, fx=scale, fy=scale,
-                          interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
-        centres = self._detect(work)
-        if not centres:
-            return Reading(())
-        probs = self.classify(work, centres)
-        grey = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY) if self.profile else None
+        die_px = die_px or (self.profile.die_px(frame.shape) if self.profile else None)
+        custom = self._custom_faces(frame) if self.profile and self.profile.custom else None
+        kept: list[Candidate] = []
+        if die_px:
+            scale = min(p.size_ref / die_px, p.max_work_side / max(frame.shape[:2]))
+            kept = self._agree(self._levels(frame, [scale]), die_px, custom)
+        if not (self.profile or any(c.sureness >= p.sure for c in kept)):
+            kept = self._search(frame)
+        sure = [c.size for c in kept if c.sureness >= p.sure]
+        size = statistics.median(sure) if sure else die_px
         dice = []
-        for (cx, cy, size, _score), prob in zip(centres, probs):
-            if prob[0] > p.max_background:
-                continue
-            value = int(np.argmax(prob[1:])) + 1
-            confidence = float(prob[value])
-            if self.profile and self.profile.custom:
-                label, knn_confidence = self.profile.nearest(face_crop(grey, cx, cy, size))
-                if int(label) in self.profile.custom:
-                    value, confidence = int(label), knn_confidence
-            half = size / 2 / scale
-            box = (
-                max(0, round(cx / scale - half)),
-                max(0, round(cy / scale - half)),
-                min(frame.shape[1], round(cx / scale + half)),
-                min(frame.shape[0], round(cy / scale + half)),
-            )
+        for c in kept:
+            value = int(np.argmax(c.probs[1:])) + 1
+            value, confidence = ((custom and custom(c, size or c.size))
+                                 or (value, float(c.probs[value])))
+            half = c.size / 2
+            box = (max(0, round(c.x - half)), max(0, round(c.y - half)),
+                   min(frame.shape[1], round(c.x + half)), min(frame.shape[0], round(c.y + half)))
             dice.append(Die(value, self.face_map[value], box, confidence))
         dice.sort(key=lambda d: (d.box[1], d.box[0]))
-        return Reading(tuple(dice))
+        return Reading(tuple(dice), die_px=statistics.median(sure) if sure else None)
 
-    def work_scale(self, frame: np.ndarray) -> float:
-        """Frame -> work scale: dice to `size_ref` px when the profile says how big they are,
-        or when the estimated size is unusual at `work_side`; else the long side to
-        `work_side` px."""
+    def follower(self) -> Callable[[np.ndarray], Reading]:
+        """A read function for one camera's frames in turn: each frame is read at the die size
+        the last frame with sure dice showed, one level instead of the whole search."""
+        last: float | None = None
+
+        def read(frame: np.ndarray) -> Reading:
+            nonlocal last
+            reading = self.read(frame, last)
+            last = reading.die_px or last
+            return reading
+
+        return read
+
+    def _custom_faces(self, frame: np.ndarray) -> CustomFaces:
+        """The custom value a candidate's face, seen at the frame's die size, looks like among
+        the profile's examples (an emblem the network does not read), with the look-up's
+        confidence; None for another."""
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        seen: dict[tuple[float, float, float], tuple[int, float] | None] = {}
+
+        def custom(c: Candidate, size: float) -> tuple[int, float] | None:
+            if (c.x, c.y, size) not in seen:
+                label, confidence = self.profile.nearest(face_crop(grey, c.x, c.y, size))
+                seen[c.x, c.y, size] = ((int(label), confidence)
+                                        if int(label) in self.profile.custom else None)
+            return seen[c.x, c.y, size]
+
+        return custom
+
+    def _search(self, frame: np.ndarray) -> list[Candidate]:
+        """Dice of unknown size: the coarse levels, the fine one when the dice look small."""
         p = self.params
-        long_side = max(frame.shape[:2])
-        scale = p.work_side / long_side
-        die_px = self.profile.die_px(frame.shape) if self.profile else estimate_die_px(frame)
-        if die_px is None or (not self.profile and
-                              p.usual_die[0] <= die_px * scale <= p.usual_die[1]):
-            return scale
-        return min(p.size_ref / die_px, p.max_work_side / long_side)
+        base = p.work_side / max(frame.shape[:2])
+        found = self._levels(frame, [base * f for f in p.levels])
+        sure = [c.size for c in found if c.sureness >= p.sure]
+        if not sure or statistics.median(sure) * base < p.fine_below:
+            found += self._levels(frame, [base * p.fine_level])
+        return self._agree(found)
+
+    def _levels(self, frame: np.ndarray, scales: list[float]) -> list[Candidate]:
+        """The candidates of the frame read at each work scale, in frame pixels (their crops
+        classified in one batch)."""
+        crops, places = [], []
+        source, at = frame, 1.0  # each level made from the last, larger one: a 12 MP still is
+        for scale in sorted(scales, reverse=True):  # shrunk in full once
+            f = scale / at
+            work = cv2.resize(source, None, fx=f, fy=f,
+                              interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR)
+            source, at = work, scale
+            for x, y, size, _ in self._detect(work):
+                crops.append(self._crop(work, x, y, size))
+                places.append((x / scale, y / scale, size / scale))
+        if not crops:
+            return []
+        return [Candidate(*place, prob) for place, prob in zip(places, self._read_crops(crops))
+                if prob[0] <= self.params.max_background]
+
+    def _agree(self, found: list[Candidate], die_px: float | None = None,
+               custom: CustomFaces | None = None) -> list[Candidate]:
+        """Sure candidates, and unsure ones of the frame's die size (the sure ones' median, else
+        `die_px`, else the surest candidate's): not a die's pip group nor a cluster of dice;
+        the surest first, none centred within `min_separation` of a die kept. Those less sure
+        than `least_sure` only when they look like one of the profile's `custom` faces."""
+        p = self.params
+        if not found:
+            return []
+        found = sorted(found, key=lambda c: -c.sureness)
+        sure = _apart([c for c in found if c.sureness >= p.sure], p.min_separation)
+        if sure:
+            die_px = statistics.median(c.size for c in sure)
+        size = die_px or found[0].size
+        lo, hi = p.size_band[0] * size, p.size_band[1] * size
+        unsure = [c for c in found if c.sureness < p.sure and lo <= c.size <= hi and (
+            c.sureness >= p.least_sure or (custom and custom(c, size)))]
+        return _apart(sure + unsure, p.min_separation)
 
     def _detect(self, work: np.ndarray) -> list[tuple[float, float, float, float]]:
         """Candidate dice as (x, y, size, score) in work pixels."""
@@ -171,15 +258,21 @@ class PipReader:
 
     def classify(self, work: np.ndarray, centres: list) -> np.ndarray:
         """Softmax over (not-a-die, 1..6) for a crop around each (x, y, size, ...) candidate."""
+        return self._read_crops([self._crop(work, x, y, size) for x, y, size, *_ in centres])
+
+    def _crop(self, image: np.ndarray, x: float, y: float, size: float) -> np.ndarray:
+        """The classifier's square crop of `context` x `size` around (x, y)."""
         p = self.params
-        crops = []
-        for cx, cy, size, _ in centres:
-            s = p.crop_side / (p.context * size)
-            m = np.array([[s, 0, p.crop_side / 2 - s * cx], [0, s, p.crop_side / 2 - s * cy]])
-            crops.append(cv2.warpAffine(work, m, (p.crop_side, p.crop_side),
-                                        flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE))
+        s = p.crop_side / (p.context * size)
+        m = np.array([[s, 0, p.crop_side / 2 - s * x], [0, s, p.crop_side / 2 - s * y]])
+        return cv2.warpAffine(image, m, (p.crop_side, p.crop_side), flags=cv2.INTER_AREA,
+                              borderMode=cv2.BORDER_REPLICATE)
+
+    def _read_crops(self, crops: list[np.ndarray]) -> np.ndarray:
+        """Softmax over (not-a-die, 1..6) per crop; a crop read less surely than
+        `second_look_below` is read again turned 90/180/270 degrees and the four averaged."""
         probs = self._softmax(crops)
-        unsure = np.flatnonzero(probs.max(axis=1) < p.second_look_below)
+        unsure = np.flatnonzero(probs.max(axis=1) < self.params.second_look_below)
         if len(unsure):
             turned = [np.ascontiguousarray(np.rot90(crops[i], k))
                       for k in (1, 2, 3) for i in unsure]
@@ -193,3 +286,14 @@ class PipReader:
         logits = self.classifier.forward()
         e = np.exp(logits - logits.max(axis=1, keepdims=True))
         return e / e.sum(axis=1, keepdims=True)
+
+
+def _apart(ordered: list[Candidate], separation: float) -> list[Candidate]:
+    """Greedily keep candidates (best first) whose centre is not within `separation` x the
+    larger die of a kept one: dice seen from above do not overlap."""
+    kept: list[Candidate] = []
+    for c in ordered:
+        if all(math.hypot(c.x - k.x, c.y - k.y) >= separation * max(c.size, k.size)
+               for k in kept):
+            kept.append(c)
+    return kept

@@ -150,3 +150,53 @@ def test_bench_counts_wrong_dice_that_were_flagged() -> None:
     result = bench(items[:1], read)
     assert (result.found, result.correct) == (2, 1)
     assert (result.wrong_flagged, result.right_flagged, result.wrong_flagged_rate) == (1, 1, 1.0)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_clutter_beside_the_dice_adds_no_dice(pip_reader: PipReader, fixture_labels,
+                                              seed: int) -> None:
+    """A real photo with a table beside it that holds clutter (SYNTHETIC: key caps with letters,
+    cables with beads, text, stickers, drawn by `vision.training.synth`): the photo's dice read
+    as before and no die is seen in the clutter."""
+    from vision.training.synth import clutter, table
+
+    name = "IMG_20191209_100641.jpg"
+    photo = load_image(FIXTURES / name)
+    truth = labelled(fixture_labels, name)
+    rng = np.random.default_rng(seed)
+    h, w = photo.shape[:2]
+    beside = table(rng, 400, h)
+    clutter(beside, rng, die=50.0, count=8)
+    frame = np.hstack([photo, beside])
+    reading = pip_reader.read(frame)
+    assert match(truth, reading.dice) == (len(truth), len(truth))
+    assert [d for d in reading.dice if d.centre[0] >= w] == []
+
+
+def test_a_cameras_next_frames_are_read_at_the_die_size_it_found(
+        pip_reader: PipReader, fixture_labels, monkeypatch) -> None:
+    """A follower reads a camera's frames in turn: the first is searched at every level; the
+    next ones, the die size known, at one level, with the same dice; a frame without dice is
+    searched again and does not lose the size."""
+    name = IMAGES[0]
+    frame = load_image(FIXTURES / name)
+    truth = labelled(fixture_labels, name)
+    levels: list[float] = []
+    read_levels = pip_reader._levels
+    monkeypatch.setattr(pip_reader, "_levels",
+                        lambda f, scales: levels.extend(scales) or read_levels(f, scales))
+    follow = pip_reader.follower()
+    first = follow(frame)
+    searched = len(levels)
+    assert searched >= 3
+    assert match(truth, first.dice) == (len(truth), len(truth))
+    assert first.die_px == pytest.approx(np.median([b[2] - b[0] for _, b in truth]), rel=0.25)
+    for shown in (frame, frame[int(max(b[3] for _, b in truth)) + 4:], frame):
+        del levels[:]
+        reading = follow(shown)
+        if shown is frame:
+            assert len(levels) == 1
+            assert match(truth, reading.dice) == (len(truth), len(truth)) == (
+                len(reading.dice), len(reading.dice))
+        else:
+            assert reading.dice == () and len(levels) >= searched

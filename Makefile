@@ -5,7 +5,7 @@ PY      := $(VENV)/bin/python
 STAMP   := $(VENV)/.installed
 ARGS    ?=
 
-.PHONY: install run test lint bench screenshots system-packages clean
+.PHONY: install run test lint bench screenshots models system-packages clean
 
 install: system-packages $(STAMP)
 
@@ -33,8 +33,8 @@ screenshots: install
 
 # Speed figures (printed, never asserted): the rules engine, the game store, the touchscreen app
 # under Xvfb (start, touch to screen, memory), the dice reader on 150 synthetic photos of setups
-# never photographed (vision/training/synth.py, seed 1000) and, where the labelled photos are
-# (DICE_DATASET), on the real ones (accuracy and ms per image).
+# never photographed (vision/training/synth.py, seed 1000), on 8 synthetic 12 MP stills, and,
+# where the labelled photos are (DICE_DATASET), on the real ones (accuracy and ms per image).
 DICE_DATASET ?= ../shared/datasets/d6-tray
 bench: install
 	$(PY) tools/bench_engine.py
@@ -42,11 +42,28 @@ bench: install
 	$(PY) tools/bench_ui.py
 	$(PY) -m vision.training.synth build/dice-synth --count 150 --seed 1000 --icon-dice 0
 	$(VENV)/bin/phoenix-dice bench build/dice-synth
+	$(PY) -m vision.training.synth build/dice-synth-12mp --count 8 --seed 2000 --size 4032x3024 \
+		--die-px 80-600 --icon-dice 0
+	$(VENV)/bin/phoenix-dice bench build/dice-synth-12mp
 	@if [ -f "$(DICE_DATASET)/labels.json" ]; then \
 		$(VENV)/bin/phoenix-dice bench "$(DICE_DATASET)"; \
 		$(VENV)/bin/phoenix-dice bench "$(DICE_DATASET)" --held-out; \
 		$(VENV)/bin/phoenix-dice bench "$(DICE_DATASET)" --calibrate 10; \
 	else echo "dice bench skipped: no labelled photos at $(DICE_DATASET) (set DICE_DATASET)"; fi
+
+# Rebuild the dice networks (vision/models/*.onnx) as shipped: a training venv with torch (CPU
+# only, never needed to run the app), 1,500 synthetic photos (seed 1) and the labelled photos in
+# DICE_DATASET; about an hour on 2 cores. See docs/dice.md, "Rebuilding the models".
+TRAIN_VENV ?= .venv-train
+models: install
+	@test -x $(TRAIN_VENV)/bin/python || $(PYTHON) -m venv $(TRAIN_VENV)
+	$(TRAIN_VENV)/bin/python -m pip install --quiet --disable-pip-version-check \
+		torch==2.13.0 onnx onnxscript opencv-python-headless numpy
+	$(PY) -m vision.training.synth build/synth-train --count 1500 --seed 1 --icon-dice 0 --emblem 0
+	PYTHONPATH=. $(TRAIN_VENV)/bin/python -m vision.training.train_pips "$(DICE_DATASET)" \
+		--extra build/synth-train --which det --real-share 0.7 --out vision/models
+	PYTHONPATH=. $(TRAIN_VENV)/bin/python -m vision.training.train_pips "$(DICE_DATASET)" \
+		--extra build/synth-train --which cls --real-share 0.75 --out vision/models
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

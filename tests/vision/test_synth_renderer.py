@@ -94,3 +94,17 @@ def test_the_command_writes_a_folder_and_refuses_a_bad_size(tmp_path, capsys) ->
     with pytest.raises(SystemExit):
         main([str(tmp_path / "bad"), "--size", "640by480"])
     assert "is not WIDTHxHEIGHT" in capsys.readouterr().err
+
+
+def test_the_die_size_range_is_an_option(tmp_path, capsys) -> None:
+    """--die-px sets the dice's size in the frame (a 12 MP still's dice are bigger); a range
+    that is not LOW-HIGH is refused with what to type."""
+    assert main([str(tmp_path / "big"), "--count", "2", "--icon-dice", "0", "--die-px",
+                 "90-110"]) == 0
+    for item in load_dataset(tmp_path / "big"):
+        for die in item.dice:
+            x0, y0, x1, y1 = die.box
+            assert 60 <= ((x1 - x0) * (y1 - y0)) ** 0.5 <= 160
+    with pytest.raises(SystemExit):
+        main([str(tmp_path / "bad"), "--die-px", "150-12"])
+    assert "the low one first" in capsys.readouterr().err

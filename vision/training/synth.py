@@ -437,6 +437,16 @@ def _size(text: str) -> tuple[int, int]:
     return w, h
 
 
+def _range(text: str) -> tuple[float, float]:
+    try:
+        lo, hi = (float(part) for part in text.split("-"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not LOW-HIGH, e.g. 12-150") from None
+    if not 4 <= lo <= hi <= 2000:
+        raise argparse.ArgumentTypeError("die sizes must be 4..2000 px, the low one first")
+    return lo, hi
+
+
 def main(argv: list[str] | None = None) -> int:
     """Command line: render a labelled folder of synthetic photos."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -448,8 +458,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="chance a scene's dice carry icon faces (0 for pip dice only)")
     parser.add_argument("--emblem", type=float, default=SynthParams.emblem,
                         help="chance a pip set carries an emblem in place of its 1 or 6")
+    parser.add_argument("--die-px", type=_range, default=SynthParams.die_px,
+                        help="top-face sizes in the frame, LOW-HIGH px (default 12-150)")
     args = parser.parse_args(argv)
-    params = SynthParams(icon_dice=args.icon_dice, emblem=args.emblem)
+    params = SynthParams(icon_dice=args.icon_dice, emblem=args.emblem, die_px=args.die_px)
     dice = write_folder(args.out, args.count, args.seed, args.size, params)
     print(f"wrote {args.count} photos with {dice} dice to {args.out}")
     return 0

@@ -33,6 +33,11 @@ CLS_SIZE = 40  # classifier input side
 CLS_CONTEXT = 1.25  # classifier crop side / die size
 SIZE_REF = 40.0  # die size whose log-size target is 0
 TRAIN_SIZES = (22.0, 72.0)  # die sides (full-size px) an extra folder's dice are brought to
+TOO_BIG = (100.0, 170.0)  # die sides of the detector's too-large samples, which mark no dice
+TOO_BIG_SHARE = 0.15  # part of an extra folder's detector samples brought to TOO_BIG
+WRONG_SCALE_SHARE = 0.3  # part of the classifier's background crops at a die's wrong scale
+PART_OF_DIE = (0.3, 0.55)  # crop size / die size of a crop that sees a part of a die
+AROUND_DIE = (2.2, 3.5)  # crop size / die size of a crop that takes in a die's neighbours
 
 
 def cbr(cin: int, cout: int, stride: int = 1, k: int = 3) -> nn.Sequential:
@@ -70,9 +75,9 @@ class PipClassifier(nn.Module):
     def __init__(self) -> None:
         super().__init__()
         self.f = nn.Sequential(
-            cbr(3, 16), nn.MaxPool2d(2), cbr(16, 32), nn.MaxPool2d(2),
-            cbr(32, 64), nn.MaxPool2d(2), cbr(64, 64), nn.MaxPool2d(5),
-            nn.Flatten(), nn.Dropout(0.2), nn.Linear(64, 7),
+            cbr(3, 24), nn.MaxPool2d(2), cbr(24, 48), nn.MaxPool2d(2),
+            cbr(48, 96), nn.MaxPool2d(2), cbr(96, 96), nn.MaxPool2d(5),
+            nn.Flatten(), nn.Dropout(0.2), nn.Linear(96, 7),
         )  # fmt: skip
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -114,9 +119,12 @@ def det_sample(item, img, rng, extra: bool = False):
     """One augmented detector sample: half-size crop and its targets. The real photos' dice
     are about SIZE_REF across and get a scale of 0.75-1.35; an `extra` image's dice (any size)
     are brought to TRAIN_SIZES, as the reader rescales frames, and its crop is centred near a
-    die most of the time, so small dice in big frames are seen."""
+    die most of the time, so small dice in big frames are seen; now and then they are brought to
+    TOO_BIG instead and mark no centre, so that a frame read too large does not show a die's
+    pip groups as dice."""
+    too_big = extra and bool(item.dice) and rng.random() < TOO_BIG_SHARE
     if extra:
-        lo, hi = TRAIN_SIZES
+        lo, hi = TOO_BIG if too_big else TRAIN_SIZES
         scale = math.exp(rng.uniform(math.log(lo), math.log(hi))) / die_size(item)
     else:
         scale = rng.uniform(0.75, 1.35)
@@ -141,7 +149,7 @@ def det_sample(item, img, rng, extra: bool = False):
     reg = np.zeros((3, g, g), np.float32)
     mask = np.zeros((g, g), np.float32)
     yy, xx = np.mgrid[0:g, 0:g].astype(np.float32)
-    for die in item.dice:
+    for die in [] if too_big else item.dice:
         x0, y0, x1, y1 = die.box
         c = m @ np.array([(x0 + x1) / 2, (y0 + y1) / 2, 1.0])
         size = math.sqrt((x1 - x0) * (y1 - y0)) * scale
@@ -233,6 +241,20 @@ def crop(img: np.ndarray, cx: float, cy: float, size: float, angle: float, flip:
                           borderMode=cv2.BORDER_REPLICATE)
 
 
+def wrong_scale_crop(item, img, rng, angle: float, flip: bool) -> np.ndarray:
+    """A crop at the wrong scale for one of the dice: a part of it (a pip group, as a frame read
+    too large shows it) or a view that takes in its neighbours (a frame read too small), so the
+    classifier tells the reader which scale is right."""
+    x0, y0, x1, y1 = item.dice[rng.integers(0, len(item.dice))].box
+    size = math.sqrt((x1 - x0) * (y1 - y0))
+    if rng.random() < 0.6:
+        cx, cy = rng.uniform(x0, x1), rng.uniform(y0, y1)
+        return crop(img, cx, cy, size * rng.uniform(*PART_OF_DIE), angle, flip)
+    cx = (x0 + x1) / 2 + rng.uniform(-0.5, 0.5) * size
+    cy = (y0 + y1) / 2 + rng.uniform(-0.5, 0.5) * size
+    return crop(img, cx, cy, size * rng.uniform(*AROUND_DIE), angle, flip)
+
+
 def cls_sample(item, img, edges, rng, positive: bool, extra: bool = False):
     """One classifier sample: a jittered die crop (label = value) or a background crop (0),
     20-70 px on the real photos, sized by the image's dice on an `extra` one."""
@@ -246,6 +268,8 @@ def cls_sample(item, img, edges, rng, positive: bool, extra: bool = False):
         cy = (y0 + y1) / 2 + rng.uniform(-0.12, 0.12) * size
         size *= rng.uniform(0.85, 1.2)
         return jitter_colour(crop(img, cx, cy, size, angle, flip), rng), die.value
+    if item.dice and rng.random() < WRONG_SCALE_SHARE:
+        return jitter_colour(wrong_scale_crop(item, img, rng, angle, flip), rng), 0
     for _ in range(50):
         size = die_size(item) * rng.uniform(0.5, 1.75) if extra else rng.uniform(20, 70)
         if rng.random() < 0.6 and len(edges[0]):
@@ -315,8 +339,8 @@ def main(argv: list[str] | None = None) -> int:
                              "photos from vision.training.synth); repeatable")
     parser.add_argument("--out", type=Path, default=Path(__file__).parents[1] / "models")
     parser.add_argument("--which", choices=["det", "cls", "both"], default="both")
-    parser.add_argument("--det-iters", type=int, default=1500)
-    parser.add_argument("--cls-iters", type=int, default=4000)
+    parser.add_argument("--det-iters", type=int, default=3000)
+    parser.add_argument("--cls-iters", type=int, default=8000)
     parser.add_argument("--real-share", type=float, default=0.5,
                         help="part of each batch drawn from DATASET when --extra is given")
     parser.add_argument("--all", action="store_true", help="train on the held-out split too")

@@ -5,7 +5,9 @@ Pipeline (`Calibrator`):
                median, so the reader scales any frame to put dice at the size it works at);
 2. look     - a grey crop of each die's face, described 4 ways round (`vision.profile`);
 3. custom   - pip dice only: the pip network reads every labelled die; a value whose dice it
-               misreads on this setup is a custom face, read from the examples;
+               misreads on this setup is a custom face, read from the examples (the looks are
+               the network's features, each die seen a little shifted and sized too); what
+               the reader takes for a die away from the labelled dice is kept as not a die;
 4. face map - from labels that give both value and face, else the given (or standard) map.
 Icon dice are found with `vision.icons.find_faces` and labelled by the box they fall in, or,
 when teaching, by the face the player was asked to show.
@@ -16,7 +18,6 @@ from __future__ import annotations
 import statistics
 from collections.abc import Mapping, Sequence
 
-import cv2
 import numpy as np
 
 from vision.dataset import LabelledDie, LabelledImage
@@ -24,8 +25,11 @@ from vision.faces import FACES, parse_face_map
 from vision.frames import as_bgr, darkness_hint, load_image
 from vision.icons import IconParams, find_faces
 from vision.pips import PipReader
-from vision.profile import Profile, ProfileError, face_crop, four_ways
+from vision.profile import COLOUR_SLACK, NOT_A_DIE, Profile, ProfileError, face_colour, four_ways
 
+LOOK_JITTER = ((0, 0, 1.0), (0.08, 0, 1.0), (-0.08, 0, 1.0), (0, 0.08, 1.0), (0, -0.08, 1.0),
+               (0, 0, 0.9), (0, 0, 1.12))  # (dx, dy, size) of a die's looks kept: as the
+# detector places and sizes a die a little off, each example is seen so
 MIN_RECALL = 0.8  # a pip value whose dice the network reads right less often is a custom face
 
 
@@ -42,6 +46,7 @@ class Calibrator:
         self.labels: list[str] = []
         self.sizes: list[float] = []
         self.net_reads: list[tuple[int, int]] = []  # (network's value or 0, labelled value)
+        self.colours: list[np.ndarray] = []  # pip dice: each face's colour
         self.value_faces: dict[int, str] = {}
 
     def add_labelled(self, frame: np.ndarray, dice: Sequence[LabelledDie]) -> int:
@@ -51,17 +56,28 @@ class Calibrator:
             found = [(crop, box, _label_at(box, dice)) for crop, box in
                      find_faces(frame, self.icon_params)]
             return self._add_found(frame, [(c, b, f) for c, b, f in found if f])
-        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         centres = [((x0 + x1) / 2, (y0 + y1) / 2, float(np.sqrt((x1 - x0) * (y1 - y0))), 0.0)
                    for x0, y0, x1, y1 in (d.box for d in dice)]
-        probs = self.pip_reader.classify(frame, centres) if dice else []
-        for die, (cx, cy, side, _), prob in zip(dice, centres, probs):
-            if die.value is None:
-                raise ProfileError("pip dice need a value in every label")
-            self._add(face_crop(grey, cx, cy, side), str(die.value), side / max(frame.shape[:2]))
+        if any(die.value is None for die in dice):
+            raise ProfileError("pip dice need a value in every label")
+        probs, looks = self.pip_reader.classify(frame, [
+            (cx + dx * side, cy + dy * side, side * ds) for cx, cy, side, _ in centres
+            for dx, dy, ds in LOOK_JITTER]) if dice else ([], [])
+        turns = len(LOOK_JITTER)
+        for k, (die, (cx, cy, side, _)) in enumerate(zip(dice, centres)):
+            prob = probs[k * turns]
+            self.features.append(looks[k * turns:(k + 1) * turns])
+            self.labels.append(str(die.value))
+            self.sizes.append(side / max(frame.shape[:2]))
+            self.colours.append(face_colour(frame, cx, cy, side))
             self.net_reads.append((int(np.argmax(prob)), die.value))
             if die.face:
                 self.value_faces[die.value] = die.face
+        for c in self.pip_reader.candidates(frame):  # what the reader takes for a die, is not
+            if not any(x0 <= c.x <= x1 and y0 <= c.y <= y1 for x0, y0, x1, y1 in
+                       (d.box for d in dice)):
+                self.features.append(np.repeat(c.look[None], len(LOOK_JITTER), axis=0))
+                self.labels.append(NOT_A_DIE)
         return len(dice)
 
     def add_shown(self, frame: np.ndarray, face: str) -> int:
@@ -86,9 +102,10 @@ class Calibrator:
             raise ProfileError("no die was learned: check the photos and their labels")
         if face_map is None and sorted(self.value_faces) == [1, 2, 3, 4, 5, 6]:
             face_map = self.value_faces
+        colours = np.array(self.colours, np.float32).reshape(-1, 3)
         return Profile(self.kind, statistics.median(self.sizes),
                        np.array(self.features, np.float32), list(self.labels),
-                       parse_face_map(face_map), self._custom())
+                       parse_face_map(face_map), self._custom(), colours, _colour_reach(colours))
 
     def _add(self, crop: np.ndarray, label: str, size: float) -> None:
         """One example, 4 ways round."""
@@ -113,6 +130,17 @@ class Calibrator:
             if reads and reads.count(value) < MIN_RECALL * len(reads):
                 custom.append(value)
         return tuple(custom)
+
+
+def _colour_reach(colours: np.ndarray) -> float:
+    """How far from the nearest example a die's colour may be: the farthest any example is from
+    its nearest other one, with slack for the light (0: too few examples to tell)."""
+    if len(colours) < 4:
+        return 0.0
+    dist = np.linalg.norm(colours[:, None] - colours[None], axis=2)
+    np.fill_diagonal(dist, np.inf)
+    times, plus = COLOUR_SLACK
+    return float(dist.min(axis=1).max() * times + plus)
 
 
 def _label_at(box: tuple[int, int, int, int], dice: Sequence[LabelledDie]) -> str | None:

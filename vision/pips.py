@@ -15,9 +15,10 @@ Pipeline (parameters in `PipParams`):
 7. agree   - the sure dice of all levels set the frame's die size; candidates of another size
               (a die's pip group, a cluster of dice, clutter) are dropped, and of candidates at
               one place the surest is kept;
-8. recall  - with a profile that has custom faces (values whose dice the network misread on
-              that setup), each die is looked up among its examples; a die they call custom
-              is read as that value;
+8. recall  - with a profile, each die's look (the classifier's features) is matched to the
+              nearest of the table's labelled examples; its value is the one the network's
+              read and that example's label make likeliest, by how each read that table's
+              dice at calibration (custom faces, dice the network misreads there);
 9. report  - dice with their face from the face map, box and confidence in frame pixels.
 The networks are trained by `vision.training.train_pips` (see docs/dice.md).
 """
@@ -36,7 +37,7 @@ import numpy as np
 
 from vision.faces import Die, Reading, parse_face_map
 from vision.frames import as_bgr, darkness_hint
-from vision.profile import Profile, face_crop
+from vision.profile import NOT_A_DIE, Profile, face_colour
 
 MODEL_DIR = Path(__file__).parent / "models"
 DETECTOR_FILE = "dice_detector.onnx"
@@ -67,12 +68,14 @@ class PipParams:
 
 
 class Candidate(NamedTuple):
-    """A possible die in frame pixels, with the classifier's (not-a-die, 1..6) probabilities."""
+    """A possible die in frame pixels, with the classifier's (not-a-die, 1..6) probabilities
+    and the look of its face."""
 
     x: float
     y: float
     size: float
     probs: np.ndarray
+    look: np.ndarray  # the classifier's features, unit length: what calibration compares
 
     @property
     def sureness(self) -> float:
@@ -97,9 +100,6 @@ def _load_net(path: Path) -> cv2.dnn.Net:
 def _blob(images: list[np.ndarray]) -> np.ndarray:
     """BGR uint8 images -> NCHW float blob in [-1, 1] (the training normalisation)."""
     return cv2.dnn.blobFromImages(images, 1 / 127.5, None, (127.5, 127.5, 127.5), swapRB=False)
-
-
-CustomFaces = Callable[[Candidate, float], "tuple[int, float] | None"]  # see _custom_faces
 
 
 class PipReader:
@@ -132,26 +132,24 @@ class PipReader:
         if hint:
             return Reading((), hint)
         p = self.params
-        die_px = die_px or (self.profile.die_px(frame.shape) if self.profile else None)
-        custom = self._custom_faces(frame) if self.profile and self.profile.custom else None
         kept: list[Candidate] = []
         if die_px:
             scale = min(p.size_ref / die_px, p.max_work_side / max(frame.shape[:2]))
-            kept = self._agree(self._levels(frame, [scale]), die_px, custom)
-        if not (self.profile or any(c.sureness >= p.sure for c in kept)):
-            kept = self._search(frame)
-        sure = [c.size for c in kept if c.sureness >= p.sure]
-        size = statistics.median(sure) if sure else die_px
+            kept = self._agree(self._levels(frame, [scale]), die_px)
+        if not any(c.sureness >= p.sure for c in kept):
+            kept = self._search(frame, die_px or (self.profile.die_px(frame.shape)
+                                                  if self.profile else None))
         dice = []
         for c in kept:
             value = int(np.argmax(c.probs[1:])) + 1
-            value, confidence = ((custom and custom(c, size or c.size))
-                                 or (value, float(c.probs[value])))
+            value, confidence = self._weighed(c) if self.profile else (value,
+                                                                       float(c.probs[value]))
             half = c.size / 2
             box = (max(0, round(c.x - half)), max(0, round(c.y - half)),
                    min(frame.shape[1], round(c.x + half)), min(frame.shape[0], round(c.y + half)))
             dice.append(Die(value, self.face_map[value], box, confidence))
         dice.sort(key=lambda d: (d.box[1], d.box[0]))
+        sure = [c.size for c in kept if c.sureness >= p.sure]
         return Reading(tuple(dice), die_px=statistics.median(sure) if sure else None)
 
     def follower(self) -> Callable[[np.ndarray], Reading]:
@@ -167,31 +165,44 @@ class PipReader:
 
         return read
 
-    def _custom_faces(self, frame: np.ndarray) -> CustomFaces:
-        """The custom value a candidate's face, seen at the frame's die size, looks like among
-        the profile's examples (an emblem the network does not read), with the look-up's
-        confidence; None for another."""
-        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        seen: dict[tuple[float, float, float], tuple[int, float] | None] = {}
+    def _custom_face(self, c: Candidate) -> bool:
+        """Whether a candidate looks most like one of the profile's custom faces (an emblem
+        the network is not sure is a die at all)."""
+        return bool(self.profile and self.profile.custom
+                    and self._weighed(c)[0] in self.profile.custom)
 
-        def custom(c: Candidate, size: float) -> tuple[int, float] | None:
-            if (c.x, c.y, size) not in seen:
-                label, confidence = self.profile.nearest(face_crop(grey, c.x, c.y, size))
-                seen[c.x, c.y, size] = ((int(label), confidence)
-                                        if int(label) in self.profile.custom else None)
-            return seen[c.x, c.y, size]
+    def _not_a_die(self, c: Candidate) -> bool:
+        """Whether a candidate looks most like something on the profile's table that is not
+        a die (what calibration found away from the labelled dice)."""
+        return bool(self.profile and self.profile.nearest_to(c.look)[0] == NOT_A_DIE)
 
-        return custom
+    def candidates(self, frame: np.ndarray) -> list[Candidate]:
+        """Everything the coarse levels offer as a die in a frame, sure or not (calibration
+        keeps those away from the labelled dice as not dice)."""
+        frame = as_bgr(frame)
+        base = self.params.work_side / max(frame.shape[:2])
+        return self._levels(frame, [base * f for f in self.params.levels])
 
-    def _search(self, frame: np.ndarray) -> list[Candidate]:
-        """Dice of unknown size: the coarse levels, the fine one when the dice look small."""
+    def _weighed(self, c: Candidate) -> tuple[int, float]:
+        """A die's value (and its probability) with a profile: the label of the profile's
+        example nearest its look when that is a custom face, else the network's read."""
+        value = int(np.argmax(c.probs[1:])) + 1
+        if self.profile.custom:
+            label, confidence = self.profile.nearest_to(c.look)
+            if int(label) in self.profile.custom:
+                return int(label), confidence
+        return value, float(c.probs[value])
+
+    def _search(self, frame: np.ndarray, die_px: float | None = None) -> list[Candidate]:
+        """Dice of unknown size (or none sure at `die_px`): the coarse levels, the fine one
+        when the dice look small."""
         p = self.params
         base = p.work_side / max(frame.shape[:2])
         found = self._levels(frame, [base * f for f in p.levels])
         sure = [c.size for c in found if c.sureness >= p.sure]
         if not sure or statistics.median(sure) * base < p.fine_below:
             found += self._levels(frame, [base * p.fine_level])
-        return self._agree(found)
+        return self._agree(found, die_px)
 
     def _levels(self, frame: np.ndarray, scales: list[float]) -> list[Candidate]:
         """The candidates of the frame read at each work scale, in frame pixels (their crops
@@ -208,15 +219,16 @@ class PipReader:
                 places.append((x / scale, y / scale, size / scale))
         if not crops:
             return []
-        return [Candidate(*place, prob) for place, prob in zip(places, self._read_crops(crops))
-                if prob[0] <= self.params.max_background]
+        probs, looks = self._read_crops(crops)
+        return [Candidate(*place, prob, look) for place, prob, look in zip(places, probs, looks)
+                if prob[0] <= self.params.max_background and (
+                    not self.profile or self.profile.has_dice_colour(face_colour(frame, *place)))]
 
-    def _agree(self, found: list[Candidate], die_px: float | None = None,
-               custom: CustomFaces | None = None) -> list[Candidate]:
+    def _agree(self, found: list[Candidate], die_px: float | None = None) -> list[Candidate]:
         """Sure candidates, and unsure ones of the frame's die size (the sure ones' median, else
         `die_px`, else the surest candidate's): not a die's pip group nor a cluster of dice;
         the surest first, none centred within `min_separation` of a die kept. Those less sure
-        than `least_sure` only when they look like one of the profile's `custom` faces."""
+        than `least_sure` only when the profile weighs them as one of its custom faces."""
         p = self.params
         if not found:
             return []
@@ -227,7 +239,7 @@ class PipReader:
         size = die_px or found[0].size
         lo, hi = p.size_band[0] * size, p.size_band[1] * size
         unsure = [c for c in found if c.sureness < p.sure and lo <= c.size <= hi and (
-            c.sureness >= p.least_sure or (custom and custom(c, size)))]
+            c.sureness >= p.least_sure or self._custom_face(c)) and not self._not_a_die(c)]
         return _apart(sure + unsure, p.min_separation)
 
     def _detect(self, work: np.ndarray) -> list[tuple[float, float, float, float]]:
@@ -256,8 +268,9 @@ class PipReader:
             kept.append((float(cx), float(cy), size, float(heat[y, x])))
         return kept
 
-    def classify(self, work: np.ndarray, centres: list) -> np.ndarray:
-        """Softmax over (not-a-die, 1..6) for a crop around each (x, y, size, ...) candidate."""
+    def classify(self, work: np.ndarray, centres: list) -> tuple[np.ndarray, np.ndarray]:
+        """For a crop around each (x, y, size, ...) candidate: the softmax over (not-a-die,
+        1..6), and the look of the face (the network's features, unit length)."""
         return self._read_crops([self._crop(work, x, y, size) for x, y, size, *_ in centres])
 
     def _crop(self, image: np.ndarray, x: float, y: float, size: float) -> np.ndarray:
@@ -268,24 +281,25 @@ class PipReader:
         return cv2.warpAffine(image, m, (p.crop_side, p.crop_side), flags=cv2.INTER_AREA,
                               borderMode=cv2.BORDER_REPLICATE)
 
-    def _read_crops(self, crops: list[np.ndarray]) -> np.ndarray:
-        """Softmax over (not-a-die, 1..6) per crop; a crop read less surely than
-        `second_look_below` is read again turned 90/180/270 degrees and the four averaged."""
-        probs = self._softmax(crops)
+    def _read_crops(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """Softmax and look per crop; a crop read less surely than `second_look_below` is read
+        again turned 90/180/270 degrees and the four softmaxes averaged."""
+        probs, looks = self._run(crops)
         unsure = np.flatnonzero(probs.max(axis=1) < self.params.second_look_below)
         if len(unsure):
             turned = [np.ascontiguousarray(np.rot90(crops[i], k))
                       for k in (1, 2, 3) for i in unsure]
-            extra = self._softmax(turned).reshape(3, len(unsure), -1)
+            extra = self._run(turned)[0].reshape(3, len(unsure), -1)
             probs[unsure] = (probs[unsure] + extra.sum(axis=0)) / 4
-        return probs
+        return probs, looks
 
-    def _softmax(self, crops: list[np.ndarray]) -> np.ndarray:
-        """Classifier softmax for a batch of crops."""
+    def _run(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """The classifier on a batch of crops: softmax, and features scaled to unit length."""
         self.classifier.setInput(_blob(crops))
-        logits = self.classifier.forward()
+        logits, features = self.classifier.forward(["y", "features"])
         e = np.exp(logits - logits.max(axis=1, keepdims=True))
-        return e / e.sum(axis=1, keepdims=True)
+        looks = features / (np.linalg.norm(features, axis=1, keepdims=True) + 1e-6)
+        return e / e.sum(axis=1, keepdims=True), looks
 
 
 def _apart(ordered: list[Candidate], separation: float) -> list[Candidate]:

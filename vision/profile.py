@@ -2,15 +2,15 @@
 
 A profile holds the die size (as a part of the frame's long side), the look of each face as
 HOG-style descriptors of grey face crops (each example 4 ways round), the face map and, for pip
-dice, which values carry custom faces the pip network misreads (a die the examples call one of
-those is read as it). Saved as a compressed .npz, no pickles.
+dice, which values carry custom faces the pip network misreads, the dice's colours, and examples
+of what on that table is not a die. Saved as a compressed .npz, no pickles.
 """
 
 from __future__ import annotations
 
 import json
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
@@ -23,6 +23,12 @@ CROP_SIDE = 32  # grey face crop side for the descriptor
 HOG_CELL = 8  # pixels per histogram cell
 HOG_BINS = 9  # unsigned orientation bins over 0..180 degrees
 SOFTNESS = 0.25  # descriptor distance that makes one label e times likelier than another
+
+
+PROFILE_VERSION = 2  # 2: pip dice are compared by the network's features, colours kept
+NOT_A_DIE = "0"  # label of a pip profile's examples of things on that table that are not dice
+COLOUR_MIDDLE = 0.7  # the part of a face's side whose colour is the die's
+COLOUR_SLACK = (1.5, 12.0)  # a die's colour may be this x (+ this) farther than seen at calibration
 
 
 class ProfileError(ValueError):
@@ -46,12 +52,15 @@ def describe(crop: np.ndarray) -> np.ndarray:
     return np.concatenate([b / (np.linalg.norm(b) + 1e-6) for b in blocks])
 
 
-def face_crop(grey: np.ndarray, cx: float, cy: float, side: float) -> np.ndarray:
-    """The CROP_SIDE square grey crop of a die face of `side` pixels centred on (cx, cy)."""
-    s = CROP_SIDE / max(side, 1.0)
-    m = np.array([[s, 0, CROP_SIDE / 2 - s * cx], [0, s, CROP_SIDE / 2 - s * cy]])
-    return cv2.warpAffine(grey, m, (CROP_SIDE, CROP_SIDE), flags=cv2.INTER_AREA,
-                          borderMode=cv2.BORDER_REPLICATE)
+def face_colour(frame: np.ndarray, cx: float, cy: float, side: float) -> np.ndarray:
+    """The mean colour of the middle of a die face of `side` pixels centred on (cx, cy), as
+    (L/2, a, b): light counts half, as it changes more with the light than with the die."""
+    s = 4 / max(side * COLOUR_MIDDLE, 1.0)
+    m = np.array([[s, 0, 2 - s * cx], [0, s, 2 - s * cy]])
+    patch = cv2.warpAffine(frame, m, (4, 4), flags=cv2.INTER_AREA,
+                           borderMode=cv2.BORDER_REPLICATE)
+    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).reshape(-1, 3).mean(axis=0)
+    return np.array([lab[0] / 2, lab[1], lab[2]], np.float32)
 
 
 def four_ways(crop: np.ndarray) -> list[np.ndarray]:
@@ -65,10 +74,13 @@ class Profile:
 
     kind: str
     die_size: float  # median die side / frame long side on the calibration photos
-    features: np.ndarray  # (N, 4, D) float32: each example's descriptors, 4 ways round
+    features: np.ndarray  # (N, turns, D) float32: each example's look (icon dice: the HOG of
+    # its grey crop 4 ways round; pip dice: the pip network's features, once)
     labels: list[str]  # per example: a pip value "1".."6" (pips) or a face name (icons)
     face_map: dict[int, str]
     custom: tuple[int, ...] = ()  # pip values with custom faces: read from the examples
+    colours: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))  # face_colour each
+    colour_reach: float = 0.0  # farthest a die's colour is from an example's; 0: not checked
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -91,14 +103,25 @@ class Profile:
         return self.die_size * max(frame_shape[:2])
 
     def nearest(self, crop: np.ndarray) -> tuple[str, float]:
-        """The label of the nearest example (each at its best turn), and a confidence: a
-        softmax over each label's nearest distance."""
-        dist = np.linalg.norm(self.features - describe(crop), axis=2).min(axis=1)
+        """The label of the example nearest a grey face crop (icon dice), and a confidence."""
+        return self.nearest_to(describe(crop))
+
+    def nearest_to(self, look: np.ndarray) -> tuple[str, float]:
+        """The label of the example nearest a look (each example at its best turn), and a
+        confidence: a softmax over each label's nearest distance."""
+        dist = np.linalg.norm(self.features - look, axis=2).min(axis=1)
         per_label = np.full(len(self._names), np.inf)
         np.minimum.at(per_label, self._index, dist)
         weights = np.exp((per_label.min() - per_label) / SOFTNESS)
         best = int(np.argmin(per_label))
         return self._names[best], float(weights[best] / weights.sum())
+
+    def has_dice_colour(self, colour: np.ndarray) -> bool:
+        """Whether a face's colour is near one of the examples' (a letter, a sticker or a
+        cable of another colour is not one of this table's dice)."""
+        if not self.colour_reach or not len(self.colours):
+            return True
+        return float(np.linalg.norm(self.colours - colour, axis=1).min()) <= self.colour_reach
 
     def counts(self) -> dict[str, int]:
         """Examples per label."""
@@ -108,11 +131,14 @@ class Profile:
         """Write the profile as a compressed .npz, creating the folder."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        meta = {"kind": self.kind, "die_size": self.die_size, "custom": list(self.custom),
+        meta = {"kind": self.kind, "version": PROFILE_VERSION, "die_size": self.die_size,
+                "custom": list(self.custom),
+                "colour_reach": self.colour_reach,
                 "face_map": {str(v): f for v, f in self.face_map.items()}}
         with path.open("wb") as fh:
             np.savez_compressed(fh, features=self.features.astype(np.float32),
                                 labels=np.array(self.labels, dtype="U8"),
+                                colours=self.colours.astype(np.float32),
                                 meta=np.array(json.dumps(meta)))
         return path
 
@@ -126,13 +152,19 @@ class Profile:
         try:
             with np.load(path, allow_pickle=False) as data:
                 features, labels = data["features"], [str(x) for x in data["labels"]]
+                colours = np.asarray(data["colours"], np.float32).reshape(-1, 3)
                 meta = json.loads(str(data["meta"]))
+            if meta.get("version") != PROFILE_VERSION:
+                raise ProfileError(f"{path}: made by another version of phoenix-dice; calibrate "
+                                   "again (or teach the icon dice again)")
             profile = cls(str(meta["kind"]), float(meta["die_size"]),
                           np.asarray(features, np.float32), labels,
                           parse_face_map({int(v): f for v, f in meta["face_map"].items()}),
-                          tuple(int(v) for v in meta["custom"]))
+                          tuple(int(v) for v in meta["custom"]),
+                          colours, float(meta["colour_reach"]))
         except (OSError, ValueError, KeyError, TypeError, EOFError, RecursionError,
                 zipfile.BadZipFile, FaceMapError) as exc:
             raise ProfileError(f"{path}: not a readable profile ({exc or 'empty'}); calibrate "
                                "again") from None
         return profile
+

@@ -65,8 +65,9 @@ def test_profile_from_two_photos_reads_the_third(tmp_path: Path, capsys, fixture
     assert values == sorted(v for v, _ in truth_of(fixture_labels, held))
 
 
-def test_custom_faces_read_after_calibration(fixture_labels) -> None:
-    """Every 2 carries an emblem; the network alone misreads them, the profile reads 2."""
+def test_custom_faces_read_back_after_calibration(fixture_labels) -> None:
+    """Every 2 carries an emblem; the network alone misreads them; a profile from the three
+    photos reads every die of each of them, the emblems as 2."""
     items = {it.path.name: it for it in load_dataset(FIXTURES)}
     frames = {}
     for name, item in items.items():
@@ -75,14 +76,44 @@ def test_custom_faces_read_after_calibration(fixture_labels) -> None:
     plain = PipReader()
     truths = {n: truth_of(fixture_labels, n) for n in IMAGES}
     assert any(match(truths[n], plain.read(frames[n]).dice)[1] < len(truths[n]) for n in IMAGES)
-    for held in IMAGES:
-        calibrator = Calibrator("pips", plain)
-        for name in IMAGES:
-            if name != held:
-                calibrator.add_labelled(frames[name], items[name].dice)
-        profile = calibrator.profile()
-        assert profile.custom == (2,)
-        assert_exact(PipReader(profile=profile).read(frames[held]), truths[held])
+    calibrator = Calibrator("pips", plain)
+    for name in IMAGES:
+        calibrator.add_labelled(frames[name], items[name].dice)
+    profile = calibrator.profile()
+    assert profile.custom == (2,)
+    for name in IMAGES:
+        assert_exact(PipReader(profile=profile).read(frames[name]), truths[name])
+
+
+def test_custom_faces_read_on_new_photos_after_calibrating_on_ten(tmp_path) -> None:
+    """SYNTHETIC photos of one table (`vision.training.synth`, one setup, seed 4005) whose dice
+    carry an emblem in place of the 6: the plain reader reads none of the emblem dice; a profile
+    from 10 photos reads most of them on the 4 photos it has not seen, and no die fewer in all."""
+    from vision.calibrate import calibrate
+    from vision.training.synth import SynthParams, write_folder
+
+    write_folder(tmp_path, 14, 4005, (640, 480),
+                 SynthParams(icon_dice=0, emblem=1, die_px=(30, 80)), one_setup=True)
+    items = load_dataset(tmp_path)
+    plain = PipReader()
+    profile = calibrate(items[:10], None, plain)
+    assert profile.custom == (6,)
+    calibrated = PipReader(profile=profile)
+    emblems = [0, 0, 0]  # emblem dice, read right calibrated, read right plain
+    right = [0, 0]
+    for item in items[10:]:
+        frame = load_image(item.path)
+        truth = [(d.value, d.box) for d in item.dice]
+        sixes = [t for t in truth if t[0] == 6]
+        with_profile, without = calibrated.read(frame).dice, plain.read(frame).dice
+        emblems[0] += len(sixes)
+        emblems[1] += match(sixes, with_profile)[1]
+        emblems[2] += match(sixes, without)[1]
+        right[0] += match(truth, with_profile)[1]
+        right[1] += match(truth, without)[1]
+    assert emblems[0] >= 5 and emblems[2] == 0
+    assert emblems[1] >= 0.8 * emblems[0]
+    assert right[0] >= right[1] + emblems[1]
 
 
 def test_bench_calibrates_on_k_photos_and_reads_the_others(capsys) -> None:

@@ -381,9 +381,23 @@ def place_dice(rng: np.random.Generator, count: int, side: float, reach: float,
     return spots
 
 
-def render_scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
-                 params: SynthParams = SynthParams()) -> tuple[np.ndarray, list[SynthDie]]:
-    """One synthetic photo and the top faces of its dice, in the order drawn."""
+@dataclass(frozen=True)
+class Setup:
+    """What stays the same from photo to photo at one table: the table with its clutter, the dice
+    and their size, the camera and the light."""
+
+    table: np.ndarray
+    side: float
+    tilt: float
+    camera: Camera
+    look: DiceSet
+    light: tuple[float, float]
+    most: int  # the most dice the frame has room for
+
+
+def new_setup(rng: np.random.Generator, size: tuple[int, int], params: SynthParams
+              ) -> tuple[Setup, int]:
+    """A random table setup, and a number of dice for its first photo."""
     w, h = size
     frame = table(rng, w, h)
     lo, hi = params.die_px
@@ -392,32 +406,60 @@ def render_scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
     tilt = float(rng.uniform(0, params.max_tilt)) if rng.random() < 0.6 else 0.0
     camera = Camera(tilt, float(rng.uniform(0, 360)), (w / 2, h / 2))
     margin = side * 1.2
+    most = max(1, int((w - 2 * margin) * (h - 2 * margin) / (side * side * 4)))
+    count = int(rng.integers(params.dice[0], min(params.dice[1], most) + 1))
+    look = dice_set(rng, params)
+    heading = rng.uniform(0, 2 * math.pi)
+    return Setup(frame, side, tilt, camera, look, (math.cos(heading), math.sin(heading)),
+                 most), count
+
+
+def roll(rng: np.random.Generator, setup: Setup, count: int, params: SynthParams
+         ) -> tuple[np.ndarray, list[SynthDie]]:
+    """One photo of `count` dice thrown at a setup, and their top faces in the order drawn."""
+    frame = setup.table.copy()
+    h, w = frame.shape[:2]
+    side, camera = setup.side, setup.camera
+    margin = side * 1.2
 
     def fits(spot: np.ndarray) -> bool:
         (x, y), = camera.project(np.array([[spot[0], spot[1], side / 2]]))
         return margin <= x <= w - margin and margin <= y <= h - margin
 
-    most = max(1, int((w - 2 * margin) * (h - 2 * margin) / (side * side * 4)))
-    count = int(rng.integers(params.dice[0], min(params.dice[1], most) + 1))
-    look = dice_set(rng, params)
-    heading = rng.uniform(0, 2 * math.pi)
-    light = (math.cos(heading), math.sin(heading))
-    reach = max(w, h) / 2 / math.cos(math.radians(tilt))
+    reach = max(w, h) / 2 / math.cos(math.radians(setup.tilt))
     spots = place_dice(rng, count, side, reach, fits, params.touching)
     spots.sort(key=lambda s: -s[1])  # far dice first, so near ones are drawn over them
-    found = [draw_die(frame, camera, look, (float(x), float(y)), side, float(rng.uniform(0, 90)),
-                      int(rng.integers(1, 7)), light, rng) for x, y in spots]
+    found = [draw_die(frame, camera, setup.look, (float(x), float(y)), side,
+                      float(rng.uniform(0, 90)), int(rng.integers(1, 7)), setup.light, rng)
+             for x, y in spots]
     return sensor(frame, rng, params), found
 
 
+def render_scene(rng: np.random.Generator, size: tuple[int, int] = (640, 480),
+                 params: SynthParams = SynthParams()) -> tuple[np.ndarray, list[SynthDie]]:
+    """One synthetic photo of a new setup and the top faces of its dice, in the order drawn."""
+    setup, count = new_setup(rng, size, params)
+    return roll(rng, setup, count, params)
+
+
 def write_folder(out: Path, count: int, seed: int = 0, size: tuple[int, int] = (640, 480),
-                 params: SynthParams = SynthParams()) -> int:
-    """Render `count` scenes into `out` with their `labels.json`; the number of dice drawn."""
+                 params: SynthParams = SynthParams(), one_setup: bool = False) -> int:
+    """Render `count` scenes into `out` with their `labels.json`; the number of dice drawn.
+    `one_setup`: every photo at the same table (dice, camera, light), the dice thrown anew, as
+    a player's photos for calibration are."""
     out.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(seed)
+    setup, first = new_setup(rng, size, params)
     labels, total = {}, 0
     for index in range(count):
-        frame, dice = render_scene(rng, size, params)
+        if one_setup:
+            dice_count = first if index == 0 else int(rng.integers(
+                params.dice[0], min(params.dice[1], setup.most) + 1))
+            frame, dice = roll(rng, setup, dice_count, params)
+        else:
+            if index:
+                setup, first = new_setup(rng, size, params)
+            frame, dice = roll(rng, setup, first, params)
         name = f"synth-{index:05d}.jpg"
         cv2.imwrite(str(out / name), frame)
         labels[name] = {"width": size[0], "height": size[1],
@@ -460,9 +502,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="chance a pip set carries an emblem in place of its 1 or 6")
     parser.add_argument("--die-px", type=_range, default=SynthParams.die_px,
                         help="top-face sizes in the frame, LOW-HIGH px (default 12-150)")
+    parser.add_argument("--one-setup", action="store_true",
+                        help="every photo at one table (dice, camera, light), as a player's "
+                        "calibration photos are; with --emblem 1 its dice have a custom face")
     args = parser.parse_args(argv)
     params = SynthParams(icon_dice=args.icon_dice, emblem=args.emblem, die_px=args.die_px)
-    dice = write_folder(args.out, args.count, args.seed, args.size, params)
+    dice = write_folder(args.out, args.count, args.seed, args.size, params, args.one_setup)
     print(f"wrote {args.count} photos with {dice} dice to {args.out}")
     return 0
 

@@ -70,7 +70,8 @@ class Detector(nn.Module):
 
 
 class PipClassifier(nn.Module):
-    """40x40 crop -> 7 logits: not a die, 1, 2, 3, 4, 5, 6."""
+    """40x40 crop -> 7 logits: not a die, 1, 2, 3, 4, 5, 6 (and, exported, the 96 features
+    they are computed from, which calibration compares faces by)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -82,6 +83,20 @@ class PipClassifier(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.f(x)
+
+    def with_features(self) -> nn.Module:
+        """The same network giving (logits, features), as exported."""
+        return _WithFeatures(self)
+
+
+class _WithFeatures(nn.Module):
+    def __init__(self, net: PipClassifier) -> None:
+        super().__init__()
+        self.net = net
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        features = self.net.f[:9](x)  # through Flatten
+        return self.net.f[9:](features), features
 
 
 def to_tensor(images: list[np.ndarray]) -> torch.Tensor:
@@ -315,17 +330,19 @@ def train_classifier(items, images, iters: int, out: Path, sampler: Sampler,
             acc = (logits.argmax(1) == y).float().mean().item()
             print(f"cls {it}/{iters} loss {loss.item():.3f} acc {acc:.3f} {time.time() - t0:.0f}s",
                   flush=True)
-    export(net, (1, 3, CLS_SIZE, CLS_SIZE), out / "dice_pips.onnx")
+    export(net.with_features(), (1, 3, CLS_SIZE, CLS_SIZE), out / "dice_pips.onnx",
+           ("y", "features"))
 
 
-def export(net: nn.Module, shape: tuple[int, ...], path: Path) -> None:
+def export(net: nn.Module, shape: tuple[int, ...], path: Path,
+           outputs: tuple[str, ...] = ("y",)) -> None:
     """Export an eval-mode network to ONNX with dynamic batch and spatial size."""
     net.eval()
     path.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(
         net, torch.zeros(*shape), str(path), dynamo=False, opset_version=13,
-        input_names=["x"], output_names=["y"],
-        dynamic_axes={"x": {0: "n", 2: "h", 3: "w"}, "y": {0: "n"}},
+        input_names=["x"], output_names=list(outputs),
+        dynamic_axes={"x": {0: "n", 2: "h", 3: "w"}, **{name: {0: "n"} for name in outputs}},
     )  # fmt: skip
     print(f"wrote {path} ({path.stat().st_size} bytes)", flush=True)
 

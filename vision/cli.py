@@ -28,7 +28,7 @@ from vision.frames import ImageError, load_image
 from vision.icons import IconReader, default_model_path
 from vision.overlay import draw_overlay
 from vision.pips import ModelError, PipReader
-from vision.profile import Profile, ProfileError
+from vision.profile import NOT_A_DIE, Profile, ProfileError
 from vision.settle import Settler
 
 
@@ -156,7 +156,8 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 
 def describe_profile(profile: Profile, width: int, height: int) -> str:
     """One line on what a profile holds, die size in pixels of a width x height photo."""
-    counts = ", ".join(f"{n} x {label}" for label, n in profile.counts().items())
+    counts = ", ".join(f"{n} x {'not a die' if label == NOT_A_DIE else label}"
+                       for label, n in profile.counts().items())
     custom = f"; custom faces (read from the examples): {list(profile.custom)}" \
         if profile.custom else ""
     return (f"{profile.kind} dice about {profile.die_px((height, width)):.0f} px across in "

@@ -125,8 +125,8 @@ class PipReader:
 
     def read(self, frame: np.ndarray, die_px: float | None = None) -> Reading:
         """All dice in a BGR (or grey/BGRA) frame, with a hint when it is too dark to read.
-        `die_px`: the dice's size in frame pixels when known (a profile's is used otherwise);
-        without either, or when no die is sure at that size, every level is searched."""
+        `die_px`: the dice's size in frame pixels when known (a camera's last frame showed it):
+        read at that size alone unless no die is sure there; else every level is searched."""
         frame = as_bgr(frame)
         hint = darkness_hint(frame)
         if hint:

@@ -1,5 +1,6 @@
 """Icon dice: teach (an icon calibration) on SYNTHETIC renders, then read unseen ones."""
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -74,6 +75,15 @@ def test_incomplete_or_missing_profiles_are_refused(tmp_path: Path) -> None:
     (tmp_path / "junk.npz").write_bytes(b"not a zip")
     with pytest.raises(ProfileError, match=r"junk\.npz"):
         Profile.load(tmp_path / "junk.npz")
+    older = tmp_path / "older.npz"  # a profile as the first version wrote it: no version
+    taught(shots=1).profile().save(older)
+    with np.load(older) as data:
+        parts = {k: data[k] for k in data.files}
+    meta = json.loads(str(parts["meta"]))
+    del meta["version"]
+    np.savez_compressed(older, **{**parts, "meta": np.array(json.dumps(meta))})
+    with pytest.raises(ProfileError, match=r"another version.*calibrate again"):
+        Profile.load(older)
 
 
 def test_teaching_needs_a_die_and_a_known_face() -> None:

@@ -63,7 +63,7 @@ class PipParams:
     second_look_below: float = 0.9  # re-read crops less sure than this, 4 ways round, averaged
     sure: float = 0.9  # a candidate this sure (die x value) sets the frame's die size
     least_sure: float = 0.3  # a candidate less sure than this is not reported
-    size_band: tuple[float, float] = (0.55, 1.8)  # unsure ones kept, x the frame's die size
+    size_band: tuple[float, float] = (0.75, 1.8)  # unsure ones kept, x the frame's die size
     max_work_side: int = 2560  # a profile's scale never makes the work frame larger than this
 
 

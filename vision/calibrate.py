@@ -27,9 +27,10 @@ from vision.icons import IconParams, find_faces
 from vision.pips import PipReader
 from vision.profile import COLOUR_SLACK, NOT_A_DIE, Profile, ProfileError, face_colour, four_ways
 
+# Each labelled die's look is kept as seen shifted and sized a little (dx, dy as parts of its
+# side, size factor), as the detector places and sizes a die a little off.
 LOOK_JITTER = ((0, 0, 1.0), (0.08, 0, 1.0), (-0.08, 0, 1.0), (0, 0.08, 1.0), (0, -0.08, 1.0),
-               (0, 0, 0.9), (0, 0, 1.12))  # (dx, dy, size) of a die's looks kept: as the
-# detector places and sizes a die a little off, each example is seen so
+               (0, 0, 0.9), (0, 0, 1.12))
 MIN_RECALL = 0.8  # a pip value whose dice the network reads right less often is a custom face
 
 

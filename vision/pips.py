@@ -76,6 +76,7 @@ class Candidate(NamedTuple):
     size: float
     probs: np.ndarray
     look: np.ndarray  # the classifier's features, unit length: what calibration compares
+    example: tuple[str, float] | None = None  # the profile's nearest example: label, confidence
 
     @property
     def sureness(self) -> float:
@@ -141,9 +142,7 @@ class PipReader:
                                                   if self.profile else None))
         dice = []
         for c in kept:
-            value = int(np.argmax(c.probs[1:])) + 1
-            value, confidence = self._weighed(c) if self.profile else (value,
-                                                                       float(c.probs[value]))
+            value, confidence = self._value(c)
             half = c.size / 2
             box = (max(0, round(c.x - half)), max(0, round(c.y - half)),
                    min(frame.shape[1], round(c.x + half)), min(frame.shape[0], round(c.y + half)))
@@ -167,14 +166,22 @@ class PipReader:
 
     def _custom_face(self, c: Candidate) -> bool:
         """Whether a candidate looks most like one of the profile's custom faces (an emblem
-        the network is not sure is a die at all)."""
-        return bool(self.profile and self.profile.custom
-                    and self._weighed(c)[0] in self.profile.custom)
+        the network may not even be sure is a die)."""
+        return bool(c.example and self.profile.custom
+                    and int(c.example[0]) in self.profile.custom)
 
     def _not_a_die(self, c: Candidate) -> bool:
         """Whether a candidate looks most like something on the profile's table that is not
         a die (what calibration found away from the labelled dice)."""
-        return bool(self.profile and self.profile.nearest_to(c.look)[0] == NOT_A_DIE)
+        return bool(c.example and c.example[0] == NOT_A_DIE)
+
+    def _value(self, c: Candidate) -> tuple[int, float]:
+        """A die's value and its probability: the network's read, or the custom face whose
+        example is nearest its look."""
+        if self._custom_face(c):
+            return int(c.example[0]), c.example[1]
+        value = int(np.argmax(c.probs[1:])) + 1
+        return value, float(c.probs[value])
 
     def candidates(self, frame: np.ndarray) -> list[Candidate]:
         """Everything the coarse levels offer as a die in a frame, sure or not (calibration
@@ -182,16 +189,6 @@ class PipReader:
         frame = as_bgr(frame)
         base = self.params.work_side / max(frame.shape[:2])
         return self._levels(frame, [base * f for f in self.params.levels])
-
-    def _weighed(self, c: Candidate) -> tuple[int, float]:
-        """A die's value (and its probability) with a profile: the label of the profile's
-        example nearest its look when that is a custom face, else the network's read."""
-        value = int(np.argmax(c.probs[1:])) + 1
-        if self.profile.custom:
-            label, confidence = self.profile.nearest_to(c.look)
-            if int(label) in self.profile.custom:
-                return int(label), confidence
-        return value, float(c.probs[value])
 
     def _search(self, frame: np.ndarray, die_px: float | None = None) -> list[Candidate]:
         """Dice of unknown size (or none sure at `die_px`): the coarse levels, the fine one
@@ -206,10 +203,12 @@ class PipReader:
 
     def _levels(self, frame: np.ndarray, scales: list[float]) -> list[Candidate]:
         """The candidates of the frame read at each work scale, in frame pixels (their crops
-        classified in one batch)."""
+        classified in one batch). Each level is made from the last, larger one, so a 12 MP
+        still is shrunk in full once. With a profile, a candidate of a colour none of its dice
+        had is dropped, and the others carry their nearest example."""
         crops, places = [], []
-        source, at = frame, 1.0  # each level made from the last, larger one: a 12 MP still is
-        for scale in sorted(scales, reverse=True):  # shrunk in full once
+        source, at = frame, 1.0
+        for scale in sorted(scales, reverse=True):
             f = scale / at
             work = cv2.resize(source, None, fx=f, fy=f,
                               interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR)
@@ -220,15 +219,19 @@ class PipReader:
         if not crops:
             return []
         probs, looks = self._read_crops(crops)
-        return [Candidate(*place, prob, look) for place, prob, look in zip(places, probs, looks)
-                if prob[0] <= self.params.max_background and (
-                    not self.profile or self.profile.has_dice_colour(face_colour(frame, *place)))]
+        found = [Candidate(*place, prob, look) for place, prob, look in zip(places, probs, looks)
+                 if prob[0] <= self.params.max_background]
+        if not self.profile:
+            return found
+        return [c._replace(example=self.profile.nearest_to(c.look)) for c in found
+                if self.profile.has_dice_colour(face_colour(frame, c.x, c.y, c.size))]
 
     def _agree(self, found: list[Candidate], die_px: float | None = None) -> list[Candidate]:
         """Sure candidates, and unsure ones of the frame's die size (the sure ones' median, else
         `die_px`, else the surest candidate's): not a die's pip group nor a cluster of dice;
         the surest first, none centred within `min_separation` of a die kept. Those less sure
-        than `least_sure` only when the profile weighs them as one of its custom faces."""
+        than `least_sure` only when they look most like one of the profile's custom faces;
+        unsure ones that look most like something on its table that is not a die, never."""
         p = self.params
         if not found:
             return []

@@ -2,8 +2,8 @@
 
 Pipeline (parameters in `PipParams`):
 1. pyramid - the frame at a few work scales (`levels` x `work_side` px on its long side), so
-              dice of any size are about 40 px across in one of them; with a profile, the one
-              scale at which its dice are `size_ref` px;
+              dice of any size are about 40 px across in one of them; with a die size known
+              (a camera's last frame), the one scale at which its dice are `size_ref` px;
 2. detect  - each level's half-size copy through `dice_detector.onnx` -> centre heat map,
               offset, size;
 3. peaks   - local maxima of the heat map above `det_threshold`, near-duplicates dropped;
@@ -15,10 +15,10 @@ Pipeline (parameters in `PipParams`):
 7. agree   - the sure dice of all levels set the frame's die size; candidates of another size
               (a die's pip group, a cluster of dice, clutter) are dropped, and of candidates at
               one place the surest is kept;
-8. recall  - with a profile, each die's look (the classifier's features) is matched to the
-              nearest of the table's labelled examples; its value is the one the network's
-              read and that example's label make likeliest, by how each read that table's
-              dice at calibration (custom faces, dice the network misreads there);
+8. profile - with a table's calibration, each candidate's look (the classifier's features)
+              is matched to the nearest of its examples: one nearest a custom face is read as
+              it, an unsure one nearest something that is not a die, or of a colour none of
+              its dice had, is dropped;
 9. report  - dice with their face from the face map, box and confidence in frame pixels.
 The networks are trained by `vision.training.train_pips` (see docs/dice.md).
 """
@@ -64,7 +64,7 @@ class PipParams:
     sure: float = 0.9  # a candidate this sure (die x value) sets the frame's die size
     least_sure: float = 0.3  # a candidate less sure than this is not reported
     size_band: tuple[float, float] = (0.75, 1.8)  # unsure ones kept, x the frame's die size
-    max_work_side: int = 2560  # a profile's scale never makes the work frame larger than this
+    max_work_side: int = 2560  # a known die size's scale never makes the work frame larger
 
 
 class Candidate(NamedTuple):

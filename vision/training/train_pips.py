@@ -95,8 +95,10 @@ class _WithFeatures(nn.Module):
         self.net = net
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        features = self.net.f[:9](x)  # through Flatten
-        return self.net.f[9:](features), features
+        layers = list(self.net.f)
+        split = next(k for k, m in enumerate(layers) if isinstance(m, nn.Flatten)) + 1
+        features = nn.Sequential(*layers[:split])(x)
+        return nn.Sequential(*layers[split:])(features), features
 
 
 def to_tensor(images: list[np.ndarray]) -> torch.Tensor:

@@ -7,7 +7,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-TOO_DARK_LEVEL = 30.0  # mean grey level (0..255) below which a frame is too dark to read
+TOO_DARK_LEVEL = 30.0  # mean grey level (0..255) below which a frame with no dice is too dark
 TOO_DARK_HINT = "too dark: add light over the tray or raise the camera exposure"
 MIN_SIDE = 16  # pixels: a smaller side cannot hold a die
 MAX_ASPECT = 10  # a longer side more than this many times the shorter is no photo of a tray
@@ -55,7 +55,8 @@ def as_bgr(frame: object) -> np.ndarray:
 
 
 def darkness_hint(frame: np.ndarray) -> str | None:
-    """The 'too dark' hint when the frame's mean brightness is below TOO_DARK_LEVEL, else None."""
+    """The 'too dark' hint when the frame's mean brightness is below TOO_DARK_LEVEL, else None:
+    the readers give it to explain a frame in which they found no die."""
     small = cv2.resize(frame, (64, 64), interpolation=cv2.INTER_AREA)
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     return TOO_DARK_HINT if float(grey.mean()) < TOO_DARK_LEVEL else None

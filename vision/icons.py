@@ -102,16 +102,14 @@ class IconReader:
         self.params = params or IconParams()
 
     def read(self, frame: np.ndarray) -> Reading:
-        """All icon dice in the frame, with a hint when it is too dark."""
+        """All icon dice in the frame; none, with a hint, when it is too dark (a dark tray with
+        dice on it is read all the same)."""
         frame = as_bgr(frame)
-        hint = darkness_hint(frame)
-        if hint:
-            return Reading((), hint)
         dice = []
         for crop, box in find_faces(frame, self.params):
             face, confidence = self.profile.nearest(crop)
             dice.append(Die(None, face, box, confidence))
-        return Reading(tuple(dice))
+        return Reading(tuple(dice), None if dice else darkness_hint(frame))
 
     def follower(self) -> Callable[[np.ndarray], Reading]:
         """A read function for one camera's frames in turn (icon dice need no memory of the

@@ -125,13 +125,11 @@ class PipReader:
         self.classifier = _load_net(folder / CLASSIFIER_FILE)
 
     def read(self, frame: np.ndarray, die_px: float | None = None) -> Reading:
-        """All dice in a BGR (or grey/BGRA) frame, with a hint when it is too dark to read.
-        `die_px`: the dice's size in frame pixels when known (a camera's last frame showed it):
-        read at that size alone unless no die is sure there; else every level is searched."""
+        """All dice in a BGR (or grey/BGRA) frame; none, with a hint, when it is too dark (a
+        dark tray with dice on it is read all the same). `die_px`: the dice's size in frame
+        pixels when known (a camera's last frame showed it): read at that size alone unless no
+        die is sure there; else every level is searched."""
         frame = as_bgr(frame)
-        hint = darkness_hint(frame)
-        if hint:
-            return Reading((), hint)
         p = self.params
         kept: list[Candidate] = []
         if die_px:
@@ -149,7 +147,8 @@ class PipReader:
             dice.append(Die(value, self.face_map[value], box, confidence))
         dice.sort(key=lambda d: (d.box[1], d.box[0]))
         sure = [c.size for c in kept if c.sureness >= p.sure]
-        return Reading(tuple(dice), die_px=statistics.median(sure) if sure else None)
+        return Reading(tuple(dice), None if dice else darkness_hint(frame),
+                       die_px=statistics.median(sure) if sure else None)
 
     def follower(self) -> Callable[[np.ndarray], Reading]:
         """A read function for one camera's frames in turn: each frame is read at the die size

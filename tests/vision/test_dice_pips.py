@@ -66,6 +66,23 @@ def test_black_frame_has_no_dice_and_a_too_dark_hint(pip_reader: PipReader) -> N
     assert pip_reader.read(load_image(FIXTURES / IMAGES[0])).hint is None
 
 
+def test_dice_on_a_black_tray_are_read(pip_reader: PipReader, fixture_labels: dict) -> None:
+    """A dark tray (the frame's mean under the 'too dark' level) does not hide the dice on it:
+    a real photo with everything but its dice turned near-black reads the same dice."""
+    name = IMAGES[0]
+    frame = load_image(FIXTURES / name)
+    truth = labelled(fixture_labels, name)
+    black = np.full_like(frame, 8)
+    for _, (x0, y0, x1, y1) in truth:
+        pad = 0.15 * (x1 - x0)
+        ys, xs = slice(int(y0 - pad), int(y1 + pad)), slice(int(x0 - pad), int(x1 + pad))
+        black[ys, xs] = frame[ys, xs]
+    assert cv2.cvtColor(black, cv2.COLOR_BGR2GRAY).mean() < 30
+    reading = pip_reader.read(black)
+    assert reading.hint is None
+    assert match(truth, reading.dice) == (len(truth), len(truth))
+
+
 BAD_FRAMES = [None, np.zeros((0, 0, 3), np.uint8), np.zeros((10, 10, 3), np.float32),
               np.zeros((4, 4, 2), np.uint8)]
 

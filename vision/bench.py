@@ -30,6 +30,7 @@ class ImageScore:
     wrong_flagged: int = 0  # found dice read wrong and marked uncertain
     right_flagged: int = 0  # found dice read right but marked uncertain
     next_millis: float | None = None  # the same camera's next frame, the die size known
+    next_correct: int = 0  # labelled dice that next frame read with the right value
 
     @property
     def exact(self) -> bool:
@@ -52,6 +53,7 @@ class BenchResult:
     wrong_flagged: int = 0
     right_flagged: int = 0
     next_median_ms: float | None = None
+    next_correct: int = 0
 
     @property
     def recall(self) -> float:
@@ -90,6 +92,8 @@ class BenchResult:
             "right_flagged": self.right_flagged,
             "next_frame_median_ms": None if self.next_median_ms is None
             else round(self.next_median_ms, 2),
+            "next_frame_die_accuracy": None if self.next_median_ms is None
+            else round(self.next_correct / self.labelled if self.labelled else 1.0, 4),
         }  # fmt: skip
 
     def text(self) -> str:
@@ -107,7 +111,10 @@ class BenchResult:
             "read right marked too)",
             f"ms per image    median {self.median_ms:.1f}  p90 {self.p90_ms:.1f}  (1 thread)",
             *([f"ms next frame   median {self.next_median_ms:.1f}  (the same camera's next "
-               "frame, its die size known)"] if self.next_median_ms is not None else []),
+               "frame, its die size known)",
+               f"next frame      die accuracy {self.next_correct / max(1, self.labelled):.2%}"
+               f"  ({self.next_correct}/{self.labelled})"]
+              if self.next_median_ms is not None else []),
         ])  # fmt: skip
 
 
@@ -143,18 +150,19 @@ def score_image(item: LabelledImage, read: Callable[[np.ndarray], Reading],
     start = time.perf_counter()
     reading = read(frame)
     millis = (time.perf_counter() - start) * 1000
-    next_millis = None
+    next_millis, next_correct = None, 0
+    labels = [(d.key, d.box) for d in item.dice]
     if stream:
         follow = stream()
         follow(frame)
         start = time.perf_counter()
-        follow(frame)
+        following = follow(frame)
         next_millis = (time.perf_counter() - start) * 1000
-    labels = [(d.key, d.box) for d in item.dice]
+        next_correct = match(labels, following.dice)[1]
     found, correct = match(labels, reading.dice)
     flagged_found, flagged_correct = match(labels, [d for d in reading.dice if d.uncertain])
     return ImageScore(len(item.dice), len(reading.dice), found, correct, millis,
-                      flagged_found - flagged_correct, flagged_correct, next_millis)
+                      flagged_found - flagged_correct, flagged_correct, next_millis, next_correct)
 
 
 def bench(items: list[LabelledImage], read: Callable[[np.ndarray], Reading],
@@ -180,4 +188,5 @@ def bench(items: list[LabelledImage], read: Callable[[np.ndarray], Reading],
         wrong_flagged=sum(s.wrong_flagged for s in scores),
         right_flagged=sum(s.right_flagged for s in scores),
         next_median_ms=statistics.median(following) if following else None,
+        next_correct=sum(s.next_correct for s in scores),
     )

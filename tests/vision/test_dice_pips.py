@@ -152,7 +152,8 @@ def test_dice_read_the_same_at_any_size(pip_reader: PipReader, fixture_labels, f
 
 
 def test_bench_counts_wrong_dice_that_were_flagged() -> None:
-    """Of the dice read wrong, how many were marked uncertain (and right ones marked too)."""
+    """Of the dice read wrong, how many were marked uncertain (and right ones marked too); and
+    how many a camera's next frame read right."""
     from vision.bench import bench
     from vision.dataset import load_dataset
 
@@ -164,9 +165,11 @@ def test_bench_counts_wrong_dice_that_were_flagged() -> None:
         right_unsure = Die(truth[1].value, "food", tuple(map(int, truth[1].box)), 0.5)
         return Reading((wrong_unsure, right_unsure))
 
-    result = bench(items[:1], read)
+    result = bench(items[:1], read, stream=lambda: read)
     assert (result.found, result.correct) == (2, 1)
     assert (result.wrong_flagged, result.right_flagged, result.wrong_flagged_rate) == (1, 1, 1.0)
+    assert result.next_correct == 1  # the camera's next frame is scored as well as timed
+    assert f"next frame      die accuracy {1 / len(truth):.2%}" in result.text()
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])

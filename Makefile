@@ -34,7 +34,8 @@ screenshots: install
 # Speed figures (printed, never asserted): the rules engine, the game store, the touchscreen app
 # under Xvfb (start, touch to screen, memory), the dice reader on 150 synthetic photos of setups
 # never photographed (vision/training/synth.py, seed 1000), on 8 synthetic 12 MP stills, and,
-# where the labelled photos are (DICE_DATASET), on the real ones (accuracy and ms per image).
+# where the labelled photos are (DICE_DATASET), on the real ones (accuracy and ms per image), also
+# with the label errors found in them corrected (tools/d6_tray_corrected.py).
 DICE_DATASET ?= ../shared/datasets/d6-tray
 bench: install
 	$(PY) tools/bench_engine.py
@@ -49,6 +50,8 @@ bench: install
 		$(VENV)/bin/phoenix-dice bench "$(DICE_DATASET)"; \
 		$(VENV)/bin/phoenix-dice bench "$(DICE_DATASET)" --held-out; \
 		$(VENV)/bin/phoenix-dice bench "$(DICE_DATASET)" --calibrate 10; \
+		$(PY) tools/d6_tray_corrected.py "$(DICE_DATASET)" build/d6-tray-corrected && \
+		$(VENV)/bin/phoenix-dice bench build/d6-tray-corrected; \
 	else echo "dice bench skipped: no labelled photos at $(DICE_DATASET) (set DICE_DATASET)"; fi
 
 # Rebuild the dice networks (vision/models/*.onnx) as shipped: a training venv with torch (CPU

@@ -1,17 +1,18 @@
 """Pip dice reader: a tiny centre detector, then a tiny crop classifier, both run by cv2.dnn.
 
 Pipeline (parameters in `PipParams`):
-1. pyramid - the frame at a few work scales (`levels` x `work_side` px on its long side), so
-              dice of any size are about 40 px across in one of them; with a die size known
-              (a camera's last frame), the one scale at which its dice are `size_ref` px;
+1. coarse  - the frame at the `coarse_levels` (x `work_side` px on its long side), where dice
+              of about 30-200 px (at 640) are 20-70 px across, as the detector learned them;
 2. detect  - each level's half-size copy through `dice_detector.onnx` -> centre heat map,
               offset, size;
 3. peaks   - local maxima of the heat map above `det_threshold`, near-duplicates dropped;
 4. crop    - a square of `context` x die size around each centre, resized to 40x40;
 5. classify- the crops through `dice_pips.onnx` -> not-a-die or 1..6 (top face only); an
               unsure crop gets a second look turned 90/180/270 degrees, averaged;
-6. fine    - when the dice found so far are small (or none is sure), the frame at `fine_level`
-              too, for dice of about 12-25 px;
+6. size    - the sure dice's median size gives the one scale at which dice are `read_px`
+              across; the frame is read there (2-5) too; with no sure die, at the
+              `fine_levels` instead (small dice). A camera's next frame, the die size known,
+              is read at that one scale alone;
 7. agree   - the sure dice of all levels set the frame's die size; candidates of another size
               (a die's pip group, a cluster of dice, clutter) are dropped, and of candidates at
               one place the surest is kept;
@@ -49,11 +50,11 @@ class PipParams:
     """Every tunable number of the pip reader, in one place."""
 
     work_side: int = 640  # frame long side the networks were trained at
-    levels: tuple[float, ...] = (0.35, 0.7, 1.4)  # work scales read, x the work_side frame
-    fine_level: float = 2.0  # read too when the dice are small or none is sure
-    fine_below: float = 28.0  # die size (px at work_side) under which dice count as small
+    coarse_levels: tuple[float, ...] = (0.35, 0.7)  # scales read first, x the work_side frame
+    fine_levels: tuple[float, ...] = (1.4, 2.0)  # read when the coarse ones find no sure die
     stride: int = 8  # detector cell, in work pixels
     size_ref: float = 40.0  # die size (work px) whose log-size output is 0
+    read_px: float = 48.0  # die size (work px) a frame is read at once its dice's size is known
     det_threshold: float = 0.3  # minimum centre score for a candidate die
     min_separation: float = 0.5  # candidates closer than this x die size are one die
     context: float = 1.25  # crop side / die size for the classifier
@@ -128,16 +129,18 @@ class PipReader:
         """All dice in a BGR (or grey/BGRA) frame; none, with a hint, when it is too dark (a
         dark tray with dice on it is read all the same). `die_px`: the dice's size in frame
         pixels when known (a camera's last frame showed it): read at that size alone unless no
-        die is sure there; else every level is searched."""
+        die is sure there; else the levels are searched (with a profile, its die size is the
+        guess when the coarse levels find no sure die)."""
         frame = as_bgr(frame)
         p = self.params
         kept: list[Candidate] = []
         if die_px:
-            scale = min(p.size_ref / die_px, p.max_work_side / max(frame.shape[:2]))
+            scale = min(p.read_px / die_px, p.max_work_side / max(frame.shape[:2]))
             kept = self._agree(self._levels(frame, [scale]), die_px)
         if not any(c.sureness >= p.sure for c in kept):
-            kept = self._search(frame, die_px or (self.profile.die_px(frame.shape)
-                                                  if self.profile else None))
+            guess = self.profile.die_px(frame.shape) if self.profile else None
+            kept = self._agree(self._searched(frame, None if die_px else guess),
+                               die_px or guess)
         dice = []
         for c in kept:
             value, confidence = self._value(c)
@@ -183,22 +186,25 @@ class PipReader:
         return value, float(c.probs[value])
 
     def candidates(self, frame: np.ndarray) -> list[Candidate]:
-        """Everything the coarse levels offer as a die in a frame, sure or not (calibration
-        keeps those away from the labelled dice as not dice)."""
-        frame = as_bgr(frame)
-        base = self.params.work_side / max(frame.shape[:2])
-        return self._levels(frame, [base * f for f in self.params.levels])
+        """Everything a search offers as a die in a frame, sure or not (calibration keeps
+        those away from the labelled dice as not dice)."""
+        return self._searched(as_bgr(frame))
 
-    def _search(self, frame: np.ndarray, die_px: float | None = None) -> list[Candidate]:
-        """Dice of unknown size (or none sure at `die_px`): the coarse levels, the fine one
-        when the dice look small."""
+    def _searched(self, frame: np.ndarray, guess: float | None = None) -> list[Candidate]:
+        """The candidates of the coarse levels; then of the frame at the one scale that shows
+        dice of the size their sure dice have (else of the size `guess`, in frame pixels) at
+        `read_px`; with neither, of the fine levels (small dice)."""
         p = self.params
-        base = p.work_side / max(frame.shape[:2])
-        found = self._levels(frame, [base * f for f in p.levels])
+        long_side = max(frame.shape[:2])
+        base = p.work_side / long_side
+        found = self._levels(frame, [base * f for f in p.coarse_levels])
         sure = [c.size for c in found if c.sureness >= p.sure]
-        if not sure or statistics.median(sure) * base < p.fine_below:
-            found += self._levels(frame, [base * p.fine_level])
-        return self._agree(found, die_px)
+        size = statistics.median(sure) if sure else guess
+        if size:
+            scales = [min(p.read_px / size, p.max_work_side / long_side)]
+        else:
+            scales = [base * f for f in p.fine_levels]
+        return found + self._levels(frame, scales)
 
     def _levels(self, frame: np.ndarray, scales: list[float]) -> list[Candidate]:
         """The candidates of the frame read at each work scale, in frame pixels (their crops
@@ -246,29 +252,7 @@ class PipReader:
 
     def _detect(self, work: np.ndarray) -> list[tuple[float, float, float, float]]:
         """Candidate dice as (x, y, size, score) in work pixels."""
-        p = self.params
-        half = cv2.resize(work, (work.shape[1] // 2, work.shape[0] // 2),
-                          interpolation=cv2.INTER_AREA)
-        pad_h, pad_w = (-half.shape[0]) % 16, (-half.shape[1]) % 16
-        half = cv2.copyMakeBorder(half, 0, pad_h, 0, pad_w, cv2.BORDER_REFLECT)
-        self.detector.setInput(_blob([half]))
-        out = self.detector.forward()[0]
-        heat = 1 / (1 + np.exp(-out[0]))
-        peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > p.det_threshold)
-        ys, xs = np.nonzero(peaks)
-        order = np.argsort(-heat[ys, xs])[: p.max_candidates]
-        kept: list[tuple[float, float, float, float]] = []
-        for y, x in zip(ys[order], xs[order]):
-            cx = (x + out[1, y, x]) * p.stride
-            cy = (y + out[2, y, x]) * p.stride
-            size = p.size_ref * math.exp(float(out[3, y, x]))
-            if cx >= work.shape[1] or cy >= work.shape[0]:
-                continue  # a peak in the padding
-            if any(math.hypot(cx - k[0], cy - k[1]) < p.min_separation * max(size, k[2])
-                   for k in kept):
-                continue
-            kept.append((float(cx), float(cy), size, float(heat[y, x])))
-        return kept
+        return detect_centres(self.detector, work, self.params)
 
     def classify(self, work: np.ndarray, centres: list) -> tuple[np.ndarray, np.ndarray]:
         """For a crop around each (x, y, size, ...) candidate: the softmax over (not-a-die,
@@ -302,6 +286,35 @@ class PipReader:
         e = np.exp(logits - logits.max(axis=1, keepdims=True))
         looks = features / (np.linalg.norm(features, axis=1, keepdims=True) + 1e-6)
         return e / e.sum(axis=1, keepdims=True), looks
+
+
+def detect_centres(detector: cv2.dnn.Net, work: np.ndarray,
+                   params: PipParams) -> list[tuple[float, float, float, float]]:
+    """The dice centres the detector marks in a work image, as (x, y, size, score) in its
+    pixels (the surest `max_candidates`, none within `min_separation` of a surer one)."""
+    p = params
+    half = cv2.resize(work, (work.shape[1] // 2, work.shape[0] // 2),
+                      interpolation=cv2.INTER_AREA)
+    pad_h, pad_w = (-half.shape[0]) % 16, (-half.shape[1]) % 16
+    half = cv2.copyMakeBorder(half, 0, pad_h, 0, pad_w, cv2.BORDER_REFLECT)
+    detector.setInput(_blob([half]))
+    out = detector.forward()[0]
+    heat = 1 / (1 + np.exp(-out[0]))
+    peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > p.det_threshold)
+    ys, xs = np.nonzero(peaks)
+    order = np.argsort(-heat[ys, xs])[: p.max_candidates]
+    kept: list[tuple[float, float, float, float]] = []
+    for y, x in zip(ys[order], xs[order]):
+        cx = (x + out[1, y, x]) * p.stride
+        cy = (y + out[2, y, x]) * p.stride
+        size = p.size_ref * math.exp(float(out[3, y, x]))
+        if cx >= work.shape[1] or cy >= work.shape[0]:
+            continue  # a peak in the padding
+        if any(math.hypot(cx - k[0], cy - k[1]) < p.min_separation * max(size, k[2])
+               for k in kept):
+            continue
+        kept.append((float(cx), float(cy), size, float(heat[y, x])))
+    return kept
 
 
 def _apart(ordered: list[Candidate], separation: float) -> list[Candidate]:

@@ -209,8 +209,9 @@ class PipReader:
     def _levels(self, frame: np.ndarray, scales: list[float]) -> list[Candidate]:
         """The candidates of the frame read at each work scale, in frame pixels (their crops
         classified in one batch). Each level is made from the last, larger one, so a 12 MP
-        still is shrunk in full once. With a profile, a candidate of a colour none of its dice
-        had is dropped, and the others carry their nearest example."""
+        still is shrunk in full once. Those the classifier takes for no die are dropped, unless
+        they look most like one of the profile's custom faces; with a profile, a candidate of
+        a colour none of its dice had is dropped, and the others carry their nearest example."""
         crops, places = [], []
         source, at = frame, 1.0
         for scale in sorted(scales, reverse=True):
@@ -224,12 +225,12 @@ class PipReader:
         if not crops:
             return []
         probs, looks = self._read_crops(crops)
-        found = [Candidate(*place, prob, look) for place, prob, look in zip(places, probs, looks)
-                 if prob[0] <= self.params.max_background]
-        if not self.profile:
-            return found
-        return [c._replace(example=self.profile.nearest_to(c.look)) for c in found
-                if self.profile.has_dice_colour(face_colour(frame, c.x, c.y, c.size))]
+        found = [Candidate(*place, prob, look) for place, prob, look in zip(places, probs, looks)]
+        if self.profile:
+            found = [c._replace(example=self.profile.nearest_to(c.look)) for c in found
+                     if self.profile.has_dice_colour(face_colour(frame, c.x, c.y, c.size))]
+        return [c for c in found if c.probs[0] <= self.params.max_background
+                or self._custom_face(c)]
 
     def _agree(self, found: list[Candidate], die_px: float | None = None) -> list[Candidate]:
         """Sure candidates, and unsure ones of the frame's die size (the sure ones' median, else

@@ -37,6 +37,7 @@ TOO_BIG = (100.0, 170.0)  # die sides of the detector's too-large samples, which
 TOO_BIG_SHARE = 0.15  # part of an extra folder's detector samples brought to TOO_BIG
 WRONG_SCALE_SHARE = 0.3  # part of the classifier's background crops at a die's wrong scale
 PART_OF_DIE = (0.3, 0.55)  # crop size / die size of a crop that sees a part of a die
+HARD_SHARE = 0.3  # part of the classifier's background crops on what the detector takes for a die
 AROUND_DIE = (2.2, 3.5)  # crop size / die size of a crop that takes in a die's neighbours
 
 
@@ -272,9 +273,34 @@ def wrong_scale_crop(item, img, rng, angle: float, flip: bool) -> np.ndarray:
     return crop(img, cx, cy, size * rng.uniform(*AROUND_DIE), angle, flip)
 
 
-def cls_sample(item, img, edges, rng, positive: bool, extra: bool = False):
-    """One classifier sample: a jittered die crop (label = value) or a background crop (0),
-    20-70 px on the real photos, sized by the image's dice on an `extra` one."""
+def hard_negatives(items, images, detector_dir: Path) -> list[list[tuple[float, float, float]]]:
+    """Per image, the (x, y, size) of everything the detector in `detector_dir` marks as a die
+    at the reader's levels away from the labelled dice (key caps, letters, stickers, tray
+    holes): the classifier's hard background crops."""
+    from vision.pips import DETECTOR_FILE, PipParams, detect_centres  # the reader's own
+
+    detector = cv2.dnn.readNetFromONNX(str(detector_dir / DETECTOR_FILE))
+    p = PipParams()
+    found = []
+    for item, img in zip(items, images):
+        base = p.work_side / max(img.shape[:2])
+        marks = []
+        for scale in [base * f for f in (*p.coarse_levels, *p.fine_levels)]:
+            work = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+            for x, y, size, _ in detect_centres(detector, work, p):
+                x, y, size = x / scale, y / scale, size / scale
+                if not any(d.box[0] - 0.25 * size <= x <= d.box[2] + 0.25 * size
+                           and d.box[1] - 0.25 * size <= y <= d.box[3] + 0.25 * size
+                           for d in item.dice):
+                    marks.append((x, y, size))
+        found.append(marks)
+    return found
+
+
+def cls_sample(item, img, edges, rng, positive: bool, extra: bool = False, hard=()):
+    """One classifier sample: a jittered die crop (label = value) or a background crop (0):
+    now and then one of the image's `hard` negatives, else 20-70 px on the real photos, sized
+    by the image's dice on an `extra` one."""
     angle, flip = rng.uniform(0, 360), bool(rng.random() < 0.5)
     if positive:
         valued = [d for d in item.dice if d.value is not None]
@@ -287,6 +313,10 @@ def cls_sample(item, img, edges, rng, positive: bool, extra: bool = False):
         return jitter_colour(crop(img, cx, cy, size, angle, flip), rng), die.value
     if item.dice and rng.random() < WRONG_SCALE_SHARE:
         return jitter_colour(wrong_scale_crop(item, img, rng, angle, flip), rng), 0
+    if hard and rng.random() < HARD_SHARE:
+        cx, cy, size = hard[rng.integers(0, len(hard))]
+        cx, cy = cx + rng.uniform(-0.1, 0.1) * size, cy + rng.uniform(-0.1, 0.1) * size
+        return jitter_colour(crop(img, cx, cy, size * rng.uniform(0.9, 1.1), angle, flip), rng), 0
     for _ in range(50):
         size = die_size(item) * rng.uniform(0.5, 1.75) if extra else rng.uniform(20, 70)
         if rng.random() < 0.6 and len(edges[0]):
@@ -305,9 +335,12 @@ def cls_sample(item, img, edges, rng, positive: bool, extra: bool = False):
 
 def train_classifier(items, images, iters: int, out: Path, sampler: Sampler,
                      seed: int = 1) -> None:
-    """Train the crop classifier (not-a-die, 1..6) and export it."""
+    """Train the crop classifier (not-a-die, 1..6) and export it; its hard negatives come from
+    the detector already in `out` (train it first)."""
     rng = np.random.default_rng(seed)
     torch.manual_seed(seed)
+    hard = hard_negatives(items, images, out)
+    print(f"hard negatives: {sum(map(len, hard))} in {sum(map(bool, hard))} images", flush=True)
     edges = [np.nonzero(cv2.Canny(cv2.cvtColor(im, cv2.COLOR_BGR2GRAY), 60, 150)) for im in images]
     usable = [k for k, it in enumerate(items) if any(d.value is not None for d in it.dice)]
     net = PipClassifier()
@@ -319,7 +352,7 @@ def train_classifier(items, images, iters: int, out: Path, sampler: Sampler,
         for j in range(128):
             k = sampler.pick(rng, usable) if j < 96 else sampler.pick(rng)
             batch.append(cls_sample(items[k], images[k], edges[k], rng, positive=j < 96,
-                                    extra=sampler.is_extra(k)))
+                                    extra=sampler.is_extra(k), hard=hard[k]))
         x = to_tensor([b[0] for b in batch])
         y = torch.tensor([b[1] for b in batch])
         logits = net(x)

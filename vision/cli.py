@@ -202,7 +202,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
             raise UsageError(f"--calibrate {args.calibrate}: needs more than that many photos "
                              f"({len(items)} here) so some are left to read")
         shown = set(random.Random(args.seed).sample(range(len(items)), args.calibrate))
-        profile = calibrate([items[k] for k in sorted(shown)], args.face_map)
+        profile = calibrate([items[k] for k in sorted(shown)], args.face_map,
+                            PipReader(model_dir=args.models))  # the looks of the networks read with
         items = [it for k, it in enumerate(items) if k not in shown]
     if not items:
         raise UsageError(f"{args.dataset}: no labelled images")

@@ -153,6 +153,29 @@ def test_bench_other_models(tmp_path: Path, capsys) -> None:
     assert "dice_pips.onnx: model file missing" in capsys.readouterr().err
 
 
+def test_bench_calibrates_with_the_networks_it_reads_with(tmp_path: Path, capsys,
+                                                          monkeypatch) -> None:
+    """`--calibrate K --models FOLDER`: the profile's looks come from FOLDER's classifier too (a
+    profile learned with other networks would be compared in another feature space)."""
+    import vision.cli
+
+    shipped = Path(__file__).parents[2] / "vision" / "models"
+    for name in ("dice_detector.onnx", "dice_pips.onnx"):
+        (tmp_path / name).write_bytes((shipped / name).read_bytes())
+    folders = []
+
+    class Recording(vision.cli.PipReader):
+        def __init__(self, *args, **kwargs) -> None:
+            folders.append(kwargs.get("model_dir"))
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(vision.cli, "PipReader", Recording)
+    assert main(["bench", str(FIXTURES), "--calibrate", "2", "--json",
+                 "--models", str(tmp_path)]) == 0
+    assert json.loads(capsys.readouterr().out)["images"] == 1
+    assert folders == [tmp_path, tmp_path]  # the calibration's reader, then the bench's
+
+
 def test_bench_bad_folder_exits_2(tmp_path: Path, capsys) -> None:
     assert main(["bench", str(tmp_path)]) == 2
     assert "labels.json" in capsys.readouterr().err

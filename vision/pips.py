@@ -129,18 +129,16 @@ class PipReader:
         """All dice in a BGR (or grey/BGRA) frame; none, with a hint, when it is too dark (a
         dark tray with dice on it is read all the same). `die_px`: the dice's size in frame
         pixels when known (a camera's last frame showed it): read at that size alone unless no
-        die is sure there; else the levels are searched (with a profile, its die size is the
-        guess when the coarse levels find no sure die)."""
+        die is sure there; else the levels are searched."""
         frame = as_bgr(frame)
         p = self.params
         kept: list[Candidate] = []
         if die_px:
             scale = min(p.read_px / die_px, p.max_work_side / max(frame.shape[:2]))
-            kept = self._agree(self._levels(frame, [scale]), die_px)
+            kept = self._agree(self._plausible(self._levels(frame, [scale])), die_px)
         if not any(c.sureness >= p.sure for c in kept):
-            guess = self.profile.die_px(frame.shape) if self.profile else None
-            kept = self._agree(self._searched(frame, None if die_px else guess),
-                               die_px or guess)
+            kept = self._agree(self._plausible(self._searched(frame)), die_px or (
+                self.profile.die_px(frame.shape) if self.profile else None))
         dice = []
         for c in kept:
             value, confidence = self._value(c)
@@ -186,22 +184,21 @@ class PipReader:
         return value, float(c.probs[value])
 
     def candidates(self, frame: np.ndarray) -> list[Candidate]:
-        """Everything a search offers as a die in a frame, sure or not (calibration keeps
-        those away from the labelled dice as not dice)."""
+        """Everything a search marks as a die in a frame, whatever the classifier says of it
+        (calibration keeps those away from the labelled dice as what is not a die there)."""
         return self._searched(as_bgr(frame))
 
-    def _searched(self, frame: np.ndarray, guess: float | None = None) -> list[Candidate]:
+    def _searched(self, frame: np.ndarray) -> list[Candidate]:
         """The candidates of the coarse levels; then of the frame at the one scale that shows
-        dice of the size their sure dice have (else of the size `guess`, in frame pixels) at
-        `read_px`; with neither, of the fine levels (small dice)."""
+        dice of the size their sure dice have at `read_px`, or, when none is sure, of the fine
+        levels (small dice)."""
         p = self.params
         long_side = max(frame.shape[:2])
         base = p.work_side / long_side
         found = self._levels(frame, [base * f for f in p.coarse_levels])
         sure = [c.size for c in found if c.sureness >= p.sure]
-        size = statistics.median(sure) if sure else guess
-        if size:
-            scales = [min(p.read_px / size, p.max_work_side / long_side)]
+        if sure:
+            scales = [min(p.read_px / statistics.median(sure), p.max_work_side / long_side)]
         else:
             scales = [base * f for f in p.fine_levels]
         return found + self._levels(frame, scales)
@@ -209,9 +206,8 @@ class PipReader:
     def _levels(self, frame: np.ndarray, scales: list[float]) -> list[Candidate]:
         """The candidates of the frame read at each work scale, in frame pixels (their crops
         classified in one batch). Each level is made from the last, larger one, so a 12 MP
-        still is shrunk in full once. Those the classifier takes for no die are dropped, unless
-        they look most like one of the profile's custom faces; with a profile, a candidate of
-        a colour none of its dice had is dropped, and the others carry their nearest example."""
+        still is shrunk in full once. With a profile, a candidate of a colour none of its dice
+        had is dropped, and the others carry their nearest example."""
         crops, places = [], []
         source, at = frame, 1.0
         for scale in sorted(scales, reverse=True):
@@ -226,11 +222,16 @@ class PipReader:
             return []
         probs, looks = self._read_crops(crops)
         found = [Candidate(*place, prob, look) for place, prob, look in zip(places, probs, looks)]
-        if self.profile:
-            found = [c._replace(example=self.profile.nearest_to(c.look)) for c in found
-                     if self.profile.has_dice_colour(face_colour(frame, c.x, c.y, c.size))]
-        return [c for c in found if c.probs[0] <= self.params.max_background
-                or self._custom_face(c)]
+        if not self.profile:
+            return found
+        return [c._replace(example=self.profile.nearest_to(c.look)) for c in found
+                if self.profile.has_dice_colour(face_colour(frame, c.x, c.y, c.size))]
+
+    def _plausible(self, found: list[Candidate]) -> list[Candidate]:
+        """The candidates the classifier does not take for something else than a die, and
+        those that look most like one of the profile's custom faces (an emblem it never saw)."""
+        return [c for c in found
+                if c.probs[0] <= self.params.max_background or self._custom_face(c)]
 
     def _agree(self, found: list[Candidate], die_px: float | None = None) -> list[Candidate]:
         """Sure candidates, and unsure ones of the frame's die size (the sure ones' median, else

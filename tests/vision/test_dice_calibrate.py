@@ -116,6 +116,27 @@ def test_custom_faces_read_on_new_photos_after_calibrating_on_ten(tmp_path) -> N
     assert right[0] >= right[1] + emblems[1]
 
 
+def test_what_calibration_saw_away_from_the_dice_is_not_read_as_a_custom_face(tmp_path) -> None:
+    """SYNTHETIC photos of one table (one setup, seed 3000: 25-px dice with an emblem for the 6,
+    the same clutter in every photo): things on the table that the network takes for no die
+    are learned as not dice too, so none of them is read as the emblem on new photos."""
+    from vision.calibrate import calibrate
+    from vision.training.synth import SynthParams, write_folder
+
+    write_folder(tmp_path, 14, 3000, (640, 480), SynthParams(icon_dice=0, emblem=1),
+                 one_setup=True)
+    items = load_dataset(tmp_path)
+    profile = calibrate(items[:10], None, PipReader())
+    assert profile.custom == (6,)
+    calibrated = PipReader(profile=profile)
+    read = found = 0
+    for item in items[10:]:
+        dice = calibrated.read(load_image(item.path)).dice
+        read += len(dice)
+        found += match([(d.value, d.box) for d in item.dice], dice)[0]
+    assert read == found >= 0.9 * sum(len(item.dice) for item in items[10:])
+
+
 def test_bench_calibrates_on_k_photos_and_reads_the_others(capsys) -> None:
     assert main(["bench", str(FIXTURES), "--calibrate", "2", "--seed", "3", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)

@@ -134,7 +134,9 @@ class PipReader:
         p = self.params
         kept: list[Candidate] = []
         if die_px:
-            scale = min(p.read_px / die_px, p.max_work_side / max(frame.shape[:2]))
+            long_side = max(frame.shape[:2])
+            scale = min(p.read_px / die_px, p.max_work_side / long_side,
+                        max(p.fine_levels) * p.work_side / long_side)
             kept = self._agree(self._plausible(self._levels(frame, [scale])), die_px)
         if not any(c.sureness >= p.sure for c in kept):
             kept = self._agree(self._plausible(self._searched(frame)), die_px or (

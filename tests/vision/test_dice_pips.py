@@ -217,3 +217,20 @@ def test_a_cameras_next_frames_are_read_at_the_die_size_it_found(
                 len(reading.dice), len(reading.dice))
         else:
             assert reading.dice == () and len(levels) >= searched
+
+
+def test_a_known_die_size_is_never_read_larger_than_the_finest_level(
+        pip_reader: PipReader, monkeypatch) -> None:
+    """Small dice of a camera's last frame are read at most at the search's finest level (2 x
+    the 640-px frame), where an emblem is still seen as part of its die; larger dice at the
+    scale that makes them `read_px` across."""
+    frame = load_image(FIXTURES / IMAGES[0])
+    scales: list[float] = []
+    read_levels = pip_reader._levels
+    monkeypatch.setattr(pip_reader, "_levels",
+                        lambda f, s: scales.extend(s) or read_levels(f, s))
+    pip_reader.read(frame, die_px=12.0)
+    assert scales[0] == pytest.approx(2.0 * 640 / max(frame.shape[:2]))
+    del scales[:]
+    pip_reader.read(frame, die_px=40.0)
+    assert scales[0] == pytest.approx(pip_reader.params.read_px / 40.0)

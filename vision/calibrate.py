@@ -2,12 +2,13 @@
 
 Pipeline (`Calibrator`):
 1. size     - each labelled die's side as a part of its photo's long side (the profile keeps the
-               median, so the reader scales any frame to put dice at the size it works at);
-2. look     - a grey crop of each die's face, described 4 ways round (`vision.profile`);
+               median; the pip reader falls back on it when a frame has no sure die);
+2. look     - icon dice: a grey crop of each face, described 4 ways round (`vision.profile`);
+               pip dice: the pip network's features of each face, seen as labelled and a little
+               shifted and sized (`LOOK_JITTER`), and of everything a search marks away from
+               the labelled dice, kept as not a die;
 3. custom   - pip dice only: the pip network reads every labelled die; a value whose dice it
-               misreads on this setup is a custom face, read from the examples (the looks are
-               the network's features, each die seen a little shifted and sized too); what
-               the reader takes for a die away from the labelled dice is kept as not a die;
+               misreads on this setup is a custom face, read from the examples;
 4. face map - from labels that give both value and face, else the given (or standard) map.
 Icon dice are found with `vision.icons.find_faces` and labelled by the box they fall in, or,
 when teaching, by the face the player was asked to show.
@@ -74,9 +75,10 @@ class Calibrator:
             self.net_reads.append((int(np.argmax(prob)), die.value))
             if die.face:
                 self.value_faces[die.value] = die.face
-        for c in self.pip_reader.candidates(frame):  # what the reader takes for a die, is not
+        for c in self.pip_reader.candidates(frame):  # what a search marks, away from the dice
             if not any(x0 <= c.x <= x1 and y0 <= c.y <= y1 for x0, y0, x1, y1 in
                        (d.box for d in dice)):
+                # one look, repeated so that every example has as many as a die
                 self.features.append(np.repeat(c.look[None], len(LOOK_JITTER), axis=0))
                 self.labels.append(NOT_A_DIE)
         return len(dice)

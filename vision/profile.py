@@ -1,9 +1,10 @@
 """A calibration profile: what was learned of one table's setup, and the face look-up it uses.
 
-A profile holds the die size (as a part of the frame's long side), the look of each face as
-HOG-style descriptors of grey face crops (each example 4 ways round), the face map and, for pip
-dice, which values carry custom faces the pip network misreads, the dice's colours, and examples
-of what on that table is not a die. Saved as a compressed .npz, no pickles.
+A profile holds the die size (as a part of the frame's long side), the look of each face (icon
+dice: HOG-style descriptors of grey face crops, 4 ways round; pip dice: the pip network's
+features, each die seen a few ways), the face map and, for pip dice, which values carry custom
+faces the pip network misreads, the dice's colours, and examples of what on that table is not a
+die. Saved as a compressed .npz, no pickles.
 """
 
 from __future__ import annotations
@@ -74,8 +75,8 @@ class Profile:
 
     kind: str
     die_size: float  # median die side / frame long side on the calibration photos
-    features: np.ndarray  # (N, turns, D) float32: each example's look (icon dice: the HOG of
-    # its grey crop 4 ways round; pip dice: the pip network's features, once)
+    features: np.ndarray  # (N, ways, D) float32: each example's looks (icon dice: the HOG of
+    # its grey crop 4 ways round; pip dice: the network's features, 7 ways - LOOK_JITTER)
     labels: list[str]  # per example: a pip value "1".."6" (pips) or a face name (icons)
     face_map: dict[int, str]
     custom: tuple[int, ...] = ()  # pip values with custom faces: read from the examples

@@ -8,7 +8,8 @@ Pipeline (`Calibrator`):
                shifted and sized (`LOOK_JITTER`), and of everything a search marks away from
                the labelled dice, kept as not a die;
 3. custom   - pip dice only: the pip network reads every labelled die; a value whose dice it
-               misreads on this setup is a custom face, read from the examples;
+               misreads on this setup is a custom face, read from the examples; the counts of
+               its reads are kept, so a die it reads as a value it reads right stays that value;
 4. face map - from labels that give both value and face, else the given (or standard) map.
 Icon dice are found with `vision.icons.find_faces` and labelled by the box they fall in, or,
 when teaching, by the face the player was asked to show.
@@ -106,9 +107,12 @@ class Calibrator:
         if face_map is None and sorted(self.value_faces) == [1, 2, 3, 4, 5, 6]:
             face_map = self.value_faces
         colours = np.array(self.colours, np.float32).reshape(-1, 3)
+        reads = np.zeros((7, 7), np.int32)
+        np.add.at(reads, tuple(np.array(self.net_reads, np.int32).reshape(-1, 2).T), 1)
         return Profile(self.kind, statistics.median(self.sizes),
                        np.array(self.features, np.float32), list(self.labels),
-                       parse_face_map(face_map), self._custom(), colours, _colour_reach(colours))
+                       parse_face_map(face_map), self._custom(), colours, _colour_reach(colours),
+                       reads)
 
     def _add(self, crop: np.ndarray, label: str, size: float) -> None:
         """One example, 4 ways round."""

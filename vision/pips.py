@@ -5,7 +5,9 @@ Pipeline (parameters in `PipParams`):
               of about 30-200 px (at 640) are 20-70 px across, as the detector learned them;
 2. detect  - each level's half-size copy through `dice_detector.onnx` -> centre heat map,
               offset, size;
-3. peaks   - local maxima of the heat map above `det_threshold`, near-duplicates dropped;
+3. peaks   - local maxima of the heat map above `det_threshold` (with a table's calibration,
+              which knows that table's clutter, the lower `calibrated_threshold`: a custom
+              face the detector scarcely knows is looked at), near-duplicates dropped;
 4. crop    - a square of `context` x die size around each centre, resized to 40x40;
 5. classify- the crops through `dice_pips.onnx` -> not-a-die or 1..6 (top face only); an
               unsure crop gets a second look turned 90/180/270 degrees, averaged;
@@ -18,8 +20,9 @@ Pipeline (parameters in `PipParams`):
               one place the surest is kept;
 8. profile - with a table's calibration, each candidate's look (the classifier's features)
               is matched to the nearest of its examples: one nearest a custom face is read as
-              it, an unsure one nearest something that is not a die, or of a colour none of
-              its dice had, is dropped;
+              it (unless the network reads it as a value it read right on that table and
+              never read that face as); an unsure one nearest something that is not a die,
+              or of a colour none of its dice had, is dropped;
 9. report  - dice with their face from the face map, box and confidence in frame pixels.
 The networks are trained by `vision.training.train_pips` (see docs/dice.md).
 """
@@ -56,6 +59,7 @@ class PipParams:
     size_ref: float = 40.0  # die size (work px) whose log-size output is 0
     read_px: float = 48.0  # die size (work px) a frame is read at once its dice's size is known
     det_threshold: float = 0.3  # minimum centre score for a candidate die
+    calibrated_threshold: float = 0.1  # the same with a table's calibration (and calibrating)
     min_separation: float = 0.5  # candidates closer than this x die size are one die
     context: float = 1.25  # crop side / die size for the classifier
     crop_side: int = 40  # classifier input side
@@ -119,8 +123,9 @@ class PipReader:
         if profile is not None and profile.kind != "pips":
             raise ValueError(f"a {profile.kind} profile cannot read pip dice")
         self.profile = profile
-        self.face_map = parse_face_map(face_map if face_map or not profile else profile.face_map)
         self.params = params or PipParams()
+        self.threshold = self.params.calibrated_threshold if profile else self.params.det_threshold
+        self.face_map = parse_face_map(face_map if face_map or not profile else profile.face_map)
         folder = Path(model_dir) if model_dir else MODEL_DIR
         self.detector = _load_net(folder / DETECTOR_FILE)
         self.classifier = _load_net(folder / CLASSIFIER_FILE)
@@ -137,10 +142,12 @@ class PipReader:
             long_side = max(frame.shape[:2])
             scale = min(p.read_px / die_px, p.max_work_side / long_side,
                         max(p.fine_levels) * p.work_side / long_side)
-            kept = self._agree(self._plausible(self._levels(frame, [scale])), die_px)
+            kept = self._agree(self._plausible(self._levels(frame, [scale], self.threshold)),
+                               die_px)
         if not any(c.sureness >= p.sure for c in kept):
-            kept = self._agree(self._plausible(self._searched(frame)), die_px or (
-                self.profile.die_px(frame.shape) if self.profile else None))
+            kept = self._agree(self._plausible(self._searched(frame, self.threshold)),
+                               die_px or (self.profile.die_px(frame.shape) if self.profile
+                                          else None))
         dice = []
         for c in kept:
             value, confidence = self._value(c)
@@ -168,9 +175,11 @@ class PipReader:
 
     def _custom_face(self, c: Candidate) -> bool:
         """Whether a candidate looks most like one of the profile's custom faces (an emblem
-        the network may not even be sure is a die)."""
+        the network may not even be sure is a die), and the network's read of it does not rule
+        that face out."""
         return bool(c.example and self.profile.custom
-                    and int(c.example[0]) in self.profile.custom)
+                    and int(c.example[0]) in self.profile.custom
+                    and self.profile.may_show_custom(int(c.example[0]), int(np.argmax(c.probs))))
 
     def _not_a_die(self, c: Candidate) -> bool:
         """Whether a candidate looks most like something on the profile's table that is not
@@ -186,27 +195,30 @@ class PipReader:
         return value, float(c.probs[value])
 
     def candidates(self, frame: np.ndarray) -> list[Candidate]:
-        """Everything a search marks as a die in a frame, whatever the classifier says of it
-        (calibration keeps those away from the labelled dice as what is not a die there)."""
-        return self._searched(as_bgr(frame))
+        """Everything a calibrated reader's search marks as a die in a frame, whatever the
+        classifier says of it (calibration keeps those away from the labelled dice as what is not
+        a die there)."""
+        return self._searched(as_bgr(frame), self.params.calibrated_threshold)
 
-    def _searched(self, frame: np.ndarray) -> list[Candidate]:
+    def _searched(self, frame: np.ndarray, threshold: float) -> list[Candidate]:
         """The candidates of the coarse levels; then of the frame at the one scale that shows
         dice of the size their sure dice have at `read_px`, or, when none is sure, of the fine
         levels (small dice)."""
         p = self.params
         long_side = max(frame.shape[:2])
         base = p.work_side / long_side
-        found = self._levels(frame, [base * f for f in p.coarse_levels])
+        found = self._levels(frame, [base * f for f in p.coarse_levels], threshold)
         sure = [c.size for c in found if c.sureness >= p.sure]
         if sure:
             scales = [min(p.read_px / statistics.median(sure), p.max_work_side / long_side)]
         else:
             scales = [base * f for f in p.fine_levels]
-        return found + self._levels(frame, scales)
+        return found + self._levels(frame, scales, threshold)
 
-    def _levels(self, frame: np.ndarray, scales: list[float]) -> list[Candidate]:
-        """The candidates of the frame read at each work scale, in frame pixels (their crops
+    def _levels(self, frame: np.ndarray, scales: list[float],
+                threshold: float) -> list[Candidate]:
+        """The candidates the detector marks above `threshold` in the frame read at each work
+        scale, in frame pixels (their crops
         classified in one batch). Each level is made from the last, larger one, so a 12 MP
         still is shrunk in full once. With a profile, a candidate of a colour none of its dice
         had is dropped, and the others carry their nearest example."""
@@ -217,7 +229,7 @@ class PipReader:
             work = cv2.resize(source, None, fx=f, fy=f,
                               interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR)
             source, at = work, scale
-            for x, y, size, _ in self._detect(work):
+            for x, y, size, _ in detect_centres(self.detector, work, self.params, threshold):
                 crops.append(self._crop(work, x, y, size))
                 places.append((x / scale, y / scale, size / scale))
         if not crops:
@@ -254,10 +266,6 @@ class PipReader:
             c.sureness >= p.least_sure or self._custom_face(c)) and not self._not_a_die(c)]
         return _apart(sure + unsure, p.min_separation)
 
-    def _detect(self, work: np.ndarray) -> list[tuple[float, float, float, float]]:
-        """Candidate dice as (x, y, size, score) in work pixels."""
-        return detect_centres(self.detector, work, self.params)
-
     def classify(self, work: np.ndarray, centres: list) -> tuple[np.ndarray, np.ndarray]:
         """For a crop around each (x, y, size, ...) candidate: the softmax over (not-a-die,
         1..6), and the look of the face (the network's features, unit length)."""
@@ -292,10 +300,11 @@ class PipReader:
         return e / e.sum(axis=1, keepdims=True), looks
 
 
-def detect_centres(detector: cv2.dnn.Net, work: np.ndarray,
-                   params: PipParams) -> list[tuple[float, float, float, float]]:
-    """The dice centres the detector marks in a work image, as (x, y, size, score) in its
-    pixels (the surest `max_candidates`, none within `min_separation` of a surer one)."""
+def detect_centres(detector: cv2.dnn.Net, work: np.ndarray, params: PipParams,
+                   threshold: float | None = None) -> list[tuple[float, float, float, float]]:
+    """The dice centres the detector marks above `threshold` (default `det_threshold`) in a
+    work image, as (x, y, size, score) in its pixels (the surest `max_candidates`, none within
+    `min_separation` of a surer one)."""
     p = params
     half = cv2.resize(work, (work.shape[1] // 2, work.shape[0] // 2),
                       interpolation=cv2.INTER_AREA)
@@ -304,7 +313,8 @@ def detect_centres(detector: cv2.dnn.Net, work: np.ndarray,
     detector.setInput(_blob([half]))
     out = detector.forward()[0]
     heat = 1 / (1 + np.exp(-out[0]))
-    peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > p.det_threshold)
+    least = p.det_threshold if threshold is None else threshold
+    peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > least)
     ys, xs = np.nonzero(peaks)
     order = np.argsort(-heat[ys, xs])[: p.max_candidates]
     kept: list[tuple[float, float, float, float]] = []

@@ -3,8 +3,8 @@
 A profile holds the die size (as a part of the frame's long side), the look of each face (icon
 dice: HOG-style descriptors of grey face crops, 4 ways round; pip dice: the pip network's
 features, each die seen a few ways), the face map and, for pip dice, which values carry custom
-faces the pip network misreads, the dice's colours, and examples of what on that table is not a
-die. Saved as a compressed .npz, no pickles.
+faces the pip network misreads, how it read each calibration die, the dice's colours, and
+examples of what on that table is not a die. Saved as a compressed .npz, no pickles.
 """
 
 from __future__ import annotations
@@ -82,6 +82,8 @@ class Profile:
     custom: tuple[int, ...] = ()  # pip values with custom faces: read from the examples
     colours: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))  # face_colour each
     colour_reach: float = 0.0  # farthest a die's colour is from an example's; 0: not checked
+    network_reads: np.ndarray = field(default_factory=lambda: np.zeros((7, 7), np.int32))
+    # pip dice: the calibration dice counted by the network's read (0: no die) and their value
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -117,6 +119,13 @@ class Profile:
         best = int(np.argmin(per_label))
         return self._names[best], float(weights[best] / weights.sum())
 
+    def may_show_custom(self, value: int, network_read: int) -> bool:
+        """Whether a die the network reads as `network_read` (0: no die) may show the custom
+        face `value`: calibration saw that face's dice read so, or never saw the network read
+        its own value right (a die it reads as a value it reads right is that value)."""
+        reads = self.network_reads
+        return bool(reads[network_read, value] or not reads[network_read, network_read])
+
     def has_dice_colour(self, colour: np.ndarray) -> bool:
         """Whether a face's colour is near one of the examples' (a letter, a sticker or a
         cable of another colour is not one of this table's dice)."""
@@ -140,6 +149,7 @@ class Profile:
             np.savez_compressed(fh, features=self.features.astype(np.float32),
                                 labels=np.array(self.labels, dtype="U8"),
                                 colours=self.colours.astype(np.float32),
+                                network_reads=self.network_reads.astype(np.int32),
                                 meta=np.array(json.dumps(meta)))
         return path
 
@@ -154,6 +164,8 @@ class Profile:
             with np.load(path, allow_pickle=False) as data:
                 features, labels = data["features"], [str(x) for x in data["labels"]]
                 colours = np.asarray(data["colours"], np.float32).reshape(-1, 3)
+                reads = np.asarray(data["network_reads"], np.int32).reshape(7, 7) \
+                    if "network_reads" in data else np.zeros((7, 7), np.int32)
                 meta = json.loads(str(data["meta"]))
             if meta.get("version") != PROFILE_VERSION:
                 raise ProfileError(f"{path}: made by another version of phoenix-dice; calibrate "
@@ -162,7 +174,7 @@ class Profile:
                           np.asarray(features, np.float32), labels,
                           parse_face_map({int(v): f for v, f in meta["face_map"].items()}),
                           tuple(int(v) for v in meta["custom"]),
-                          colours, float(meta["colour_reach"]))
+                          colours, float(meta["colour_reach"]), reads)
         except (OSError, ValueError, KeyError, TypeError, EOFError, RecursionError,
                 zipfile.BadZipFile, FaceMapError) as exc:
             raise ProfileError(f"{path}: not a readable profile ({exc or 'empty'}); calibrate "

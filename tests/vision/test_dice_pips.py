@@ -201,7 +201,7 @@ def test_a_cameras_next_frames_are_read_at_the_die_size_it_found(
     levels: list[float] = []
     read_levels = pip_reader._levels
     monkeypatch.setattr(pip_reader, "_levels",
-                        lambda f, scales: levels.extend(scales) or read_levels(f, scales))
+                        lambda f, scales, t: levels.extend(scales) or read_levels(f, scales, t))
     follow = pip_reader.follower()
     first = follow(frame)
     searched = len(levels)
@@ -228,7 +228,7 @@ def test_a_known_die_size_is_never_read_larger_than_the_finest_level(
     scales: list[float] = []
     read_levels = pip_reader._levels
     monkeypatch.setattr(pip_reader, "_levels",
-                        lambda f, s: scales.extend(s) or read_levels(f, s))
+                        lambda f, s, t: scales.extend(s) or read_levels(f, s, t))
     pip_reader.read(frame, die_px=12.0)
     assert scales[0] == pytest.approx(2.0 * 640 / max(frame.shape[:2]))
     del scales[:]

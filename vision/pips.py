@@ -14,7 +14,7 @@ Pipeline (parameters in `PipParams`):
 6. size    - the sure dice's median size gives the one scale at which dice are `read_px`
               across; the frame is read there (2-5) too; with no sure die, at the
               `fine_levels` instead (small dice). A camera's next frame, the die size known,
-              is read at that one scale alone;
+              is read at that scale and the `follow_levels` beside it alone;
 7. agree   - the sure dice of all levels set the frame's die size; candidates of another size
               (a die's pip group, a cluster of dice, clutter) are dropped, and of candidates at
               one place the surest is kept;
@@ -58,6 +58,7 @@ class PipParams:
     stride: int = 8  # detector cell, in work pixels
     size_ref: float = 40.0  # die size (work px) whose log-size output is 0
     read_px: float = 48.0  # die size (work px) a frame is read at once its dice's size is known
+    follow_levels: tuple[float, ...] = (1.0, 0.7)  # a known die size: read at these x its scale
     det_threshold: float = 0.3  # minimum centre score for a candidate die
     calibrated_threshold: float = 0.1  # the same with a table's calibration (and calibrating)
     min_separation: float = 0.5  # candidates closer than this x die size are one die
@@ -133,8 +134,8 @@ class PipReader:
     def read(self, frame: np.ndarray, die_px: float | None = None) -> Reading:
         """All dice in a BGR (or grey/BGRA) frame; none, with a hint, when it is too dark (a
         dark tray with dice on it is read all the same). `die_px`: the dice's size in frame
-        pixels when known (a camera's last frame showed it): read at that size alone unless no
-        die is sure there; else the levels are searched."""
+        pixels when known (a camera's last frame showed it): read at that size (and the
+        `follow_levels` beside it) unless no die is sure there; else the levels are searched."""
         frame = as_bgr(frame)
         p = self.params
         kept: list[Candidate] = []
@@ -142,7 +143,8 @@ class PipReader:
             long_side = max(frame.shape[:2])
             scale = min(p.read_px / die_px, p.max_work_side / long_side,
                         max(p.fine_levels) * p.work_side / long_side)
-            kept = self._agree(self._plausible(self._levels(frame, [scale], self.threshold)),
+            scales = [scale * f for f in p.follow_levels]
+            kept = self._agree(self._plausible(self._levels(frame, scales, self.threshold)),
                                die_px)
         if not any(c.sureness >= p.sure for c in kept):
             kept = self._agree(self._plausible(self._searched(frame, self.threshold)),
@@ -162,7 +164,7 @@ class PipReader:
 
     def follower(self) -> Callable[[np.ndarray], Reading]:
         """A read function for one camera's frames in turn: each frame is read at the die size
-        the last frame with sure dice showed, one level instead of the whole search."""
+        the last frame with sure dice showed, two levels instead of the whole search."""
         last: float | None = None
 
         def read(frame: np.ndarray) -> Reading:

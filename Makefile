@@ -37,6 +37,7 @@ screenshots: install
 # where the labelled photos are (DICE_DATASET), on the real ones (accuracy and ms per image), also
 # with the label errors found in them corrected (tools/d6_tray_corrected.py).
 DICE_DATASET ?= ../shared/datasets/d6-tray
+DICE_TABLES ?= 3000 3001 3002 3003 3004 3005 3006 3007 3008 3009 3010 3011
 bench: install
 	$(PY) tools/bench_engine.py
 	$(PY) tools/bench_store.py
@@ -46,6 +47,13 @@ bench: install
 	$(PY) -m vision.training.synth build/dice-synth-12mp --count 8 --seed 2000 --size 4032x3024 \
 		--die-px 80-600 --icon-dice 0
 	$(VENV)/bin/phoenix-dice bench build/dice-synth-12mp
+	@# tables of one setup each (same dice, table, camera and light), calibrated on 10 photos
+	for seed in $(DICE_TABLES); do \
+		$(PY) -m vision.training.synth build/dice-table-$$seed --count 30 --seed $$seed \
+			--icon-dice 0 --emblem 1 --one-setup >/dev/null && \
+		echo "one-setup table, seed $$seed, --calibrate 10:" && \
+		$(VENV)/bin/phoenix-dice bench build/dice-table-$$seed --calibrate 10 || exit 1; \
+	done
 	@if [ -f "$(DICE_DATASET)/labels.json" ]; then \
 		$(VENV)/bin/phoenix-dice bench "$(DICE_DATASET)"; \
 		$(VENV)/bin/phoenix-dice bench "$(DICE_DATASET)" --held-out; \

@@ -10,7 +10,8 @@ Pipeline (parameters in `PipParams`):
               face the detector scarcely knows is looked at), near-duplicates dropped;
 4. crop    - a square of `context` x die size around each centre, resized to 40x40;
 5. classify- the crops through `dice_pips.onnx` -> not-a-die or 1..6 (top face only); an
-              unsure crop gets a second look turned 90/180/270 degrees, averaged;
+              unsure crop not surely taken for no die gets a second look turned 90/180/270
+              degrees, averaged;
 6. size    - the sure dice's median size gives the one scale at which dice are `read_px`
               across; the frame is read there (2-5) too; with no sure die, at the
               `fine_levels` instead (small dice). A camera's next frame, the die size known,
@@ -67,6 +68,7 @@ class PipParams:
     max_background: float = 0.5  # drop a candidate whose not-a-die probability is above this
     max_candidates: int = 60  # at most this many candidates per level
     second_look_below: float = 0.9  # re-read crops less sure than this, 4 ways round, averaged
+    no_second_look: float = 0.8  # ...but not those at least this sure they are no die
     sure: float = 0.9  # a candidate this sure (die x value) sets the frame's die size
     least_sure: float = 0.3  # a candidate less sure than this is not reported
     size_band: tuple[float, float] = (0.75, 1.8)  # unsure ones kept, x the frame's die size
@@ -282,10 +284,13 @@ class PipReader:
                               borderMode=cv2.BORDER_REPLICATE)
 
     def _read_crops(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-        """Softmax and look per crop; a crop read less surely than `second_look_below` is read
-        again turned 90/180/270 degrees and the four softmaxes averaged."""
+        """Softmax and look per crop; a crop read less surely than `second_look_below`, and not
+        surely taken for no die (`no_second_look`), is read again turned 90/180/270 degrees and
+        the four softmaxes averaged."""
         probs, looks = self._run(crops)
-        unsure = np.flatnonzero(probs.max(axis=1) < self.params.second_look_below)
+        p = self.params
+        unsure = np.flatnonzero((probs.max(axis=1) < p.second_look_below)
+                                & (probs[:, 0] < p.no_second_look))
         if len(unsure):
             turned = [np.ascontiguousarray(np.rot90(crops[i], k))
                       for k in (1, 2, 3) for i in unsure]

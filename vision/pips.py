@@ -222,10 +222,10 @@ class PipReader:
     def _levels(self, frame: np.ndarray, scales: list[float],
                 threshold: float) -> list[Candidate]:
         """The candidates the detector marks above `threshold` in the frame read at each work
-        scale, in frame pixels (their crops
-        classified in one batch). Each level is made from the last, larger one, so a 12 MP
-        still is shrunk in full once. With a profile, a candidate of a colour none of its dice
-        had is dropped, and the others carry their nearest example."""
+        scale, in frame pixels, their crops classified in one batch. Each level is made from
+        the last, larger one, so a 12 MP still is shrunk in full once. With a profile, a
+        candidate of a colour none of its dice had is dropped before it is classified, and the
+        others carry their nearest example."""
         crops, places = [], []
         source, at = frame, 1.0
         for scale in sorted(scales, reverse=True):
@@ -234,6 +234,9 @@ class PipReader:
                               interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR)
             source, at = work, scale
             for x, y, size, _ in detect_centres(self.detector, work, self.params, threshold):
+                if self.profile and not self.profile.has_dice_colour(
+                        face_colour(work, x, y, size)):
+                    continue
                 crops.append(self._crop(work, x, y, size))
                 places.append((x / scale, y / scale, size / scale))
         if not crops:
@@ -242,8 +245,7 @@ class PipReader:
         found = [Candidate(*place, prob, look) for place, prob, look in zip(places, probs, looks)]
         if not self.profile:
             return found
-        return [c._replace(example=self.profile.nearest_to(c.look)) for c in found
-                if self.profile.has_dice_colour(face_colour(frame, c.x, c.y, c.size))]
+        return [c._replace(example=self.profile.nearest_to(c.look)) for c in found]
 
     def _plausible(self, found: list[Candidate]) -> list[Candidate]:
         """The candidates the classifier does not take for something else than a die, and

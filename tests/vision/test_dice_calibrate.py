@@ -11,13 +11,14 @@ from custom_faces import paint_emblem
 from synth_dice import render_tray
 
 from vision.bench import match
-from vision.calibrate import Calibrator
+from vision.calibrate import Calibrator, calibrate
 from vision.cli import main
 from vision.dataset import load_dataset
 from vision.faces import FACES
 from vision.frames import load_image
 from vision.pips import PipReader
 from vision.profile import Profile
+from vision.training.synth import SynthParams, write_folder
 
 FIXTURES = Path(__file__).parent / "fixtures"
 IMAGES = sorted(p.name for p in FIXTURES.glob("*.jpg"))
@@ -45,6 +46,17 @@ def truth_of(labels: dict, name: str) -> list[tuple[int, tuple[float, ...]]]:
 def assert_exact(reading, truth) -> None:
     assert match(truth, reading.dice) == (len(truth), len(truth))
     assert len(reading.dice) == len(truth)
+
+
+def calibrated_table(tmp: Path, seed: int, photos: int, shown: int,
+                     params: SynthParams | None = None) -> tuple[PipReader, list]:
+    """SYNTHETIC photos of one table (`vision.training.synth`, one setup: the same dice, table,
+    camera and light; pip dice with an emblem): a reader calibrated on the first `shown`, and
+    the other photos."""
+    write_folder(tmp, photos, seed, (640, 480), params or SynthParams(icon_dice=0, emblem=1),
+                 one_setup=True)
+    items = load_dataset(tmp)
+    return PipReader(profile=calibrate(items[:shown], None, PipReader())), items[shown:]
 
 
 @pytest.mark.parametrize("held", IMAGES)
@@ -109,19 +121,13 @@ def test_custom_faces_read_on_new_photos_after_calibrating_on_ten(tmp_path) -> N
     """SYNTHETIC photos of one table (`vision.training.synth`, one setup, seed 4005) whose dice
     carry an emblem in place of the 6: the plain reader reads none of the emblem dice; a profile
     from 10 photos reads most of them on the 4 photos it has not seen, and no die fewer in all."""
-    from vision.calibrate import calibrate
-    from vision.training.synth import SynthParams, write_folder
-
-    write_folder(tmp_path, 14, 4005, (640, 480),
-                 SynthParams(icon_dice=0, emblem=1, die_px=(30, 80)), one_setup=True)
-    items = load_dataset(tmp_path)
+    calibrated, unseen = calibrated_table(tmp_path, 4005, 14, 10,
+                                          SynthParams(icon_dice=0, emblem=1, die_px=(30, 80)))
+    assert calibrated.profile.custom == (6,)
     plain = PipReader()
-    profile = calibrate(items[:10], None, plain)
-    assert profile.custom == (6,)
-    calibrated = PipReader(profile=profile)
     emblems = [0, 0, 0]  # emblem dice, read right calibrated, read right plain
     right = [0, 0]
-    for item in items[10:]:
+    for item in unseen:
         frame = load_image(item.path)
         truth = [(d.value, d.box) for d in item.dice]
         sixes = [t for t in truth if t[0] == 6]
@@ -140,21 +146,14 @@ def test_what_calibration_saw_away_from_the_dice_is_not_read_as_a_custom_face(tm
     """SYNTHETIC photos of one table (one setup, seed 3000: 25-px dice with an emblem for the 6,
     the same clutter in every photo): things on the table that the network takes for no die
     are learned as not dice too, so none of them is read as the emblem on new photos."""
-    from vision.calibrate import calibrate
-    from vision.training.synth import SynthParams, write_folder
-
-    write_folder(tmp_path, 14, 3000, (640, 480), SynthParams(icon_dice=0, emblem=1),
-                 one_setup=True)
-    items = load_dataset(tmp_path)
-    profile = calibrate(items[:10], None, PipReader())
-    assert profile.custom == (6,)
-    calibrated = PipReader(profile=profile)
+    calibrated, unseen = calibrated_table(tmp_path, 3000, 14, 10)
+    assert calibrated.profile.custom == (6,)
     read = found = 0
-    for item in items[10:]:
+    for item in unseen:
         dice = calibrated.read(load_image(item.path)).dice
         read += len(dice)
         found += match([(d.value, d.box) for d in item.dice], dice)[0]
-    assert read == found >= 0.9 * sum(len(item.dice) for item in items[10:])
+    assert read == found >= 0.9 * sum(len(item.dice) for item in unseen)
 
 
 def test_a_die_the_network_reads_right_on_the_table_is_not_read_as_its_emblem(tmp_path) -> None:
@@ -162,17 +161,10 @@ def test_a_die_the_network_reads_right_on_the_table_is_not_read_as_its_emblem(tm
     the 1, which the network reads as 3, 5 or no die): a die the network reads as a value it read
     right on the calibration photos, and never read an emblem as, keeps that value even when
     its look is nearest an emblem example (2 such dice were read as the emblem before)."""
-    from vision.calibrate import calibrate
-    from vision.training.synth import SynthParams, write_folder
-
-    write_folder(tmp_path, 20, 3003, (640, 480), SynthParams(icon_dice=0, emblem=1),
-                 one_setup=True)
-    items = load_dataset(tmp_path)
-    profile = calibrate(items[:10], None, PipReader())
-    assert profile.custom == (1,)
-    calibrated = PipReader(profile=profile)
+    calibrated, unseen = calibrated_table(tmp_path, 3003, 20, 10)
+    assert calibrated.profile.custom == (1,)
     as_emblem = right = total = 0
-    for item in items[10:]:
+    for item in unseen:
         dice = calibrated.read(load_image(item.path)).dice
         truth = [(d.value, d.box) for d in item.dice]
         total += len(truth)
@@ -191,15 +183,9 @@ def test_a_calibrated_reader_finds_the_dice_the_detector_marks_weakly(tmp_path) 
     detector marks some of its dice too weakly for a reader that knows nothing of the table
     (93.9% found at its threshold); calibration, which learns the table's clutter, looks at
     weaker marks, and finds and reads at least 98% of the dice on 8 new photos, none extra."""
-    from vision.calibrate import calibrate
-    from vision.training.synth import SynthParams, write_folder
-
-    write_folder(tmp_path, 16, 3008, (640, 480), SynthParams(icon_dice=0, emblem=1),
-                 one_setup=True)
-    items = load_dataset(tmp_path)
-    calibrated = PipReader(profile=calibrate(items[:8], None, PipReader()))
+    calibrated, unseen = calibrated_table(tmp_path, 3008, 16, 8)
     read = right = total = 0
-    for item in items[8:]:
+    for item in unseen:
         dice = calibrated.read(load_image(item.path)).dice
         read += len(dice)
         total += len(item.dice)

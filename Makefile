@@ -64,7 +64,7 @@ bench: install
 
 # Rebuild the dice networks (vision/models/*.onnx) as shipped: a training venv with torch (CPU
 # only, never needed to run the app), 1,500 synthetic photos (seed 1) and the labelled photos in
-# DICE_DATASET; about 80 minutes on 2 cores. See docs/dice.md, "Rebuilding the models".
+# DICE_DATASET; about 85 minutes on 2 cores. See docs/dice.md, "Rebuilding the models".
 TRAIN_VENV ?= .venv-train
 models: install
 	@test -x $(TRAIN_VENV)/bin/python || $(PYTHON) -m venv $(TRAIN_VENV)

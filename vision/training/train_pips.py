@@ -392,7 +392,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path(__file__).parents[1] / "models")
     parser.add_argument("--which", choices=["det", "cls", "both"], default="both")
     parser.add_argument("--det-iters", type=int, default=12000)
-    parser.add_argument("--cls-iters", type=int, default=8000)
+    parser.add_argument("--cls-iters", type=int, default=12000)
     parser.add_argument("--real-share", type=float, default=0.5,
                         help="part of each batch drawn from DATASET when --extra is given")
     parser.add_argument("--all", action="store_true", help="train on the held-out split too")

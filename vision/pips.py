@@ -20,10 +20,12 @@ Pipeline (parameters in `PipParams`):
               (a die's pip group, a cluster of dice, clutter) are dropped, and of candidates at
               one place the surest is kept;
 8. profile - with a table's calibration, each candidate's look (the classifier's features)
-              is matched to the nearest of its examples: one nearest a custom face is read as
-              it (unless the network reads it as a value it read right on that table and
-              never read that face as); an unsure one nearest something that is not a die,
-              or of a colour none of its dice had, is dropped;
+              is matched to the nearest of its examples: one nearest a die of the table is
+              read as that die when the network takes it for no die (a face it never
+              learned) or that die is a custom face (unless the network reads it as a value
+              it read right on that table and never read that face as); an unsure one
+              nearest something that is not a die, or of a colour none of its dice had, is
+              dropped;
 9. report  - dice with their face from the face map, box and confidence in frame pixels.
 The networks are trained by `vision.training.train_pips` (see docs/dice.md).
 """
@@ -177,13 +179,15 @@ class PipReader:
 
         return read
 
-    def _custom_face(self, c: Candidate) -> bool:
-        """Whether a candidate looks most like one of the profile's custom faces (an emblem
-        the network may not even be sure is a die), and the network's read of it does not rule
-        that face out."""
-        return bool(c.example and self.profile.custom
-                    and int(c.example[0]) in self.profile.custom
-                    and self.profile.may_show_custom(int(c.example[0]), int(np.argmax(c.probs))))
+    def _profile_reads(self, c: Candidate) -> bool:
+        """Whether the profile, not the network, reads a candidate: its look is nearest one of
+        the table's dice, and the network takes it for no die (a face it never learned), or that
+        die's value is a custom face the network's read does not rule out."""
+        if not c.example or c.example[0] == NOT_A_DIE:
+            return False
+        read = int(np.argmax(c.probs))
+        return read == 0 or (int(c.example[0]) in self.profile.custom
+                             and self.profile.may_show_custom(int(c.example[0]), read))
 
     def _not_a_die(self, c: Candidate) -> bool:
         """Whether a candidate looks most like something on the profile's table that is not
@@ -191,9 +195,9 @@ class PipReader:
         return bool(c.example and c.example[0] == NOT_A_DIE)
 
     def _value(self, c: Candidate) -> tuple[int, float]:
-        """A die's value and its probability: the network's read, or the custom face whose
-        example is nearest its look."""
-        if self._custom_face(c):
+        """A die's value and its probability: the network's read, or, where the profile reads
+        it, the value of the example nearest its look."""
+        if self._profile_reads(c):
             return int(c.example[0]), c.example[1]
         value = int(np.argmax(c.probs[1:])) + 1
         return value, float(c.probs[value])
@@ -249,15 +253,15 @@ class PipReader:
 
     def _plausible(self, found: list[Candidate]) -> list[Candidate]:
         """The candidates the classifier does not take for something else than a die, and
-        those that look most like one of the profile's custom faces (an emblem it never saw)."""
+        those the profile reads (they look most like one of the table's dice)."""
         return [c for c in found
-                if c.probs[0] <= self.params.max_background or self._custom_face(c)]
+                if c.probs[0] <= self.params.max_background or self._profile_reads(c)]
 
     def _agree(self, found: list[Candidate], die_px: float | None = None) -> list[Candidate]:
         """Sure candidates, and unsure ones of the frame's die size (the sure ones' median, else
         `die_px`, else the surest candidate's): not a die's pip group nor a cluster of dice;
         the surest first, none centred within `min_separation` of a die kept. Those less sure
-        than `least_sure` only when they look most like one of the profile's custom faces;
+        than `least_sure` only when the profile reads them;
         unsure ones that look most like something on its table that is not a die, never."""
         p = self.params
         if not found:
@@ -269,7 +273,7 @@ class PipReader:
         size = die_px or found[0].size
         lo, hi = p.size_band[0] * size, p.size_band[1] * size
         unsure = [c for c in found if c.sureness < p.sure and lo <= c.size <= hi and (
-            c.sureness >= p.least_sure or self._custom_face(c)) and not self._not_a_die(c)]
+            c.sureness >= p.least_sure or self._profile_reads(c)) and not self._not_a_die(c)]
         return _apart(sure + unsure, p.min_separation)
 
     def classify(self, work: np.ndarray, centres: list) -> tuple[np.ndarray, np.ndarray]:

@@ -74,6 +74,7 @@ class PipParams:
     sure: float = 0.9  # a candidate this sure (die x value) sets the frame's die size
     least_sure: float = 0.3  # a candidate less sure than this is not reported
     size_band: tuple[float, float] = (0.75, 1.8)  # unsure ones kept, x the frame's die size
+    profile_read_low: float = 0.5  # ...one the profile reads, in a frame with no sure die
     max_work_side: int = 2560  # a known die size's scale never makes the work frame larger
 
 
@@ -261,8 +262,10 @@ class PipReader:
         """Sure candidates, and unsure ones of the frame's die size (the sure ones' median, else
         `die_px`, else the surest candidate's): not a die's pip group nor a cluster of dice;
         the surest first, none centred within `min_separation` of a die kept. Those less sure
-        than `least_sure` only when the profile reads them;
-        unsure ones that look most like something on its table that is not a die, never."""
+        than `least_sure` only when the profile reads them, and in a frame with no sure die
+        those down to `profile_read_low` x the size (a lone emblem die is marked around its
+        emblem); unsure ones that look most like something on its table that is not a die,
+        never."""
         p = self.params
         if not found:
             return []
@@ -272,8 +275,10 @@ class PipReader:
             die_px = statistics.median(c.size for c in sure)
         size = die_px or found[0].size
         lo, hi = p.size_band[0] * size, p.size_band[1] * size
-        unsure = [c for c in found if c.sureness < p.sure and lo <= c.size <= hi and (
-            c.sureness >= p.least_sure or self._profile_reads(c)) and not self._not_a_die(c)]
+        least = p.profile_read_low * size if not sure else lo  # what the profile reads
+        unsure = [c for c in found if c.sureness < p.sure and c.size <= hi and (
+            (lo <= c.size and c.sureness >= p.least_sure)
+            or (least <= c.size and self._profile_reads(c))) and not self._not_a_die(c)]
         return _apart(sure + unsure, p.min_separation)
 
     def classify(self, work: np.ndarray, centres: list) -> tuple[np.ndarray, np.ndarray]:

@@ -165,16 +165,20 @@ class Profile:
                 features, labels = data["features"], [str(x) for x in data["labels"]]
                 colours = np.asarray(data["colours"], np.float32).reshape(-1, 3)
                 reads = np.asarray(data["network_reads"], np.int32).reshape(7, 7) \
-                    if "network_reads" in data else np.zeros((7, 7), np.int32)
+                    if "network_reads" in data else None
                 meta = json.loads(str(data["meta"]))
             if meta.get("version") != PROFILE_VERSION:
                 raise ProfileError(f"{path}: made by another version of phoenix-dice; calibrate "
                                    "again (or teach the icon dice again)")
+            if reads is None and meta["kind"] == "pips":  # made before the calibrated search
+                raise ProfileError(f"{path}: made by an earlier version of phoenix-dice; "
+                                   "calibrate again")
             profile = cls(str(meta["kind"]), float(meta["die_size"]),
                           np.asarray(features, np.float32), labels,
                           parse_face_map({int(v): f for v, f in meta["face_map"].items()}),
                           tuple(int(v) for v in meta["custom"]),
-                          colours, float(meta["colour_reach"]), reads)
+                          colours, float(meta["colour_reach"]),
+                          np.zeros((7, 7), np.int32) if reads is None else reads)
         except (OSError, ValueError, KeyError, TypeError, EOFError, RecursionError,
                 zipfile.BadZipFile, FaceMapError) as exc:
             raise ProfileError(f"{path}: not a readable profile ({exc or 'empty'}); calibrate "

@@ -7,9 +7,10 @@ Pipeline (`Calibrator`):
                pip dice: the pip network's features of each face, seen as labelled and a little
                shifted and sized (`LOOK_JITTER`), and of everything a search marks away from
                the labelled dice, kept as not a die;
-3. custom   - pip dice only: the pip network reads every labelled die; a value whose dice it
-               misreads on this setup is a custom face, read from the examples; the counts of
-               its reads are kept, so a die it reads as a value it reads right stays that value;
+3. reads    - pip dice only: the pip network reads every labelled die, and the profile keeps
+               the counts; a value whose dice it misreads on this setup is a custom face
+               (`Profile.custom`), read from the examples, and a die it reads as a value it
+               reads right stays that value;
 4. face map - from labels that give both value and face, else the given (or standard) map.
 Icon dice are found with `vision.icons.find_faces` and labelled by the box they fall in, or,
 when teaching, by the face the player was asked to show.
@@ -33,7 +34,6 @@ from vision.profile import COLOUR_SLACK, NOT_A_DIE, Profile, ProfileError, face_
 # side, size factor), as the detector places and sizes a die a little off.
 LOOK_JITTER = ((0, 0, 1.0), (0.08, 0, 1.0), (-0.08, 0, 1.0), (0, 0.08, 1.0), (0, -0.08, 1.0),
                (0, 0, 0.9), (0, 0, 1.12))
-MIN_RECALL = 0.8  # a pip value whose dice the network reads right less often is a custom face
 
 
 class Calibrator:
@@ -48,7 +48,7 @@ class Calibrator:
         self.features: list[np.ndarray] = []
         self.labels: list[str] = []
         self.sizes: list[float] = []
-        self.net_reads: list[tuple[int, int]] = []  # (network's value or 0, labelled value)
+        self.network_reads = np.zeros((7, 7), np.int32)  # (network's read, 0: no die; label)
         self.colours: list[np.ndarray] = []  # pip dice: each face's colour
         self.value_faces: dict[int, str] = {}
 
@@ -73,7 +73,7 @@ class Calibrator:
             self.labels.append(str(die.value))
             self.sizes.append(side / max(frame.shape[:2]))
             self.colours.append(face_colour(frame, cx, cy, side))
-            self.net_reads.append((int(np.argmax(prob)), die.value))
+            self.network_reads[int(np.argmax(prob)), die.value] += 1
             if die.face:
                 self.value_faces[die.value] = die.face
         for c in self.pip_reader.candidates(frame):  # what a search marks, away from the dice
@@ -107,12 +107,10 @@ class Calibrator:
         if face_map is None and sorted(self.value_faces) == [1, 2, 3, 4, 5, 6]:
             face_map = self.value_faces
         colours = np.array(self.colours, np.float32).reshape(-1, 3)
-        reads = np.zeros((7, 7), np.int32)
-        np.add.at(reads, tuple(np.array(self.net_reads, np.int32).reshape(-1, 2).T), 1)
         return Profile(self.kind, statistics.median(self.sizes),
                        np.array(self.features, np.float32), list(self.labels),
-                       parse_face_map(face_map), self._custom(), colours, _colour_reach(colours),
-                       reads)
+                       parse_face_map(face_map), colours, _colour_reach(colours),
+                       self.network_reads.copy())
 
     def _add(self, crop: np.ndarray, label: str, size: float) -> None:
         """One example, 4 ways round."""
@@ -125,18 +123,6 @@ class Calibrator:
         for crop, (x0, y0, x1, y1), label in found:
             self._add(crop, label, float(np.sqrt((x1 - x0) * (y1 - y0))) / max(frame.shape[:2]))
         return len(found)
-
-    def _custom(self) -> tuple[int, ...]:
-        """Pip values the network misreads on this setup: fewer than MIN_RECALL of the dice
-        labelled with the value were read as it (custom faces)."""
-        if self.kind != "pips":
-            return ()
-        custom = []
-        for value in range(1, 7):
-            reads = [read for read, truth in self.net_reads if truth == value]
-            if reads and reads.count(value) < MIN_RECALL * len(reads):
-                custom.append(value)
-        return tuple(custom)
 
 
 def _colour_reach(colours: np.ndarray) -> float:

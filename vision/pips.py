@@ -145,16 +145,12 @@ class PipReader:
         p = self.params
         kept: list[Candidate] = []
         if die_px:
-            long_side = max(frame.shape[:2])
-            scale = min(p.read_px / die_px, p.max_work_side / long_side,
-                        max(p.fine_levels) * p.work_side / long_side)
-            scales = [scale * f for f in p.follow_levels]
-            kept = self._agree(self._plausible(self._levels(frame, scales, self.threshold)),
-                               die_px)
+            scale = self._read_scale(frame, die_px)
+            kept = self._agree(self._levels(frame, [scale * f for f in p.follow_levels],
+                                            self.threshold), die_px)
         if not any(c.sureness >= p.sure for c in kept):
-            kept = self._agree(self._plausible(self._searched(frame, self.threshold)),
-                               die_px or (self.profile.die_px(frame.shape) if self.profile
-                                          else None))
+            kept = self._agree(self._searched(frame, self.threshold), die_px or (
+                self.profile.die_px(frame.shape) if self.profile else None))
         dice = []
         for c in kept:
             value, confidence = self._value(c)
@@ -214,15 +210,23 @@ class PipReader:
         dice of the size their sure dice have at `read_px`, or, when none is sure, of the fine
         levels (small dice)."""
         p = self.params
-        long_side = max(frame.shape[:2])
-        base = p.work_side / long_side
+        base = p.work_side / max(frame.shape[:2])
         found = self._levels(frame, [base * f for f in p.coarse_levels], threshold)
         sure = [c.size for c in found if c.sureness >= p.sure]
         if sure:
-            scales = [min(p.read_px / statistics.median(sure), p.max_work_side / long_side)]
+            scales = [self._read_scale(frame, statistics.median(sure))]
         else:
             scales = [base * f for f in p.fine_levels]
         return found + self._levels(frame, scales, threshold)
+
+    def _read_scale(self, frame: np.ndarray, die_px: float) -> float:
+        """The scale at which dice of `die_px` frame pixels are `read_px` across, never larger
+        than the finest search level (where an emblem is still seen as part of its die) nor a
+        work frame over `max_work_side`."""
+        p = self.params
+        long_side = max(frame.shape[:2])
+        return min(p.read_px / die_px, p.max_work_side / long_side,
+                   max(p.fine_levels) * p.work_side / long_side)
 
     def _levels(self, frame: np.ndarray, scales: list[float],
                 threshold: float) -> list[Candidate]:
@@ -252,24 +256,20 @@ class PipReader:
             return found
         return [c._replace(example=self.profile.nearest_to(c.look)) for c in found]
 
-    def _plausible(self, found: list[Candidate]) -> list[Candidate]:
-        """The candidates the classifier does not take for something else than a die, and
-        those the profile reads (they look most like one of the table's dice)."""
-        return [c for c in found
-                if c.probs[0] <= self.params.max_background or self._profile_reads(c)]
-
     def _agree(self, found: list[Candidate], die_px: float | None = None) -> list[Candidate]:
-        """Sure candidates, and unsure ones of the frame's die size (the sure ones' median, else
-        `die_px`, else the surest candidate's): not a die's pip group nor a cluster of dice;
-        the surest first, none centred within `min_separation` of a die kept. Those less sure
-        than `least_sure` only when the profile reads them, and in a frame with no sure die
-        those down to `profile_read_low` x the size (a lone emblem die is marked around its
-        emblem); unsure ones that look most like something on its table that is not a die,
-        never."""
+        """Of the candidates the classifier does not take for something else than a die, or
+        the profile reads: sure ones, and unsure ones of the frame's die size (the sure ones'
+        median, else `die_px`, else the surest candidate's), not a die's pip group nor a
+        cluster of dice; the surest first, none centred within `min_separation` of a die kept.
+        Those less sure than `least_sure` only when the profile reads them, and in a frame with
+        no sure die those down to `profile_read_low` x the size (a lone emblem die is marked
+        around its emblem); unsure ones that look most like something on its table that is not
+        a die, never."""
         p = self.params
+        found = sorted((c for c in found if c.probs[0] <= p.max_background
+                        or self._profile_reads(c)), key=lambda c: -c.sureness)
         if not found:
             return []
-        found = sorted(found, key=lambda c: -c.sureness)
         sure = _apart([c for c in found if c.sureness >= p.sure], p.min_separation)
         if sure:
             die_px = statistics.median(c.size for c in sure)

@@ -2,9 +2,10 @@
 
 A profile holds the die size (as a part of the frame's long side), the look of each face (icon
 dice: HOG-style descriptors of grey face crops, 4 ways round; pip dice: the pip network's
-features, each die seen a few ways), the face map and, for pip dice, which values carry custom
-faces the pip network misreads, how it read each calibration die, the dice's colours, and
-examples of what on that table is not a die. Saved as a compressed .npz, no pickles.
+features, each die seen a few ways), the face map and, for pip dice, how the pip network read
+each calibration die (which gives the values whose custom faces it misreads), the dice's
+colours, and examples of what on that table is not a die. Saved as a compressed .npz, no
+pickles.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ SOFTNESS = 0.25  # descriptor distance that makes one label e times likelier tha
 PROFILE_VERSION = 2  # 2: pip dice are compared by the network's features, colours kept
 NOT_A_DIE = "0"  # label of a pip profile's examples of things on that table that are not dice
 COLOUR_MIDDLE = 0.7  # the part of a face's side whose colour is the die's
+MIN_RECALL = 0.8  # a pip value whose dice the network reads right less often is a custom face
 COLOUR_SLACK = (1.5, 12.0)  # a die's colour may be this x (+ this) farther than seen at calibration
 
 
@@ -79,7 +81,6 @@ class Profile:
     # its grey crop 4 ways round; pip dice: the network's features, 7 ways - LOOK_JITTER)
     labels: list[str]  # per example: a pip value "1".."6" (pips) or a face name (icons)
     face_map: dict[int, str]
-    custom: tuple[int, ...] = ()  # pip values with custom faces: read from the examples
     colours: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))  # face_colour each
     colour_reach: float = 0.0  # farthest a die's colour is from an example's; 0: not checked
     network_reads: np.ndarray = field(default_factory=lambda: np.zeros((7, 7), np.int32))
@@ -119,6 +120,14 @@ class Profile:
         best = int(np.argmin(per_label))
         return self._names[best], float(weights[best] / weights.sum())
 
+    @property
+    def custom(self) -> tuple[int, ...]:
+        """Pip values with custom faces, read from the examples: those whose calibration dice
+        the network read as labelled less than MIN_RECALL of the time."""
+        reads = self.network_reads
+        return tuple(v for v in range(1, 7)
+                     if reads[:, v].sum() and reads[v, v] < MIN_RECALL * reads[:, v].sum())
+
     def may_show_custom(self, value: int, network_read: int) -> bool:
         """Whether a die the network reads as `network_read` (0: no die) may show the custom
         face `value`: calibration saw that face's dice read so, or never saw the network read
@@ -142,7 +151,6 @@ class Profile:
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         meta = {"kind": self.kind, "version": PROFILE_VERSION, "die_size": self.die_size,
-                "custom": list(self.custom),
                 "colour_reach": self.colour_reach,
                 "face_map": {str(v): f for v, f in self.face_map.items()}}
         with path.open("wb") as fh:
@@ -176,7 +184,6 @@ class Profile:
             profile = cls(str(meta["kind"]), float(meta["die_size"]),
                           np.asarray(features, np.float32), labels,
                           parse_face_map({int(v): f for v, f in meta["face_map"].items()}),
-                          tuple(int(v) for v in meta["custom"]),
                           colours, float(meta["colour_reach"]),
                           np.zeros((7, 7), np.int32) if reads is None else reads)
         except (OSError, ValueError, KeyError, TypeError, EOFError, RecursionError,

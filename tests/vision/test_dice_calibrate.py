@@ -171,7 +171,7 @@ def test_a_custom_face_is_not_read_where_the_network_reads_a_value_it_reads_righ
     reads as 3 or as no die may be the emblem; a value it never read right rules nothing out."""
     reads = np.zeros((7, 7), np.int32)
     reads[0, 1], reads[3, 1], reads[3, 3], reads[6, 6], reads[2, 4] = 8, 5, 17, 7, 3
-    profile = Profile("pips", 0.04, np.zeros((1, 7, 96), np.float32), ["1"], {}, (1,),
+    profile = Profile("pips", 0.04, np.zeros((1, 7, 96), np.float32), ["1"], {},
                       network_reads=reads)
     assert profile.may_show_custom(1, 0) and profile.may_show_custom(1, 3)
     assert not profile.may_show_custom(1, 6)

@@ -9,8 +9,9 @@ Pipeline (`Calibrator`):
                the labelled dice, kept as not a die;
 3. reads    - pip dice only: the pip network reads every labelled die, and the profile keeps
                the counts; a value whose dice it misreads on this setup is a custom face
-               (`Profile.custom`), read from the examples, and a die it reads as a value it
-               reads right stays that value;
+               (`Profile.custom`); a die the network reads as a value that one of those
+               faces was read as is weighed between the two by these counts and its look
+               (`Profile.weigh`), and one it reads as a value it reads right stays that value;
 4. face map - from labels that give both value and face, else the given (or standard) map.
 Icon dice are found with `vision.icons.find_faces` and labelled by the box they fall in, or,
 when teaching, by the face the player was asked to show.

@@ -178,13 +178,13 @@ class PipReader:
 
     def _profile_reads(self, c: Candidate) -> bool:
         """Whether the profile, not the network, reads a candidate: its look is nearest one of
-        the table's dice, and the network takes it for no die (a face it never learned), or that
-        die's value is a custom face the network's read does not rule out."""
-        if not c.example or c.example[0] == NOT_A_DIE:
-            return False
+        the table's dice and the network takes it for no die (a face it never learned), or the
+        profile weighs its look as a custom face rather than the network's read."""
         read = int(np.argmax(c.probs))
-        return read == 0 or (int(c.example[0]) in self.profile.custom
-                             and self.profile.may_show_custom(int(c.example[0]), read))
+        if read == 0:
+            return bool(c.example and c.example[0] != NOT_A_DIE)
+        return bool(self.profile and self.profile.custom
+                    and self.profile.weigh(c.look, read)[0] != read)
 
     def _not_a_die(self, c: Candidate) -> bool:
         """Whether a candidate looks most like something on the profile's table that is not
@@ -193,11 +193,19 @@ class PipReader:
 
     def _value(self, c: Candidate) -> tuple[int, float]:
         """A die's value and its probability: the network's read, or, where the profile reads
-        it, the value of the example nearest its look."""
-        if self._profile_reads(c):
-            return int(c.example[0]), c.example[1]
-        value = int(np.argmax(c.probs[1:])) + 1
-        return value, float(c.probs[value])
+        it, the value of the example nearest its look (a face the network never learned); where
+        a custom face may show as the network's read, the value the profile weighs likeliest,
+        no surer than that weighing."""
+        read = int(np.argmax(c.probs))
+        if read == 0:
+            if self._profile_reads(c):
+                return int(c.example[0]), c.example[1]
+            read = int(np.argmax(c.probs[1:])) + 1
+        network = float(c.probs[read])
+        if not self.profile or not self.profile.custom:
+            return read, network
+        value, likely = self.profile.weigh(c.look, read)
+        return value, likely if value != read else min(network, likely)
 
     def candidates(self, frame: np.ndarray) -> list[Candidate]:
         """Everything a calibrated reader's search marks as a die in a frame, whatever the

@@ -25,6 +25,7 @@ CROP_SIDE = 32  # grey face crop side for the descriptor
 HOG_CELL = 8  # pixels per histogram cell
 HOG_BINS = 9  # unsigned orientation bins over 0..180 degrees
 SOFTNESS = 0.25  # descriptor distance that makes one label e times likelier than another
+PIP_SOFTNESS = 0.04  # the same for the pip network's features (one face's looks lie closer)
 
 
 PROFILE_VERSION = 2  # 2: pip dice are compared by the network's features, colours kept
@@ -113,12 +114,33 @@ class Profile:
     def nearest_to(self, look: np.ndarray) -> tuple[str, float]:
         """The label of the example nearest a look (each example at its best turn), and a
         confidence: a softmax over each label's nearest distance."""
-        dist = np.linalg.norm(self.features - look, axis=2).min(axis=1)
-        per_label = np.full(len(self._names), np.inf)
-        np.minimum.at(per_label, self._index, dist)
+        per_label = self._per_label(look)
         weights = np.exp((per_label.min() - per_label) / SOFTNESS)
         best = int(np.argmin(per_label))
         return self._names[best], float(weights[best] / weights.sum())
+
+    def _per_label(self, look: np.ndarray) -> np.ndarray:
+        """Each label's nearest example's distance from a look (in `_names` order)."""
+        dist = np.linalg.norm(self.features - look, axis=2).min(axis=1)
+        per_label = np.full(len(self._names), np.inf)
+        np.minimum.at(per_label, self._index, dist)
+        return per_label
+
+    def weigh(self, look: np.ndarray, network_read: int) -> tuple[int, float]:
+        """A pip die the network reads as `network_read` (1..6): its value and how likely that
+        is, among that read and the custom faces it may show, each weighed by how often
+        calibration saw the network read that value's dice so (+1) and by how near the look
+        is to its examples (a value with none: as near as the look is to anything else)."""
+        values = [network_read] + [v for v in self.custom if v != network_read
+                                   and self.may_show_custom(v, network_read)]
+        per_label = self._per_label(look)
+        others = [d for label, d in zip(self._names, per_label) if label not in map(str, values)]
+        near = np.array([per_label[self._codes[str(v)]] if str(v) in self._codes
+                         else min(others, default=per_label.max()) for v in values])
+        scores = (self.network_reads[network_read, values] + 1) * np.exp(
+            (near.min() - near) / PIP_SOFTNESS)
+        best = int(np.argmax(scores))
+        return values[best], float(scores[best] / scores.sum())
 
     @property
     def custom(self) -> tuple[int, ...]:

@@ -178,6 +178,22 @@ def test_a_custom_face_is_not_read_where_the_network_reads_a_value_it_reads_righ
     assert profile.may_show_custom(1, 4)
 
 
+def test_a_read_a_custom_face_shares_is_weighed_by_the_counts_and_the_look() -> None:
+    """An emblem on the 1 that calibration saw read as 3 for 9 of its dice, beside 17 3s read
+    right: a die read as 3 that looks as much like the 3s as the 1s is a 3, about 18 to 10,
+    and not sure; one that looks like the 1s is the emblem; a die read as 6 stays a 6."""
+    reads = np.zeros((7, 7), np.int32)
+    reads[3, 1], reads[3, 3], reads[6, 6] = 9, 17, 7
+    emblem, three, six = np.eye(96, dtype=np.float32)[:3]
+    profile = Profile("pips", 0.04, np.stack([np.stack([v] * 7) for v in (emblem, three, six)]),
+                      ["1", "3", "6"], {}, network_reads=reads)
+    between = (emblem + three) / np.linalg.norm(emblem + three)
+    value, likely = profile.weigh(between, 3)
+    assert value == 3 and likely == pytest.approx(18 / 28)
+    assert profile.weigh(emblem, 3)[0] == 1
+    assert profile.weigh(emblem, 6) == (6, 1.0)
+
+
 def test_a_face_the_network_takes_for_no_die_is_read_as_the_table_die_it_looks_like(
         tmp_path) -> None:
     """SYNTHETIC photos of one table (one setup, seed 3005: 114-px dice, a hex nut in place of

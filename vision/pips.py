@@ -240,12 +240,15 @@ class PipReader:
                 threshold: float) -> list[Candidate]:
         """The candidates the detector marks above `threshold` in the frame read at each work
         scale, in frame pixels, their crops classified in one batch. Each level is made from
-        the last, larger one, so a 12 MP still is shrunk in full once. With a profile, a
+        the last, larger one, so a 12 MP still is shrunk in full once; an enlarged level from
+        the frame itself. With a profile, a
         candidate of a colour none of its dice had is dropped before it is classified, and the
         others carry their nearest example."""
         crops, places = [], []
         source, at = frame, 1.0
         for scale in sorted(scales, reverse=True):
+            if at > 1:  # an enlarged copy is not shrunk (slow, and no sharper): the frame is
+                source, at = frame, 1.0
             f = scale / at
             work = cv2.resize(source, None, fx=f, fy=f,
                               interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR)

@@ -87,7 +87,7 @@ class Candidate(NamedTuple):
     size: float
     probs: np.ndarray
     look: np.ndarray  # the classifier's features, unit length: what calibration compares
-    example: tuple[str, float] | None = None  # the profile's nearest example: label, confidence
+    near: np.ndarray | None = None  # with a profile: each of its labels' distance from the look
 
     @property
     def sureness(self) -> float:
@@ -182,14 +182,14 @@ class PipReader:
         profile weighs its look as a custom face rather than the network's read."""
         read = int(np.argmax(c.probs))
         if read == 0:
-            return bool(c.example and c.example[0] != NOT_A_DIE)
-        return bool(self.profile and self.profile.custom
-                    and self.profile.weigh(c.look, read)[0] != read)
+            return c.near is not None and self.profile.example(c.near)[0] != NOT_A_DIE
+        return bool(c.near is not None and self.profile.custom
+                    and self.profile.weigh(c.near, read)[0] != read)
 
     def _not_a_die(self, c: Candidate) -> bool:
         """Whether a candidate looks most like something on the profile's table that is not
         a die (what calibration found away from the labelled dice)."""
-        return bool(c.example and c.example[0] == NOT_A_DIE)
+        return c.near is not None and self.profile.example(c.near)[0] == NOT_A_DIE
 
     def _value(self, c: Candidate) -> tuple[int, float]:
         """A die's value and its probability: the network's read, or, where the profile reads
@@ -199,12 +199,13 @@ class PipReader:
         read = int(np.argmax(c.probs))
         if read == 0:
             if self._profile_reads(c):
-                return int(c.example[0]), c.example[1]
+                label, likely = self.profile.example(c.near)
+                return int(label), likely
             read = int(np.argmax(c.probs[1:])) + 1
         network = float(c.probs[read])
         if not self.profile or not self.profile.custom:
             return read, network
-        value, likely = self.profile.weigh(c.look, read)
+        value, likely = self.profile.weigh(c.near, read)
         return value, likely if value != read else min(network, likely)
 
     def candidates(self, frame: np.ndarray) -> list[Candidate]:
@@ -243,7 +244,7 @@ class PipReader:
         the last, larger one, so a 12 MP still is shrunk in full once; an enlarged level from
         the frame itself. With a profile, a
         candidate of a colour none of its dice had is dropped before it is classified, and the
-        others carry their nearest example."""
+        others carry their distances from its examples."""
         crops, places = [], []
         source, at = frame, 1.0
         for scale in sorted(scales, reverse=True):
@@ -265,7 +266,8 @@ class PipReader:
         found = [Candidate(*place, prob, look) for place, prob, look in zip(places, probs, looks)]
         if not self.profile:
             return found
-        return [c._replace(example=self.profile.nearest_to(c.look)) for c in found]
+        near = self.profile.distances(looks)
+        return [c._replace(near=row) for c, row in zip(found, near)]
 
     def _agree(self, found: list[Candidate], die_px: float | None = None) -> list[Candidate]:
         """Of the candidates the classifier does not take for something else than a die, or

@@ -114,31 +114,39 @@ class Profile:
     def nearest_to(self, look: np.ndarray) -> tuple[str, float]:
         """The label of the example nearest a look (each example at its best turn), and a
         confidence: a softmax over each label's nearest distance."""
-        per_label = self._per_label(look)
-        weights = np.exp((per_label.min() - per_label) / SOFTNESS)
-        best = int(np.argmin(per_label))
+        return self.example(self.distances(look[None])[0])
+
+    def distances(self, looks: np.ndarray) -> np.ndarray:
+        """Each label's nearest example's distance (at its best turn) from each of some looks:
+        (M, D) -> (M, labels in `example`'s order), in one matrix product."""
+        flat = self.features.reshape(-1, self.features.shape[-1])
+        square = (looks ** 2).sum(axis=1)[:, None] + (flat ** 2).sum(axis=1)[None] \
+            - 2 * looks @ flat.T
+        dist = np.sqrt(np.maximum(square, 0)).reshape(len(looks), *self.features.shape[:2])
+        dist = dist.min(axis=2)
+        return np.stack([dist[:, self._index == code].min(axis=1)
+                         for code in range(len(self._names))], axis=1)
+
+    def example(self, near: np.ndarray) -> tuple[str, float]:
+        """The label nearest a look, given its `distances`, and a confidence: a softmax over
+        the labels' distances."""
+        weights = np.exp((near.min() - near) / SOFTNESS)
+        best = int(np.argmin(near))
         return self._names[best], float(weights[best] / weights.sum())
 
-    def _per_label(self, look: np.ndarray) -> np.ndarray:
-        """Each label's nearest example's distance from a look (in `_names` order)."""
-        dist = np.linalg.norm(self.features - look, axis=2).min(axis=1)
-        per_label = np.full(len(self._names), np.inf)
-        np.minimum.at(per_label, self._index, dist)
-        return per_label
-
-    def weigh(self, look: np.ndarray, network_read: int) -> tuple[int, float]:
-        """A pip die the network reads as `network_read` (1..6): its value and how likely that
-        is, among that read and the custom faces it may show, each weighed by how often
-        calibration saw the network read that value's dice so (+1) and by how near the look
-        is to its examples (a value with none: as near as the look is to anything else)."""
+    def weigh(self, near: np.ndarray, network_read: int) -> tuple[int, float]:
+        """A pip die the network reads as `network_read` (1..6), its look at `distances` `near`:
+        its value and how likely that is, among that read and the custom faces it may show,
+        each weighed by how often calibration saw the network read that value's dice so (+1)
+        and by how near the look is to its examples (a value with none: as near as the look
+        is to anything else)."""
         values = [network_read] + [v for v in self.custom if v != network_read
                                    and self.may_show_custom(v, network_read)]
-        per_label = self._per_label(look)
-        others = [d for label, d in zip(self._names, per_label) if label not in map(str, values)]
-        near = np.array([per_label[self._codes[str(v)]] if str(v) in self._codes
-                         else min(others, default=per_label.max()) for v in values])
+        others = [d for label, d in zip(self._names, near) if label not in map(str, values)]
+        dist = np.array([near[self._codes[str(v)]] if str(v) in self._codes
+                         else min(others, default=near.max()) for v in values])
         scores = (self.network_reads[network_read, values] + 1) * np.exp(
-            (near.min() - near) / PIP_SOFTNESS)
+            (dist.min() - dist) / PIP_SOFTNESS)
         best = int(np.argmax(scores))
         return values[best], float(scores[best] / scores.sum())
 

@@ -188,10 +188,11 @@ def test_a_read_a_custom_face_shares_is_weighed_by_the_counts_and_the_look() -> 
     profile = Profile("pips", 0.04, np.stack([np.stack([v] * 7) for v in (emblem, three, six)]),
                       ["1", "3", "6"], {}, network_reads=reads)
     between = (emblem + three) / np.linalg.norm(emblem + three)
-    value, likely = profile.weigh(between, 3)
+    near = profile.distances(np.stack([between, emblem]))
+    value, likely = profile.weigh(near[0], 3)
     assert value == 3 and likely == pytest.approx(18 / 28)
-    assert profile.weigh(emblem, 3)[0] == 1
-    assert profile.weigh(emblem, 6) == (6, 1.0)
+    assert profile.weigh(near[1], 3)[0] == 1
+    assert profile.weigh(near[1], 6) == (6, 1.0)
 
 
 def test_a_face_the_network_takes_for_no_die_is_read_as_the_table_die_it_looks_like(

@@ -31,11 +31,18 @@ class ImageScore:
     right_flagged: int = 0  # found dice read right but marked uncertain
     next_millis: float | None = None  # the same camera's next frame, the die size known
     next_correct: int = 0  # labelled dice that next frame read with the right value
+    next_predicted: int = 0  # dice that next frame read
+    next_found: int = 0  # of them, on a labelled die
 
     @property
     def exact(self) -> bool:
         """Every labelled die found with the right value and nothing extra."""
         return self.correct == self.labelled == self.predicted
+
+    @property
+    def next_exact(self) -> bool:
+        """The same for the camera's next frame."""
+        return self.next_correct == self.labelled == self.next_predicted
 
 
 @dataclass(frozen=True)
@@ -54,6 +61,9 @@ class BenchResult:
     right_flagged: int = 0
     next_median_ms: float | None = None
     next_correct: int = 0
+    next_predicted: int = 0
+    next_found: int = 0
+    next_exact: int = 0
 
     @property
     def recall(self) -> float:
@@ -94,6 +104,10 @@ class BenchResult:
             else round(self.next_median_ms, 2),
             "next_frame_die_accuracy": None if self.next_median_ms is None
             else round(self.next_correct / self.labelled if self.labelled else 1.0, 4),
+            "next_frame_precision": None if self.next_median_ms is None
+            else round(self.next_found / self.next_predicted if self.next_predicted else 1.0, 4),
+            "next_frame_exact_rate": None if self.next_median_ms is None
+            else round(self.next_exact / self.images if self.images else 1.0, 4),
         }  # fmt: skip
 
     def text(self) -> str:
@@ -113,7 +127,9 @@ class BenchResult:
             *([f"ms next frame   median {self.next_median_ms:.1f}  (the same camera's next "
                "frame, its die size known)",
                f"next frame      die accuracy {self.next_correct / max(1, self.labelled):.2%}"
-               f"  ({self.next_correct}/{self.labelled})"]
+               f"  ({self.next_correct}/{self.labelled}), precision "
+               f"{self.next_found / max(1, self.next_predicted):.2%}  ({self.next_found}/"
+               f"{self.next_predicted}), exact images {self.next_exact / max(1, self.images):.2%}"]
               if self.next_median_ms is not None else []),
         ])  # fmt: skip
 
@@ -150,7 +166,7 @@ def score_image(item: LabelledImage, read: Callable[[np.ndarray], Reading],
     start = time.perf_counter()
     reading = read(frame)
     millis = (time.perf_counter() - start) * 1000
-    next_millis, next_correct = None, 0
+    next_millis, next_correct, next_predicted, next_found = None, 0, 0, 0
     labels = [(d.key, d.box) for d in item.dice]
     if stream:
         follow = stream()
@@ -158,11 +174,13 @@ def score_image(item: LabelledImage, read: Callable[[np.ndarray], Reading],
         start = time.perf_counter()
         following = follow(frame)
         next_millis = (time.perf_counter() - start) * 1000
-        next_correct = match(labels, following.dice)[1]
+        next_found, next_correct = match(labels, following.dice)
+        next_predicted = len(following.dice)
     found, correct = match(labels, reading.dice)
     flagged_found, flagged_correct = match(labels, [d for d in reading.dice if d.uncertain])
     return ImageScore(len(item.dice), len(reading.dice), found, correct, millis,
-                      flagged_found - flagged_correct, flagged_correct, next_millis, next_correct)
+                      flagged_found - flagged_correct, flagged_correct, next_millis, next_correct,
+                      next_predicted, next_found)
 
 
 def bench(items: list[LabelledImage], read: Callable[[np.ndarray], Reading],
@@ -189,4 +207,7 @@ def bench(items: list[LabelledImage], read: Callable[[np.ndarray], Reading],
         right_flagged=sum(s.right_flagged for s in scores),
         next_median_ms=statistics.median(following) if following else None,
         next_correct=sum(s.next_correct for s in scores),
+        next_predicted=sum(s.next_predicted for s in scores),
+        next_found=sum(s.next_found for s in scores),
+        next_exact=sum(s.next_exact for s in scores if s.next_millis is not None),
     )

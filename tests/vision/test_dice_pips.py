@@ -165,8 +165,10 @@ def test_bench_counts_wrong_dice_that_were_flagged() -> None:
     result = bench(items[:1], read, stream=lambda: read)
     assert (result.found, result.correct) == (2, 1)
     assert (result.wrong_flagged, result.right_flagged, result.wrong_flagged_rate) == (1, 1, 1.0)
-    assert result.next_correct == 1  # the camera's next frame is scored as well as timed
+    # the camera's next frame is scored as well as timed: its precision and exact photos too
+    assert (result.next_correct, result.next_found, result.next_predicted) == (1, 2, 2)
     assert f"next frame      die accuracy {1 / len(truth):.2%}" in result.text()
+    assert "precision 100.00%  (2/2), exact images 0.00%" in result.text()
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])

@@ -31,6 +31,9 @@ from vision.icons import IconParams, find_faces
 from vision.pips import PipReader
 from vision.profile import COLOUR_SLACK, NOT_A_DIE, Profile, ProfileError, face_colour, four_ways
 
+SMALL_DIE_PX = 20  # dice smaller than this in the frame are read less surely, and more slowly
+FEW_SHOWN = 3  # a custom face shown fewer times than this is learned from too few looks
+
 # Each labelled die's look is kept as seen shifted and sized a little (dx, dy as parts of its
 # side, size factor), as the detector places and sizes a die a little off.
 LOOK_JITTER = ((0, 0, 1.0), (0.08, 0, 1.0), (-0.08, 0, 1.0), (0, 0.08, 1.0), (0, -0.08, 1.0),
@@ -124,6 +127,30 @@ class Calibrator:
         for crop, (x0, y0, x1, y1), label in found:
             self._add(crop, label, float(np.sqrt((x1 - x0) * (y1 - y0))) / max(frame.shape[:2]))
         return len(found)
+
+
+def advice(profile: Profile, width: int, height: int) -> list[str]:
+    """What would make a table's calibration (from width x height photos) read better, for the
+    player: dice too small in the frame, pip values no photo showed, custom faces shown too
+    few times."""
+    tips = []
+    die = profile.die_px((height, width))
+    if die < SMALL_DIE_PX:
+        tips.append(f"the dice are about {die:.0f} px across; under {SMALL_DIE_PX} px they are "
+                    "read less surely and more slowly: bring the camera closer or raise its "
+                    "resolution, then calibrate again")
+    if profile.kind == "pips":
+        counts = profile.counts()
+        unseen = [str(v) for v in range(1, 7) if str(v) not in counts]
+        if unseen:
+            tips.append(f"no photo showed a {' or a '.join(unseen)} on top: add photos that do "
+                        "(a face unlike pips is read only once it has been shown)")
+        few = [f"{v} ({counts[str(v)]} x)" for v in profile.custom
+               if counts.get(str(v), 0) < FEW_SHOWN]
+        if few:
+            tips.append(f"custom faces shown fewer than {FEW_SHOWN} times: {', '.join(few)}; "
+                        "add photos that show them")
+    return tips
 
 
 def _colour_reach(colours: np.ndarray) -> float:

@@ -20,7 +20,7 @@ import numpy as np
 from companion import __version__
 from companion.files import JsonFileError, check_target, write_atomically
 from companion.text import os_error, safe_output
-from vision.calibrate import Calibrator, calibrate
+from vision.calibrate import Calibrator, advice, calibrate
 from vision.camera import CameraError, CameraSettings, open_camera
 from vision.dataset import DatasetError, is_held_out, load_dataset
 from vision.faces import FACES, FaceMapError
@@ -150,6 +150,8 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     profile = calibrate(items, args.face_map)
     path = profile.save(args.out)
     print(describe_profile(profile, items[0].width, items[0].height))
+    for tip in advice(profile, items[0].width, items[0].height):
+        print(f"advice: {tip}")
     print(f"learned from {len(items)} photos in {time.perf_counter() - start:.1f} s; saved {path}")
     return 0
 

@@ -11,7 +11,7 @@ from custom_faces import paint_emblem
 from synth_dice import render_tray
 
 from vision.bench import match
-from vision.calibrate import Calibrator, calibrate
+from vision.calibrate import Calibrator, advice, calibrate
 from vision.cli import main
 from vision.dataset import load_dataset
 from vision.faces import FACES
@@ -87,6 +87,37 @@ def test_profile_from_two_photos_reads_the_third(tmp_path: Path, capsys, fixture
     dice = json.loads(capsys.readouterr().out)["dice"]
     values = sorted(d["value"] for d in dice)
     assert values == sorted(v for v, _ in truth_of(fixture_labels, held))
+
+
+def test_calibrate_advises_on_what_would_read_better(tmp_path: Path, capsys,
+                                                    fixture_labels) -> None:
+    """`calibrate` tells the player what its photos lacked: here (two REAL photos) the pip
+    values no labelled die showed; a value shown reads no advice about it."""
+    shown = {n: load_image(FIXTURES / n) for n in IMAGES[:2]}
+    folder = folder_of(tmp_path / "shots", fixture_labels, shown)
+    assert main(["calibrate", str(folder), "--out", str(tmp_path / "table.npz")]) == 0
+    out = capsys.readouterr().out
+    values = {v for n in shown for v, _ in truth_of(fixture_labels, n)}
+    unseen = [str(v) for v in range(1, 7) if v not in values]
+    assert bool(unseen) == ("advice: no photo showed" in out)
+    if unseen:
+        assert f"showed a {' or a '.join(unseen)} on top" in out
+
+
+def test_advice_names_small_dice_and_custom_faces_shown_too_few_times() -> None:
+    """Dice 15 px across in 640x480 photos are too small; a custom face (the network read the
+    emblem on the 1 as no die) shown twice is shown too few times; all six values shown."""
+    reads = np.zeros((7, 7), np.int32)
+    reads[0, 1] = 2
+    labels = ["1", "1", "2", "3", "4", "5", "6"]
+    profile = Profile("pips", 15 / 640, np.zeros((len(labels), 7, 96), np.float32), labels, {},
+                      network_reads=reads)
+    tips = advice(profile, 640, 480)
+    assert len(tips) == 2
+    assert "about 15 px" in tips[0] and "closer" in tips[0]
+    assert "1 (2 x)" in tips[1]
+    bigger = Profile("pips", 40 / 640, profile.features, labels, {}, network_reads=reads)
+    assert not any("px" in tip for tip in advice(bigger, 640, 480))
 
 
 def test_a_profile_keeps_how_the_network_read_its_dice(tmp_path: Path) -> None:

@@ -6,7 +6,8 @@ Pipeline (`Calibrator`):
 2. look     - icon dice: a grey crop of each face, described 4 ways round (`vision.profile`);
                pip dice: the pip network's features of each face, seen as labelled and a little
                shifted and sized (`LOOK_JITTER`), and of everything a search marks away from
-               the labelled dice, kept as not a die;
+               the labelled dice (and a camera's next frame at their size), kept as not a
+               die;
 3. reads    - pip dice only: the pip network reads every labelled die, and the profile keeps
                the counts; a value whose dice it misreads on this setup is a custom face
                (`Profile.custom`); a die the network reads as a value that one of those
@@ -80,7 +81,9 @@ class Calibrator:
             self.network_reads[int(np.argmax(prob)), die.value] += 1
             if die.face:
                 self.value_faces[die.value] = die.face
-        for c in self.pip_reader.candidates(frame):  # what a search marks, away from the dice
+        sides = [side for _, _, side, _ in centres]
+        # what a search, and a camera's next frame, mark away from the dice
+        for c in self.pip_reader.candidates(frame, statistics.median(sides) if sides else None):
             if not any(x0 <= c.x <= x1 and y0 <= c.y <= y1 for x0, y0, x1, y1 in
                        (d.box for d in dice)):
                 # one look, repeated so that every example has as many as a die

@@ -145,9 +145,7 @@ class PipReader:
         p = self.params
         kept: list[Candidate] = []
         if die_px:
-            scale = self._read_scale(frame, die_px)
-            kept = self._agree(self._levels(frame, [scale * f for f in p.follow_levels],
-                                            self.threshold), die_px)
+            kept = self._agree(self._followed(frame, die_px, self.threshold), die_px)
         if not any(c.sureness >= p.sure for c in kept):
             kept = self._agree(self._searched(frame, self.threshold), die_px or (
                 self.profile.die_px(frame.shape) if self.profile else None))
@@ -208,11 +206,20 @@ class PipReader:
         value, likely = self.profile.weigh(c.near, read)
         return value, likely if value != read else min(network, likely)
 
-    def candidates(self, frame: np.ndarray) -> list[Candidate]:
-        """Everything a calibrated reader's search marks as a die in a frame, whatever the
-        classifier says of it (calibration keeps those away from the labelled dice as what is not
-        a die there)."""
-        return self._searched(as_bgr(frame), self.params.calibrated_threshold)
+    def candidates(self, frame: np.ndarray, die_px: float | None = None) -> list[Candidate]:
+        """Everything a calibrated reader's search marks as a die in a frame, and, given the
+        dice's size, what it marks reading a camera's next frame of them, whatever the
+        classifier says of it (calibration keeps those away from the labelled dice as what is
+        not a die there)."""
+        frame, threshold = as_bgr(frame), self.params.calibrated_threshold
+        return self._searched(frame, threshold) + (
+            self._followed(frame, die_px, threshold) if die_px else [])
+
+    def _followed(self, frame: np.ndarray, die_px: float, threshold: float) -> list[Candidate]:
+        """The candidates of a frame whose dice are `die_px` across, read at their scale and the
+        `follow_levels` beside it."""
+        scale = self._read_scale(frame, die_px)
+        return self._levels(frame, [scale * f for f in self.params.follow_levels], threshold)
 
     def _searched(self, frame: np.ndarray, threshold: float) -> list[Candidate]:
         """The candidates of the coarse levels; then of the frame at the one scale that shows

@@ -22,8 +22,8 @@ Pipeline (parameters in `PipParams`):
 8. profile - with a table's calibration, each candidate's look (the classifier's features)
               is matched to the nearest of its examples: one nearest a die of the table is
               read as that die when the network takes it for no die (a face it never
-              learned) or that die is a custom face (unless the network reads it as a value
-              it read right on that table and never read that face as); an unsure one
+              learned); one the network reads as a value a custom face was also read as on
+              that table is weighed between the two (`Profile.weigh`); an unsure one
               nearest something that is not a die, or of a colour none of its dice had, is
               dropped;
 9. report  - dice with their face from the face map, box and confidence in frame pixels.
@@ -248,14 +248,14 @@ class PipReader:
                 threshold: float) -> list[Candidate]:
         """The candidates the detector marks above `threshold` in the frame read at each work
         scale, in frame pixels, their crops classified in one batch. Each level is made from
-        the last, larger one, so a 12 MP still is shrunk in full once; an enlarged level from
-        the frame itself. With a profile, a
-        candidate of a colour none of its dice had is dropped before it is classified, and the
-        others carry their distances from its examples."""
+        the last, larger one, so a 12 MP still is shrunk in full once (an enlarged level from
+        the frame itself). With a profile, a candidate of a colour none of its dice had is
+        dropped before it is classified, and the others carry their distances from its
+        examples."""
         crops, places = [], []
         source, at = frame, 1.0
         for scale in sorted(scales, reverse=True):
-            if at > 1:  # an enlarged copy is not shrunk (slow, and no sharper): the frame is
+            if at > 1:  # shrinking an enlarged copy is slow and no sharper than the frame
                 source, at = frame, 1.0
             f = scale / at
             work = cv2.resize(source, None, fx=f, fy=f,

@@ -68,28 +68,42 @@ class BenchResult:
     @property
     def recall(self) -> float:
         """Labelled dice found / labelled dice."""
-        return self.found / self.labelled if self.labelled else 1.0
+        return _share(self.found, self.labelled)
 
     @property
     def precision(self) -> float:
         """Predicted dice that are on a labelled die / predicted dice."""
-        return self.found / self.predicted if self.predicted else 1.0
+        return _share(self.found, self.predicted)
 
     @property
     def die_accuracy(self) -> float:
         """Labelled dice found with the correct value / labelled dice."""
-        return self.correct / self.labelled if self.labelled else 1.0
+        return _share(self.correct, self.labelled)
 
     @property
     def wrong_flagged_rate(self) -> float:
         """Found dice read wrong that were marked uncertain / found dice read wrong."""
-        wrong = self.found - self.correct
-        return self.wrong_flagged / wrong if wrong else 1.0
+        return _share(self.wrong_flagged, self.found - self.correct)
 
     @property
     def exact_rate(self) -> float:
         """Images read exactly right / images."""
-        return self.exact / self.images if self.images else 1.0
+        return _share(self.exact, self.images)
+
+    @property
+    def next_die_accuracy(self) -> float:
+        """The camera's next frame: labelled dice read right / labelled dice."""
+        return _share(self.next_correct, self.labelled)
+
+    @property
+    def next_precision(self) -> float:
+        """The camera's next frame: its dice on a labelled die / its dice."""
+        return _share(self.next_found, self.next_predicted)
+
+    @property
+    def next_exact_rate(self) -> float:
+        """The camera's next frame: images read exactly right / images."""
+        return _share(self.next_exact, self.images)
 
     def to_json(self) -> dict[str, float | int]:
         """The bench figures as a flat JSON object."""
@@ -102,12 +116,10 @@ class BenchResult:
             "right_flagged": self.right_flagged,
             "next_frame_median_ms": None if self.next_median_ms is None
             else round(self.next_median_ms, 2),
-            "next_frame_die_accuracy": None if self.next_median_ms is None
-            else round(self.next_correct / self.labelled if self.labelled else 1.0, 4),
-            "next_frame_precision": None if self.next_median_ms is None
-            else round(self.next_found / self.next_predicted if self.next_predicted else 1.0, 4),
-            "next_frame_exact_rate": None if self.next_median_ms is None
-            else round(self.next_exact / self.images if self.images else 1.0, 4),
+            **{f"next_frame_{name}": None if self.next_median_ms is None else round(rate, 4)
+               for name, rate in (("die_accuracy", self.next_die_accuracy),
+                                  ("precision", self.next_precision),
+                                  ("exact_rate", self.next_exact_rate))},
         }  # fmt: skip
 
     def text(self) -> str:
@@ -126,12 +138,16 @@ class BenchResult:
             f"ms per image    median {self.median_ms:.1f}  p90 {self.p90_ms:.1f}  (1 thread)",
             *([f"ms next frame   median {self.next_median_ms:.1f}  (the same camera's next "
                "frame, its die size known)",
-               f"next frame      die accuracy {self.next_correct / max(1, self.labelled):.2%}"
-               f"  ({self.next_correct}/{self.labelled}), precision "
-               f"{self.next_found / max(1, self.next_predicted):.2%}  ({self.next_found}/"
-               f"{self.next_predicted}), exact images {self.next_exact / max(1, self.images):.2%}"]
+               f"next frame      die accuracy {self.next_die_accuracy:.2%}  ({self.next_correct}/"
+               f"{self.labelled}), precision {self.next_precision:.2%}  ({self.next_found}/"
+               f"{self.next_predicted}), exact images {self.next_exact_rate:.2%}"]
               if self.next_median_ms is not None else []),
         ])  # fmt: skip
+
+
+def _share(part: int, whole: int) -> float:
+    """part / whole, and 1.0 where there is nothing to count (no dice, no images)."""
+    return part / whole if whole else 1.0
 
 
 def match(labelled: Iterable[tuple[int | str, tuple[float, float, float, float]]],

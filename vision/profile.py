@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import zipfile
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 import cv2
@@ -142,7 +143,8 @@ class Profile:
         is to anything else)."""
         values = [network_read] + [v for v in self.custom if v != network_read
                                    and self.may_show_custom(v, network_read)]
-        others = [d for label, d in zip(self._names, near) if label not in map(str, values)]
+        weighed = {str(v) for v in values}
+        others = [d for label, d in zip(self._names, near) if label not in weighed]
         dist = np.array([near[self._codes[str(v)]] if str(v) in self._codes
                          else min(others, default=near.max()) for v in values])
         scores = (self.network_reads[network_read, values] + 1) * np.exp(
@@ -150,10 +152,10 @@ class Profile:
         best = int(np.argmax(scores))
         return values[best], float(scores[best] / scores.sum())
 
-    @property
+    @cached_property
     def custom(self) -> tuple[int, ...]:
         """Pip values with custom faces, read from the examples: those whose calibration dice
-        the network read as labelled less than MIN_RECALL of the time."""
+        the network read as labelled less than MIN_RECALL of the time (worked out once)."""
         reads = self.network_reads
         return tuple(v for v in range(1, 7)
                      if reads[:, v].sum() and reads[v, v] < MIN_RECALL * reads[:, v].sum())

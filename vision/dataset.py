@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import json
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from companion.files import JsonFileError, read_json
+import cv2
+import numpy as np
+
+from companion.files import JsonFileError, read_json, write_text_atomically
 from vision.faces import FACES
 
 
@@ -73,6 +78,33 @@ def load_dataset(folder: str | Path) -> list[LabelledImage]:
             raise DatasetError(f"{labels_path}: bad entry for {name!r} ({exc})") from exc
         images.append(LabelledImage(folder / name, width, height, dice))
     return images
+
+
+def add_photo(folder: str | Path, frame: np.ndarray, dice: list[LabelledDie],
+              keep: int = 200) -> Path:
+    """Add a photo and its labelled dice (pixel boxes) to a labelled folder, the way
+    `load_dataset` reads it (a reading confirmed at the table: calibration material); only the
+    newest `keep` photos stay. The photo is written first, labels.json atomically after it."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    labels_path = folder / "labels.json"
+    labels = read_json(labels_path) if labels_path.is_file() else {}
+    name = f"dice-{time.strftime('%Y%m%d-%H%M%S')}-{time.time_ns() % 1_000_000_000:09d}.jpg"
+    if not cv2.imwrite(str(folder / name), frame):
+        raise OSError(f"{folder / name}: the photo could not be written")
+    height, width = frame.shape[:2]
+    labels[name] = {"width": width, "height": height, "dice": [
+        {**({"value": d.value} if d.value is not None else {}),
+         **({"face": d.face} if d.face is not None else {}),
+         "box": [round(d.box[0] / width, 5), round(d.box[1] / height, 5),
+                 round(d.box[2] / width, 5), round(d.box[3] / height, 5)]} for d in dice]}
+    dropped = sorted(labels)[:-keep] if len(labels) > keep else []
+    for old in dropped:
+        del labels[old]
+    write_text_atomically(labels_path, json.dumps(labels, indent=1))
+    for old in dropped:
+        (folder / old).unlink(missing_ok=True)
+    return folder / name
 
 
 def _face(die: dict) -> str | None:

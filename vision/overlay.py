@@ -14,12 +14,14 @@ FACE_COLOURS = {  # BGR
     "metal": (150, 150, 150),
     "human": (30, 30, 220),
 }
+UNSURE_COLOUR = (0, 220, 255)  # BGR yellow: a die read with too little confidence
 LINE = 2
 FONT = cv2.FONT_HERSHEY_SIMPLEX
 
 
 def draw_overlay(frame: np.ndarray, reading: Reading) -> np.ndarray:
-    """The frame with a coloured box and a 'value face' label per die, plus any hint."""
+    """The frame with a coloured box and a 'value face' label per die (an uncertain one
+    outlined in yellow, its label ending in "?"), plus any hint."""
     out = as_bgr(frame).copy()
     scale = max(0.4, max(out.shape[:2]) / 1600)
     for die in reading.dice:
@@ -27,6 +29,10 @@ def draw_overlay(frame: np.ndarray, reading: Reading) -> np.ndarray:
         colour = FACE_COLOURS.get(die.face, (0, 255, 255))
         cv2.rectangle(out, (x0, y0), (x1, y1), colour, LINE)
         label = f"{die.value} {die.face}" if die.value is not None else die.face
+        if die.uncertain:  # to be checked: a yellow outline around the box, and a "?"
+            cv2.rectangle(out, (x0 - 2 * LINE, y0 - 2 * LINE), (x1 + 2 * LINE, y1 + 2 * LINE),
+                          UNSURE_COLOUR, LINE)
+            label += " ?"
         (tw, th), base = cv2.getTextSize(label, FONT, scale, 1)
         ty = y0 - 3 if y0 - th - base - 3 >= 0 else y1 + th + 3
         cv2.rectangle(out, (x0, ty - th - 2), (x0 + tw + 2, ty + base - 1), colour, cv2.FILLED)

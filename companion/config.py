@@ -1,9 +1,9 @@
 """The app's TOML config file (`config.toml` in the user's data folder, or `--config PATH`).
 
-The `[panel]`, `[display]`, `[logging]` and `[bgstats]` tables are read here (other tables are
-left to their owners). A missing default file means all defaults; a file that cannot be read or
-has a bad value is reported (file and key named, in `problems` and the log) and the defaults are
-used, so the app always starts.
+The `[panel]`, `[display]`, `[camera]`, `[logging]` and `[bgstats]` tables are read here
+(other tables are left to their owners). A missing default file means all defaults; a file
+that cannot be read or has a bad value is reported (file and key named, in `problems` and the
+log) and the defaults are used, so the app always starts.
 
 The settings screen edits the file as a `ConfigFile` (tomlkit keeps its comments and every key
 the screen does not change) and `save_config_file` writes it atomically.
@@ -95,6 +95,42 @@ def display_config_from_toml(table: Mapping[str, Any], prefix: str = "display") 
 
 
 @dataclass(frozen=True)
+class CameraConfig:
+    """The camera that reads the expedition dice (the `[camera]` table): `source` is "none"
+    (dice are tapped in), "auto", "pi", a USB camera's number, or a video file or folder of
+    photos (recorded frames); `profile` a table's calibration (`phoenix-dice calibrate`)."""
+
+    source: str = "none"
+    profile: str = ""  # a profile file's path; "" reads with no calibration
+    settle: float = 0.5  # seconds the same dice are seen before the reading is taken
+
+    @property
+    def on(self) -> bool:
+        """Whether a camera is to be used at all."""
+        return self.source != "none"
+
+
+def camera_config_from_toml(table: Mapping[str, Any], prefix: str = "camera") -> CameraConfig:
+    """Validate a parsed `[camera]` table; SettingError names the first bad key."""
+    _known_keys(table, prefix, ("source", "profile", "settle"))
+    source = table.get("source", CameraConfig.source)
+    if type(source) is int and source >= 0:
+        source = str(source)
+    if not isinstance(source, str) or not source.strip():
+        raise SettingError(f"{prefix}.source", 'must be "none", "auto", "pi", a USB camera\'s '
+                           f"number or a video file or folder of photos, got {source!r}")
+    profile = table.get("profile", CameraConfig.profile)
+    if not isinstance(profile, str):
+        raise SettingError(f"{prefix}.profile", "must be a calibration profile's path "
+                           f"(phoenix-dice calibrate), got {profile!r}")
+    settle = table.get("settle", CameraConfig.settle)
+    if type(settle) not in (int, float) or not 0 <= settle <= 10:
+        raise SettingError(f"{prefix}.settle", "must be a number of seconds from 0 to 10, got "
+                           f"{settle!r}")
+    return CameraConfig(source=source.strip(), profile=profile, settle=float(settle))
+
+
+@dataclass(frozen=True)
 class LoggingConfig:
     """What the app logs to stderr, the journal under systemd (the `[logging]` table)."""
 
@@ -145,6 +181,7 @@ def _one_of(table: Mapping[str, Any], prefix: str, key: str, choices: tuple[str,
 SECTIONS: dict[str, tuple[Callable[[Mapping[str, Any], str], Any], str]] = {
     "panel": (panel_config_from_toml, "the default panel settings (touch only)"),
     "display": (display_config_from_toml, "the default display settings"),
+    "camera": (camera_config_from_toml, "no camera (dice are tapped in)"),
     "logging": (logging_config_from_toml, "the default logging settings (level info)"),
     "bgstats": (bgstats_config_from_toml, f"the default BoardGameGeek id {BGG_ID}"),
 }
@@ -165,6 +202,7 @@ class AppConfig:
 
     panel: PanelConfig = field(default_factory=PanelConfig)
     display: DisplayConfig = field(default_factory=DisplayConfig)
+    camera: CameraConfig = field(default_factory=CameraConfig)
     logging: LoggingConfig = field(default_factory=LoggingConfig)
     bgstats: BgStatsConfig = field(default_factory=BgStatsConfig)
     path: Path | None = None

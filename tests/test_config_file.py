@@ -10,6 +10,7 @@ import pytest
 
 from companion.config import (
     BgStatsConfig,
+    CameraConfig,
     DisplayConfig,
     LoggingConfig,
     load_config,
@@ -21,7 +22,7 @@ from hardware.config import PanelConfig
 
 KEPT = """# written by hand
 [camera]
-index = 2   # the overhead camera
+source = "2"   # the overhead camera
 
 [panel]
 kind = "serial"
@@ -62,6 +63,30 @@ def test_a_bad_display_value_is_reported_and_the_panel_still_read(tmp_path, text
     assert config.display == DisplayConfig() and config.panel.kind == "serial"
     [problem] = config.problems
     assert f"{path}: {key}:" in problem and "default display settings" in problem
+
+
+def test_the_camera_defaults_to_none_and_takes_a_source_and_a_profile(tmp_path):
+    assert load_config(write(tmp_path, "")).camera == CameraConfig("none", "", 0.5)
+    assert not CameraConfig().on
+    config = load_config(write(tmp_path, '[camera]\nsource = 1\nprofile = "t.npz"\n'
+                                         'settle = 1\n'))
+    assert config.camera == CameraConfig("1", "t.npz", 1.0) and config.camera.on
+    assert not config.problems
+
+
+@pytest.mark.parametrize("text, key", [
+    ('[camera]\nsource = ""\n', "camera.source"),
+    ("[camera]\nsource = -1\n", "camera.source"),
+    ("[camera]\nprofile = 3\n", "camera.profile"),
+    ('[camera]\nsettle = "soon"\n', "camera.settle"),
+    ("[camera]\nsettle = 11\n", "camera.settle"),
+    ("[camera]\nindex = 2\n", "camera.index"),
+])
+def test_a_bad_camera_value_is_reported_and_no_camera_used(tmp_path, text, key):
+    config = load_config(write(tmp_path, text))
+    assert config.camera == CameraConfig()
+    [problem] = config.problems
+    assert f": {key}: " in problem and problem.endswith("using no camera (dice are tapped in)")
 
 
 def test_touch_and_rotation(tmp_path):
@@ -126,7 +151,7 @@ def test_saving_keeps_comments_and_what_is_not_edited(tmp_path):
     save_config_file(file)
     text = path.read_text(encoding="utf-8")
     assert "# written by hand" in text and "# the overhead camera" in text
-    assert tomllib.loads(text) == {"camera": {"index": 2},
+    assert tomllib.loads(text) == {"camera": {"source": "2"},
                                    "panel": {"kind": "gpio", "keyboard": False,
                                              "serial": {"usb": "2e8a:000a"}}}
     assert [p.name for p in tmp_path.iterdir()] == ["config.toml"]  # no temporary file left
@@ -157,9 +182,9 @@ def test_an_unusable_file_is_kept_as_bad_when_replaced(tmp_path, original):
 
 
 def test_a_bad_table_is_left_out_but_the_other_tables_kept(tmp_path):
-    path = write(tmp_path, '[camera]\nindex = 1\n[panel]\nkind = "usb"\n')
+    path = write(tmp_path, '[camera]\nsource = "1"\n[panel]\nkind = "usb"\n')
     file = open_config_file(path)
-    assert file.bad and dict(file.document.unwrap()) == {"camera": {"index": 1}}
+    assert file.bad and dict(file.document.unwrap()) == {"camera": {"source": "1"}}
 
 
 def test_a_file_that_cannot_be_written_changes_nothing(tmp_path):

@@ -119,7 +119,7 @@ def test_an_unreadable_file_is_reported(tmp_path):
 
 
 def test_other_sections_are_left_to_their_owners(tmp_path):
-    path = write(tmp_path, '[camera]\nindex = 1\n[panel]\nkind = "serial"\n')
+    path = write(tmp_path, '[camera]\nsource = "1"\n[panel]\nkind = "serial"\n')
     config = load_config(path)
     assert config.problems == () and config.panel.kind == "serial"
 

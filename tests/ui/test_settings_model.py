@@ -18,7 +18,7 @@ bounce_time = 0.02   # noisy buttons
 leds = "none"
 
 [camera]
-index = 1
+source = "1"
 """
 
 
@@ -48,7 +48,7 @@ def test_a_gpio_panel_saved_round_trips_and_keeps_the_rest(tmp_path):
     assert (config.display.fullscreen, config.display.size) == (True, (1024, 600))
     text = path.read_text(encoding="utf-8")
     assert "# noisy buttons" in text and "# my table's panel" in text
-    assert tomllib.loads(text)["camera"] == {"index": 1}
+    assert tomllib.loads(text)["camera"] == {"source": "1"}
     again, _ = model_of(tmp_path)
     assert again.panel == config.panel and again.display == config.display
 

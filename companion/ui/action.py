@@ -18,6 +18,8 @@ from kivy.uix.scrollview import ScrollView
 from companion.rules.catalogue import Catalogue
 from companion.store import StoredGame
 from companion.ui.action_model import ActionModel, Button, Panel, given_panel, prompt_panel
+from companion.ui.dice_camera import dice_watcher, keep_reading
+from companion.ui.dice_camera_model import camera_button
 from companion.ui.flows import (
     Abilities,
     BonusPrompt,
@@ -57,6 +59,7 @@ class ActionScreen(Screen):
     plate = ColorProperty(BUTTON)
     plate_text = ColorProperty((1, 1, 1, 1))
     prompting = BooleanProperty(False)  # a Diplomacy bonus is waiting: no way back
+    camera = BooleanProperty(False)  # the camera's picture of the dice being entered is shown
 
     model: ActionModel | None = None
     prompt: BonusPrompt | None = None
@@ -95,7 +98,40 @@ class ActionScreen(Screen):
         self.question, self.lines, self.cols = panel.title, "\n".join(panel.lines), panel.cols
         self.plate, self.plate_text = PLAYER_RGBA[color], PLAYER_TEXT[color]
         self.panel = panel
-        show_answers(self.ids.choices, panel, self.press)
+        show_answers(self.ids.choices, self.with_camera(panel), self.press)
+
+    def with_camera(self, panel: Panel) -> Panel:
+        """While dice are entered and a camera is set up: the camera watches them, and its
+        reading is an answer (with "Read again" once a picture is held); else no camera."""
+        view = self.ids.camera
+        camera = App.get_running_app().settings.camera
+        self.camera = panel.reads is not None and camera.on
+        if not self.camera:
+            view.stop()
+            return panel
+        if view.dice is not panel.reads or view.watcher is None:
+            view.watch(panel.reads, dice_watcher(camera), self.camera_changed)
+        extra = [camera_button(panel.reads, view.seen)]
+        if view.taken:
+            extra.append(Button("action:camera-again", "Read again", ("camera-again",)))
+        return Panel(panel.title, extra + panel.buttons, panel.lines, panel.cols, panel.reads)
+
+    def camera_changed(self) -> None:
+        """The camera's count or held picture changed: its answers again; its problem (or
+        none) in the status strip."""
+        if self.camera and self.panel is not None:
+            show_answers(self.ids.choices, self.with_camera(self.panel), self.press)
+        App.get_running_app().camera_problem(self.ids.camera.problem if self.camera else None)
+
+    def read_dice(self) -> None:
+        """The panel's Dice button: hold the camera's picture, then take its reading."""
+        view = self.ids.camera
+        if not self.camera:
+            self.message = "No camera is reading dice now."
+        elif not view.taken:
+            view.take()
+        elif self.panel is not None:
+            self.press(camera_button(self.panel.reads, view.seen))
 
     def press(self, button: Button) -> None:
         """An answer: a disallowed one says why; Confirm, Override… and Back are done here,
@@ -113,7 +149,12 @@ class ActionScreen(Screen):
             self.message = self.choose_bonus(self.prompt.command(button.act[1]))
             return
         assert self.model is not None
-        if kind == "confirm":
+        if kind == "camera-again":
+            self.ids.camera.again()
+            return
+        if kind == "camera":
+            self.message = self.take_camera_dice()
+        elif kind == "confirm":
             self.message = self.submit(self.model.flow.command())
         elif kind == "override":
             self.ask_override()
@@ -125,6 +166,16 @@ class ActionScreen(Screen):
         else:
             self.message = self.model.press(button.act)
         self.refresh()
+
+    def take_camera_dice(self) -> str:
+        """The camera's reading (as corrected) answers the dice; the photo and its labels are
+        kept for improving the table's calibration ("" or why it was not taken)."""
+        view = self.ids.camera
+        found = self.model.press(("camera", view.seen))
+        if not found and view.frame is not None:
+            keep_reading(view.frame, view.seen)
+        view.stop()
+        return found
 
     def submit(self, command: dict) -> str:
         """Send a command through the store: done (back to the table, or the next prompt),
@@ -194,6 +245,8 @@ class ActionScreen(Screen):
 
     def leave(self) -> None:
         """Back to the table (which is this screen again while a bonus prompt waits)."""
+        self.ids.camera.stop()
+        self.camera = False
         self.ship, self.model, self.prompt = "", None, None
         App.get_running_app().show("table")
 

@@ -58,6 +58,7 @@ class Panel:
     buttons: list[Button]
     lines: list[str] = field(default_factory=list)
     cols: int = 1
+    reads: Dice | None = None  # dice being entered: a camera may read them
 
 
 def ship_title(flow: ShipFlow) -> str:
@@ -248,6 +249,7 @@ ENTRY_ACTS: dict[str, Callable[..., None]] = {
     "alien": Transactions.add_resident, "trade": Transactions.add_trade,
     "buy": Transactions.add_buy, "remove": Transactions.remove,
     "die": lambda dice, face, step: dice.tapped.tap(face, step), "read": Dice.read_taps,
+    "camera": Dice.read,
     "keep": Dice.keep, "reroll": Dice.reroll, "kept": Dice.choose_kept,
     "human": Dice.plan_human, "track": Tracks.choose, "pick": Picks.pick}
 
@@ -331,7 +333,7 @@ def dice_panel(title: str, dice: Dice) -> Panel | None:
         return Panel(f"{title}: {roll}", [*buttons, Button(
             "action:dice", f"These {entered} dice", ("read",), entered == dice.dice,
             f"enter the {dice.dice} dice rolled ({entered} entered)")],
-            ["Tap a face once per die showing it."], cols=2)
+            ["Tap a face once per die showing it."], cols=2, reads=dice)
     if not dice.kept_chosen:
         rolled = Counter(dice.reading.faces)
         buttons = [b for face in dice.faces if rolled[face] for b in (

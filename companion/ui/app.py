@@ -156,6 +156,7 @@ def app_class() -> Any:
             self.bridge: Any = None
             self.notifier: watchdog.Notifier | None = None
             self.problems: list[str] = []
+            self.camera_trouble: str | None = None  # the dice camera's problem, while it reads
 
         @property
         def config_file(self) -> Path:
@@ -269,9 +270,17 @@ def app_class() -> Any:
             else:
                 self.bridge.signal("off")
 
+        def camera_problem(self, problem: str | None) -> None:
+            """The dice camera's problem (None: pictures come, or no camera reads now)."""
+            if problem != self.camera_trouble:
+                self.camera_trouble = problem
+                self.show_problems()
+
         def show_problems(self) -> None:
             """Everything wrong outside the game, in the status strip."""
             problems = self.problems + (self.bridge.problems() if self.bridge else [])
+            if self.camera_trouble:
+                problems.append(f"Dice camera: {self.camera_trouble}")
             if self.session.problem:
                 problems.append(self.session.problem)
             if self.status is not None:

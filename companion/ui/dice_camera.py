@@ -1,0 +1,186 @@
+"""The camera view of the expedition dice (dice_camera.kv): the live picture with each die
+outlined and labelled, taken when the dice have settled and their count is the number rolled
+(or when a player taps the picture); a tap on a die then changes its face, a tap elsewhere adds
+a missed die. The camera is read off the main thread (`vision.live.DiceWatcher`); this widget
+only draws the newest sighting. What it shows in words: dice_camera_model.py.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from kivy.clock import Clock
+from kivy.graphics.texture import Texture
+from kivy.properties import BooleanProperty, StringProperty
+from kivy.uix.image import Image
+
+from companion import paths
+from companion.config import CameraConfig
+from companion.ui.dice_camera_model import CameraDice, camera_line
+from companion.ui.flows import Dice
+from vision.dataset import LabelledDie, add_photo
+from vision.faces import Die, Reading
+from vision.live import DiceWatcher, Sighting
+from vision.overlay import draw_overlay
+
+log = logging.getLogger(__name__)
+
+FPS = 15  # how often the picture is redrawn, and the most frames a second the camera is read
+READINGS = "dice-readings"  # the data folder's folder of readings confirmed at the table
+KEEP_READINGS = 200  # the newest photos kept there
+
+
+def keep_reading(frame: np.ndarray, seen: CameraDice) -> Path | None:
+    """Keep a confirmed reading's photo and labels (the calibration folder format) in the data
+    folder, the newest KEEP_READINGS; None, logged, when it cannot be written (the game goes
+    on)."""
+    try:
+        return add_photo(paths.data_folder() / READINGS, frame,
+                         [LabelledDie(d.value, d.box, d.face) for d in seen.dice],
+                         KEEP_READINGS)
+    except (OSError, ValueError) as error:
+        log.warning("the dice reading was not kept: %s", error)
+        return None
+
+
+def dice_watcher(camera: CameraConfig) -> DiceWatcher:
+    """A watcher of the configured camera with its reader (and the table's calibration); the
+    networks load in the watcher's thread, so the screen never waits for them."""
+    from vision.camera import open_camera
+    from vision.pips import PipReader
+    from vision.profile import Profile
+
+    readers: list[PipReader] = []
+
+    def read() -> Callable[[np.ndarray], Reading]:
+        if not readers:
+            profile = Profile.load(camera.profile) if camera.profile else None
+            readers.append(PipReader(profile=profile))
+        return readers[0].follower()
+
+    return DiceWatcher(lambda: open_camera(camera.source), read, settle_seconds=camera.settle,
+                       max_fps=FPS)
+
+
+class DiceCameraView(Image):
+    """The newest camera picture of the dice being entered, drawn with what was read."""
+
+    tag = StringProperty("dice:camera")
+    line = StringProperty("")
+    taken = BooleanProperty(False)  # the picture is held: the reading the player corrects
+
+    watcher: DiceWatcher | None = None
+    dice: Dice | None = None
+    seen: CameraDice | None = None
+    frame: np.ndarray | None = None
+    changed: Callable[[], None] | None = None  # the count or the taking changed
+
+    def watch(self, dice: Dice, watcher: DiceWatcher, changed: Callable[[], None]) -> None:
+        """Show `watcher`'s pictures of a new roll of `dice` until `stop`."""
+        self.stop()
+        self.dice, self.watcher, self.changed = dice, watcher, changed
+        self.seen, self.frame, self.taken, self.texture = None, None, False, None
+        watcher.new_roll(dice.dice)
+        watcher.start()
+        self._last: Sighting | None = None
+        Clock.schedule_interval(self.update, 1 / FPS)
+        self.update(0)
+
+    def stop(self) -> None:
+        """Stop drawing and let the camera go."""
+        Clock.unschedule(self.update)
+        if self.watcher is not None:
+            self.watcher.stop()
+        self.watcher = None
+
+    @property
+    def problem(self) -> str | None:
+        """What is wrong with the camera now (None: pictures come)."""
+        return self.watcher.problem if self.watcher is not None else None
+
+    def update(self, _dt: float) -> None:
+        """Draw the newest sighting; take it once it has settled with every die rolled."""
+        if self.watcher is None or self.dice is None:
+            return
+        before = self._state()
+        if not self.taken:
+            sighting = self.watcher.latest()
+            if sighting is not None and sighting is not self._last:
+                self._last = sighting
+                self.frame = sighting.frame
+                self.seen = CameraDice.from_reading(sighting.reading, self.dice.faces)
+                settled = self.watcher.settled()
+                if settled is not None and len(settled.reading.dice) == self.dice.dice:
+                    self.frame = settled.frame
+                    self.seen = CameraDice.from_reading(settled.reading, self.dice.faces)
+                    self.taken = True
+                self.draw()
+        self.line = camera_line(self.dice, self.seen, self.taken, self.problem)
+        if self._state() != before and self.changed is not None:
+            self.changed()
+
+    def _state(self) -> tuple:
+        """What the screen's answers and status strip follow: the count, the taking, the
+        camera's problem."""
+        return len(self.seen.dice) if self.seen else None, self.taken, self.problem
+
+    def take(self) -> None:
+        """Hold the newest picture (the panel's Dice button, or a tap on the picture)."""
+        if self.seen is not None and not self.taken:
+            self.taken = True
+            self.update(0)
+            if self.changed is not None:
+                self.changed()
+
+    def again(self) -> None:
+        """Let the picture go live again (a new roll of the same dice)."""
+        if self.watcher is not None and self.dice is not None:
+            self.watcher.new_roll(self.dice.dice)
+            self.taken, self._last = False, None
+            self.update(0)
+            if self.changed is not None:
+                self.changed()
+
+    def draw(self) -> None:
+        """The frame with each die outlined and labelled (uncertain ones marked)."""
+        if self.frame is None or self.seen is None:
+            return
+        shown = draw_overlay(self.frame, Reading(tuple(
+            Die(None, d.face, d.box, d.certainty) for d in self.seen.dice)))
+        height, width = shown.shape[:2]
+        if self.texture is None or tuple(self.texture.size) != (width, height):
+            self.texture = Texture.create(size=(width, height), colorfmt="bgr")
+            self.texture.flip_vertical()
+        self.texture.blit_buffer(np.ascontiguousarray(shown).tobytes(), colorfmt="bgr",
+                                 bufferfmt="ubyte")
+        self.canvas.ask_update()
+
+    def frame_point(self, x: float, y: float) -> tuple[float, float] | None:
+        """A window point in frame pixels (None: off the picture)."""
+        if self.frame is None:
+            return None
+        shown_w, shown_h = self.norm_image_size
+        left, bottom = self.center_x - shown_w / 2, self.center_y - shown_h / 2
+        if not (0 <= x - left <= shown_w and 0 <= y - bottom <= shown_h) or not shown_w:
+            return None
+        height, width = self.frame.shape[:2]
+        return (x - left) / shown_w * width, (1 - (y - bottom) / shown_h) * height
+
+    def on_touch_down(self, touch: Any) -> bool:
+        """A tap on the picture holds it, then changes the die under it or adds one there."""
+        if not self.collide_point(*touch.pos) or self.seen is None:
+            return super().on_touch_down(touch)
+        point = self.frame_point(*touch.pos)
+        if point is None:
+            return False
+        self.take()
+        self.seen.tap(*point)
+        self.draw()
+        self.update(0)
+        if self.changed is not None:
+            self.changed()
+        return True

@@ -1,0 +1,115 @@
+"""What the camera view of the expedition dice shows (plain Python, tested without Kivy): the
+dice the camera read, corrected by taps, as the flow's dice reading, and the line and button
+beside the picture.
+
+    seen = CameraDice.from_reading(reading, faces=("food", "water", "metal", "human"))
+    seen.tap(x, y)           # on a die: its next face (after the last: not a die); else a die
+    flow.read(seen)          # a DiceReading: faces, certainty
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from companion.ui.action_model import Button
+from companion.ui.flows import UNSURE, Dice
+
+
+@dataclass(frozen=True)
+class SeenDie:
+    """One die on the picture: its face, its box in frame pixels, how sure the reading is
+    (1.0 once a player set it), and its pip value as read."""
+
+    face: str
+    box: tuple[int, int, int, int]
+    certainty: float
+    value: int | None = None  # the pip value read (None: icon dice, or set by a player)
+
+    @property
+    def unsure(self) -> bool:
+        """Read with too little certainty: marked for the player to check."""
+        return self.certainty < UNSURE
+
+    def holds(self, x: float, y: float) -> bool:
+        """Whether a point of the frame is on this die."""
+        x0, y0, x1, y1 = self.box
+        return x0 <= x <= x1 and y0 <= y <= y1
+
+
+class CameraDice:
+    """The dice of one camera frame as read, then as corrected by taps: the flow's dice
+    reading (faces and certainty, in reading order)."""
+
+    def __init__(self, dice: Sequence[SeenDie], faces: Sequence[str]) -> None:
+        """`faces`: the faces a die can show, in the order a tap cycles them."""
+        self.dice = list(dice)
+        self.choices = tuple(faces)
+
+    @classmethod
+    def from_reading(cls, reading: object, faces: Sequence[str]) -> CameraDice:
+        """From a `vision.faces.Reading`: each die's face, box and confidence."""
+        return cls([SeenDie(d.face, tuple(d.box), d.confidence, d.value)
+                    for d in getattr(reading, "dice", ())], faces)
+
+    @property
+    def faces(self) -> list[str]:
+        return [die.face for die in self.dice]
+
+    @property
+    def certainty(self) -> list[float]:
+        return [die.certainty for die in self.dice]
+
+    @property
+    def unsure(self) -> int:
+        """How many dice are marked for the player to check."""
+        return sum(die.unsure for die in self.dice)
+
+    def tap(self, x: float, y: float) -> str:
+        """A tap at (x, y) in frame pixels: on a die, it shows the next face (after the last,
+        it is taken away: not a die); elsewhere a die is added there, showing the first face,
+        the size of the others. Returns what changed, in words."""
+        for index, die in enumerate(self.dice):
+            if die.holds(x, y):
+                at = self.choices.index(die.face) if die.face in self.choices else -1
+                if at + 1 >= len(self.choices):
+                    del self.dice[index]
+                    return f"die {index + 1} taken away (not a die)"
+                self.dice[index] = replace(die, face=self.choices[at + 1], certainty=1.0,
+                                           value=None)
+                return f"die {index + 1}: {self.choices[at + 1]}"
+        side = self.die_side()
+        box = (round(x - side / 2), round(y - side / 2), round(x + side / 2), round(y + side / 2))
+        self.dice.append(SeenDie(self.choices[0], box, 1.0))
+        return f"die {len(self.dice)} added: {self.choices[0]}"
+
+    def die_side(self) -> float:
+        """The dice's median side in pixels (a die added by tap is drawn so), 40 with none."""
+        sides = sorted(math.sqrt((d.box[2] - d.box[0]) * (d.box[3] - d.box[1]))
+                       for d in self.dice)
+        return sides[len(sides) // 2] if sides else 40.0
+
+
+def camera_line(dice: Dice, seen: CameraDice | None, taken: bool, problem: str | None) -> str:
+    """The line under the picture: what the camera sees against the dice rolled, what is
+    marked, and what to do."""
+    if problem:
+        return f"Camera: {problem}. Tap the faces in instead."
+    if seen is None:
+        return "Camera: waiting for a picture…"
+    count = f"{len(seen.dice)} of the {dice.dice} dice"
+    unsure = f", {seen.unsure} to check (yellow)" if seen.unsure else ""
+    if taken:
+        return f"Read: {count}{unsure}. Tap a die to change it, or a missed one to add it."
+    return f"Camera sees {count}{unsure}: hold still, or tap the picture."
+
+
+def camera_button(dice: Dice, seen: CameraDice | None) -> Button:
+    """'These N dice (camera)': the camera's reading goes to the flow once it shows as many
+    dice as were rolled."""
+    count = len(seen.dice) if seen is not None else 0
+    return Button("action:camera-dice", f"These {count} dice (camera)", ("camera",),
+                  count == dice.dice,
+                  f"the camera shows {count} of the {dice.dice} dice rolled: tap a missed die "
+                  "on the picture, or tap the faces in")

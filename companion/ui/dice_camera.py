@@ -23,7 +23,7 @@ from companion.config import CameraConfig
 from companion.ui.dice_camera_model import CameraDice, camera_line
 from companion.ui.flows import Dice
 from vision.dataset import LabelledDie, add_photo
-from vision.faces import Die, Reading
+from vision.faces import FACES, Die, Reading
 from vision.live import DiceWatcher, Sighting
 from vision.overlay import draw_overlay
 
@@ -74,17 +74,22 @@ class DiceCameraView(Image):
     taken = BooleanProperty(False)  # the picture is held: the reading the player corrects
 
     watcher: DiceWatcher | None = None
-    dice: Dice | None = None
+    dice: Dice | None = None  # the dice being entered (None: a preview of any dice)
+    faces: tuple[str, ...] = FACES  # what a tap cycles through
     seen: CameraDice | None = None
     frame: np.ndarray | None = None
     changed: Callable[[], None] | None = None  # the count or the taking changed
 
-    def watch(self, dice: Dice, watcher: DiceWatcher, changed: Callable[[], None]) -> None:
-        """Show `watcher`'s pictures of a new roll of `dice` until `stop`."""
+    def watch(self, dice: Dice | None, watcher: DiceWatcher,
+              changed: Callable[[], None] | None = None) -> None:
+        """Show `watcher`'s pictures of a new roll of `dice` (None: a preview, taken on a tap
+        only) until `stop`; `changed` is called when the count, the taking or the camera's
+        problem changes."""
         self.stop()
         self.dice, self.watcher, self.changed = dice, watcher, changed
+        self.faces = tuple(dice.faces) if dice is not None else FACES
         self.seen, self.frame, self.taken, self.texture = None, None, False, None
-        watcher.new_roll(dice.dice)
+        watcher.new_roll(self.rolled)
         watcher.start()
         self._last: Sighting | None = None
         Clock.schedule_interval(self.update, 1 / FPS)
@@ -98,13 +103,18 @@ class DiceCameraView(Image):
         self.watcher = None
 
     @property
+    def rolled(self) -> int | None:
+        """How many dice were rolled (None: a preview)."""
+        return self.dice.dice if self.dice is not None else None
+
+    @property
     def problem(self) -> str | None:
         """What is wrong with the camera now (None: pictures come)."""
         return self.watcher.problem if self.watcher is not None else None
 
     def update(self, _dt: float) -> None:
         """Draw the newest sighting; take it once it has settled with every die rolled."""
-        if self.watcher is None or self.dice is None:
+        if self.watcher is None:
             return
         before = self._state()
         if not self.taken:
@@ -112,14 +122,15 @@ class DiceCameraView(Image):
             if sighting is not None and sighting is not self._last:
                 self._last = sighting
                 self.frame = sighting.frame
-                self.seen = CameraDice.from_reading(sighting.reading, self.dice.faces)
+                self.seen = CameraDice.from_reading(sighting.reading, self.faces)
                 settled = self.watcher.settled()
-                if settled is not None and len(settled.reading.dice) == self.dice.dice:
+                if settled is not None and self.rolled is not None \
+                        and len(settled.reading.dice) == self.rolled:
                     self.frame = settled.frame
-                    self.seen = CameraDice.from_reading(settled.reading, self.dice.faces)
+                    self.seen = CameraDice.from_reading(settled.reading, self.faces)
                     self.taken = True
                 self.draw()
-        self.line = camera_line(self.dice, self.seen, self.taken, self.problem)
+        self.line = camera_line(self.rolled, self.seen, self.taken, self.problem)
         if self._state() != before and self.changed is not None:
             self.changed()
 
@@ -138,8 +149,8 @@ class DiceCameraView(Image):
 
     def again(self) -> None:
         """Let the picture go live again (a new roll of the same dice)."""
-        if self.watcher is not None and self.dice is not None:
-            self.watcher.new_roll(self.dice.dice)
+        if self.watcher is not None:
+            self.watcher.new_roll(self.rolled)
             self.taken, self._last = False, None
             self.update(0)
             if self.changed is not None:

@@ -91,15 +91,18 @@ class CameraDice:
         return sides[len(sides) // 2] if sides else 40.0
 
 
-def camera_line(dice: Dice, seen: CameraDice | None, taken: bool, problem: str | None) -> str:
-    """The line under the picture: what the camera sees against the dice rolled, what is
-    marked, and what to do."""
+def camera_line(rolled: int | None, seen: CameraDice | None, taken: bool,
+                problem: str | None) -> str:
+    """The line under the picture: what the camera sees against the dice rolled (None: not
+    known, a preview), what is marked, and what to do."""
     if problem:
         return f"Camera: {problem}. Tap the faces in instead."
     if seen is None:
         return "Camera: waiting for a picture…"
-    count = f"{len(seen.dice)} of the {dice.dice} dice"
     unsure = f", {seen.unsure} to check (yellow)" if seen.unsure else ""
+    if rolled is None:
+        return f"Camera sees {len(seen.dice)} dice{unsure}."
+    count = f"{len(seen.dice)} of the {rolled} dice"
     if taken:
         return f"Read: {count}{unsure}. Tap a die to change it, or a missed one to add it."
     return f"Camera sees {count}{unsure}: hold still, or tap the picture."

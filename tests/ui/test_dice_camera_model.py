@@ -43,16 +43,20 @@ def test_a_tap_where_no_die_is_adds_one_the_size_of_the_others() -> None:
 def test_unsure_dice_are_counted_and_said() -> None:
     dice = seen()
     assert dice.unsure == 1 and dice.certainty == [0.99, 0.5]
-    assert camera_line(Rolled(), dice, True, None) == (
+    assert camera_line(3, dice, True, None) == (
         "Read: 2 of the 3 dice, 1 to check (yellow). Tap a die to change it, or a missed one "
         "to add it.")
-    assert camera_line(Rolled(), dice, False, None).startswith("Camera sees 2 of the 3 dice")
+    assert camera_line(3, dice, False, None).startswith("Camera sees 2 of the 3 dice")
 
 
 def test_a_camera_problem_sends_the_player_to_the_face_buttons() -> None:
-    assert camera_line(Rolled(), None, False, "camera lost: unplugged; retrying") == (
+    assert camera_line(3, None, False, "camera lost: unplugged; retrying") == (
         "Camera: camera lost: unplugged; retrying. Tap the faces in instead.")
-    assert camera_line(Rolled(), None, False, None) == "Camera: waiting for a picture…"
+    assert camera_line(3, None, False, None) == "Camera: waiting for a picture…"
+
+
+def test_a_preview_says_how_many_dice_it_sees() -> None:
+    assert camera_line(None, seen(), False, None) == "Camera sees 2 dice, 1 to check (yellow)."
 
 
 def test_the_camera_answer_needs_as_many_dice_as_were_rolled() -> None:

@@ -1,4 +1,5 @@
-"""Where the app keeps a user's files (the catalogue overlay, later the game database)."""
+"""Where the app keeps a user's files (the catalogue overlay, the dice camera's readings and
+calibration; the game database: companion.store.db)."""
 
 from __future__ import annotations
 
@@ -25,3 +26,14 @@ def overlay_path(chosen: Path | str | None = None) -> Path:
         return Path(chosen)
     explicit = os.environ.get("PHOENIX_OVERLAY")
     return Path(explicit) if explicit else data_folder() / "catalogue-overlay.json"
+
+
+def dice_readings() -> Path:
+    """The folder of dice readings confirmed at the table (photos and labels.json), which the
+    calibration can be improved from."""
+    return data_folder() / "dice-readings"
+
+
+def dice_profile() -> Path:
+    """The calibration profile the settings screen makes from the readings kept."""
+    return data_folder() / "dice-profile.npz"

@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 import numpy as np
 
-from vision.dataset import LabelledDie, LabelledImage
+from vision.dataset import DatasetError, LabelledDie, LabelledImage, load_dataset
 from vision.faces import FACES, parse_face_map
 from vision.frames import as_bgr, darkness_hint, load_image
 from vision.icons import IconParams, find_faces
@@ -186,3 +187,19 @@ def calibrate(items: Sequence[LabelledImage], face_map: str | Mapping[int, str] 
     for item in items:
         calibrator.add_labelled(load_image(item.path), item.dice)
     return calibrator.profile(face_map)
+
+
+def calibrate_kept(folder: str | Path, pip_reader: PipReader | None = None
+                   ) -> tuple[Profile, int, int]:
+    """A pip dice profile from the readings kept at the table (`vision.dataset.add_photo`):
+    from the photos whose every die has its pip value (a die whose face a player changed has
+    none); with how many photos were used and left out. ProfileError when none can be used."""
+    try:
+        items = load_dataset(folder)
+    except DatasetError as error:
+        raise ProfileError(f"no readings kept yet ({error})") from None
+    usable = [item for item in items if item.dice and all(d.value is not None
+                                                           for d in item.dice)]
+    if not usable:
+        raise ProfileError(f"none of the {len(items)} readings kept gives every die's value")
+    return calibrate(usable, pip_reader=pip_reader), len(usable), len(items) - len(usable)

@@ -278,10 +278,10 @@ def auto_source(sysfs: Path = VIDEO_SYSFS) -> int | str:
 
 
 def open_camera(source: str | int | Path | None = None,
-                settings: CameraSettings | None = None) -> Camera:
+                settings: CameraSettings | None = None, loop: bool = False) -> Camera:
     """A camera for a source: index or /dev path -> OpenCV, "pi" -> Picamera2 when importable,
-    folder -> still images, image file -> that image, other file -> video; None or "auto" ->
-    `auto_source()`."""
+    folder -> still images, image file -> that image (`loop`: played again and again), other
+    file -> video; None or "auto" -> `auto_source()`."""
     source = auto_source() if source in (None, "auto") else source
     if isinstance(source, int) or (isinstance(source, str) and source.isdigit()):
         return OpenCVCamera(int(source), settings)
@@ -289,9 +289,9 @@ def open_camera(source: str | int | Path | None = None,
         return PiCamera(settings)
     path = Path(source)
     if path.is_dir():
-        return ImageCamera(path)
+        return ImageCamera(path, loop)
     if path.suffix.lower() in IMAGE_SUFFIXES:
-        return ImageCamera([path])
+        return ImageCamera([path], loop)
     if str(source).startswith("/dev/") or path.is_file():
         return OpenCVCamera(str(path), settings)
     raise CameraError(f"{source}: no such camera, folder or file")

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 from kivy.clock import Clock
 from kivy.graphics.texture import Texture
@@ -30,8 +31,7 @@ from vision.overlay import draw_overlay
 log = logging.getLogger(__name__)
 
 FPS = 15  # how often the picture is redrawn, and the most frames a second the camera is read
-READINGS = "dice-readings"  # the data folder's folder of readings confirmed at the table
-KEEP_READINGS = 200  # the newest photos kept there
+KEEP_READINGS = 200  # the newest photos of confirmed readings kept (paths.dice_readings)
 
 
 def keep_reading(frame: np.ndarray, seen: CameraDice) -> Path | None:
@@ -39,7 +39,7 @@ def keep_reading(frame: np.ndarray, seen: CameraDice) -> Path | None:
     folder, the newest KEEP_READINGS; None, logged, when it cannot be written (the game goes
     on)."""
     try:
-        return add_photo(paths.data_folder() / READINGS, frame,
+        return add_photo(paths.dice_readings(), frame,
                          [LabelledDie(d.value, d.box, d.face) for d in seen.dice],
                          KEEP_READINGS)
     except (OSError, ValueError) as error:
@@ -62,8 +62,9 @@ def dice_watcher(camera: CameraConfig) -> DiceWatcher:
             readers.append(PipReader(profile=profile))
         return readers[0].follower()
 
-    return DiceWatcher(lambda: open_camera(camera.source), read, settle_seconds=camera.settle,
-                       max_fps=FPS)
+    # recorded frames (a folder of photos) are played again and again, as a camera goes on
+    return DiceWatcher(lambda: open_camera(camera.source, loop=True), read,
+                       settle_seconds=camera.settle, max_fps=FPS)
 
 
 class DiceCameraView(Image):
@@ -160,8 +161,14 @@ class DiceCameraView(Image):
         """The frame with each die outlined and labelled (uncertain ones marked)."""
         if self.frame is None or self.seen is None:
             return
-        shown = draw_overlay(self.frame, Reading(tuple(
-            Die(None, d.face, d.box, d.certainty) for d in self.seen.dice)))
+        # drawn at the size it is shown, so that the labels can be read at the table
+        height, width = self.frame.shape[:2]
+        scale = min(self.width / width, self.height / height) if self.width > 1 else 1.0
+        picture = cv2.resize(self.frame, None, fx=scale, fy=scale, interpolation=(
+            cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)) if scale != 1 else self.frame
+        shown = draw_overlay(picture, Reading(tuple(
+            Die(None, d.face, tuple(round(v * scale) for v in d.box), d.certainty)
+            for d in self.seen.dice)))
         height, width = shown.shape[:2]
         if self.texture is None or tuple(self.texture.size) != (width, height):
             self.texture = Texture.create(size=(width, height), colorfmt="bgr")

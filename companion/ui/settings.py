@@ -1,10 +1,12 @@
-"""The settings screen: the button panel, the display, and where the player's files are. Each
+"""The settings screen: the button panel, the dice camera (its picture, and a calibration
+improved from the readings kept at the table), the display, and where the player's files are. Each
 part is a Section (a widget with `refresh(model)`); a new part is a Section subclass with its
 rule in settings.kv, added to SettingsScreen.SECTIONS. What is shown, and how a change is
 checked and saved, is settings_model.py."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -14,16 +16,19 @@ from kivy.factory import Factory
 from kivy.properties import ColorProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 
 from companion import paths
 from companion.config import WINDOW_SIZES, size_text
 from companion.store.db import default_db_path
+from companion.ui.dice_camera import dice_watcher  # and its DiceCameraView, for settings.kv
 from companion.ui.settings_model import (
     BUTTONS,
     PANEL_KINDS,
     Locations,
     SettingsModel,
+    camera_sources,
     serial_ports,
 )
 from companion.ui.widgets import (
@@ -138,6 +143,74 @@ class PanelSection(Section):
                     hint="In milliseconds: 1000 is one second.").open()
 
 
+class CameraSection(Section):
+    """The dice camera: which one, its picture with the dice it reads drawn on it, and the
+    table's calibration, improved from the readings kept at the table in one tap."""
+
+    def refresh(self, model: SettingsModel) -> None:
+        from vision.camera import pi_camera_count, usb_camera_indexes
+
+        camera = model.camera
+        sources = camera_sources(usb_camera_indexes(), bool(pi_camera_count()), camera.source)
+        fill_toggles(self.ids.sources, "camera", sources, camera.source,
+                     lambda source: self.screen.change(lambda m: m.set_camera(source)))
+        setting_button(self.ids.sources, "Other…", "settings:camera-type", lambda: NotePopup(
+            "Camera: a number, a device or a folder of photos", camera.source,
+            lambda text: self.screen.change(lambda m: m.set_camera(text))).open())
+        kept = len(list(paths.dice_readings().glob("*.jpg")))
+        self.ids.calibration.text = (
+            f"Calibration: {camera.profile}" if camera.profile
+            else "Calibration: none (dice read as any dice)") + f". Readings kept: {kept}."
+        actions = self.ids.actions
+        actions.clear_widgets()
+        setting_button(actions, "Show the camera", "settings:camera-show", self.show_camera,
+                       disabled=not camera.on)
+        setting_button(actions, "Improve the calibration", "settings:calibrate",
+                       self.improve, disabled=not kept)
+        setting_button(actions, "No calibration", "settings:no-calibration",
+                       lambda: self.screen.change(lambda m: m.set_profile("")),
+                       disabled=not camera.profile)
+
+    def show_camera(self) -> None:
+        """The camera's picture with what it reads, in a pop-up, until Close."""
+        camera = self.screen.model.camera
+        view = CameraPreview()
+        view.ids.camera.watch(None, dice_watcher(camera))
+        view.bind(on_dismiss=lambda *_args: view.ids.camera.stop())
+        view.open()
+
+    def improve(self) -> None:
+        """Calibrate from the readings kept (in a thread: seconds on a Pi), then use it."""
+        self.screen.say("Calibrating from the readings kept…", NOTICE)
+        folder, out = paths.dice_readings(), paths.dice_profile()
+
+        def work() -> None:
+            from vision.calibrate import calibrate_kept
+            from vision.profile import ProfileError
+
+            try:
+                profile, used, left = calibrate_kept(folder)
+                profile.save(out)
+            except (ProfileError, OSError) as error:
+                failed = f"Not calibrated: {error}."
+                Clock.schedule_once(lambda _dt: self.screen.say(failed))
+                return
+            Clock.schedule_once(lambda _dt: self.calibrated(out, used, left))
+
+        threading.Thread(target=work, name="calibration", daemon=True).start()
+
+    def calibrated(self, out: Any, used: int, left: int) -> None:
+        """The new profile is the camera's (used from the next reading on)."""
+        if self.screen.change(lambda m: m.set_profile(str(out))) is None:
+            skipped = f" ({left} with a face set by hand left out)" if left else ""
+            self.screen.say(f"Calibrated from {used} readings{skipped}; used from the next "
+                            "roll on.", NOTICE)
+
+
+class CameraPreview(ModalView):
+    """The dice camera's picture with what it reads (camera settings)."""
+
+
 class DisplaySection(Section):
     """Full screen or a window, and the window's size, for the next start."""
 
@@ -172,7 +245,7 @@ class FilesSection(Section):
 class SettingsScreen(Screen):
     """The settings, one Section each; every accepted change is saved at once."""
 
-    SECTIONS = (PanelSection, DisplaySection, FilesSection)
+    SECTIONS = (PanelSection, CameraSection, DisplaySection, FilesSection)
     message = StringProperty("")
     tone = ColorProperty(ERROR)
     problems = StringProperty("")

@@ -17,6 +17,7 @@ import tomlkit
 from tomlkit.items import InlineTable
 
 from companion.config import (
+    CameraConfig,
     ConfigFile,
     DisplayConfig,
     open_config_file,
@@ -39,12 +40,27 @@ KEY_WORDS = {
     "panel.hold_time": "long press time",
     "panel.serial.port": "serial port",
     "panel.kind": "panel kind",
+    "camera.source": "camera",
+    "camera.profile": "calibration profile",
+    "camera.settle": "settle time",
     "display.fullscreen": "full screen",
     "display.size": "window size",
     "display.touch": "touch input",
     "display.rotation": "screen rotation",
     "logging.level": "log level",
 }
+
+
+def camera_sources(usb: list[int], pi: bool, chosen: str) -> list[tuple[str, str]]:
+    """The dice cameras to choose from: none, the first found, the Pi camera when there is one,
+    each USB camera found, and the one in the file when it is none of those (recorded frames,
+    a device path)."""
+    sources = [("none", "No camera"), ("auto", "The first found")]
+    sources += [("pi", "Pi camera")] if pi else []
+    sources += [(str(index), f"USB camera {index}") for index in usb]
+    if chosen not in dict(sources):
+        sources.append((chosen, f"Other: {chosen}"))
+    return sources
 
 
 def explain(error: SettingError) -> str:
@@ -104,6 +120,11 @@ class SettingsModel:
         return self.values["display"]
 
     @property
+    def camera(self) -> CameraConfig:
+        """The dice camera's settings shown."""
+        return self.values["camera"]
+
+    @property
     def must_ask(self) -> bool:
         """True when saving would replace a file that could not be read (ask first)."""
         return self.file.bad and self.file.path.exists()
@@ -135,6 +156,14 @@ class SettingsModel:
     def set_port(self, port: str) -> str | None:
         """The serial panel's device path; "": found by its USB id instead."""
         return self._change(("panel", "serial", "port"), port.strip() or None)
+
+    def set_camera(self, source: str) -> str | None:
+        """The dice camera: "none", "auto", "pi", a USB camera's number, or recorded frames."""
+        return self._change(("camera", "source"), source.strip())
+
+    def set_profile(self, path: str) -> str | None:
+        """The table's calibration profile; "": none (any dice read as they come)."""
+        return self._change(("camera", "profile"), str(path).strip() or None)
 
     def set_fullscreen(self, fullscreen: bool) -> str | None:
         """Full screen at the next start."""

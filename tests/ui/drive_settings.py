@@ -36,6 +36,8 @@ def read_settings(robot: Robot) -> dict[str, Any]:
     """Everything the settings screen shows now."""
     return {
         "kind": chosen(robot, "kind"),
+        "camera": chosen(robot, "camera"),
+        "calibration": robot.text("settings:calibration"),
         "display": chosen(robot, "display"),
         "size": chosen(robot, "size"),
         "pins": {w.tag.split(":")[-1]: robot.text(w.tag)
@@ -103,6 +105,30 @@ def change(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
     yield from robot.wait_for(lambda: robot.find("home:new") is not None, "home")
 
 
+def camera(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
+    """The dice camera named in the config file: its picture with the dice it reads, shown
+    and closed; the calibration improved from the readings kept; then no camera."""
+    yield from to_settings(robot)
+    robot.result["before"] = read_settings(robot)
+    yield from robot.tap("settings:camera-show")
+    yield from robot.wait_for(lambda: robot.text("preview:line").startswith("Camera sees"),
+                              "the camera's picture")
+    yield from robot.frames(3)
+    robot.result["preview"] = robot.text("preview:line")
+    if shots is not None:
+        yield from robot.screenshot(shots / f"settings-camera-{size[0]}x{size[1]}.png")
+    yield from robot.tap("preview:close")
+    yield from robot.wait_for(lambda: robot.popup() is None, "the picture to close")
+    yield from robot.tap("settings:calibrate")
+    yield from robot.wait_for(lambda: robot.text("settings:message").startswith(
+        ("Calibrated", "Not calibrated")), "the calibration")
+    yield from robot.frames(2)
+    robot.result["calibrated"] = read_settings(robot)
+    yield from robot.tap("settings:camera:none")
+    yield from robot.frames(2)
+    robot.result["after"] = read_settings(robot)
+
+
 def reopened(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
     """After a restart on the same data folder: the settings as the screen shows them."""
     yield from to_settings(robot)
@@ -140,7 +166,7 @@ def serial_port(robot: Robot, size: tuple[int, int], shots: Path | None) -> Step
     robot.result["typed"] = read_settings(robot)
 
 
-SCENARIOS = {"change": change, "reopened": reopened, "bad-file": bad_file,
+SCENARIOS = {"change": change, "reopened": reopened, "bad-file": bad_file, "camera": camera,
              "serial-port": serial_port}
 
 if __name__ == "__main__":

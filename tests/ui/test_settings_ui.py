@@ -6,6 +6,7 @@ $PHOENIX_SCREENSHOTS)."""
 from __future__ import annotations
 
 import os
+import shutil
 import tomllib
 from pathlib import Path
 
@@ -80,3 +81,33 @@ def test_a_serial_port_typed_on_the_keyboard(run_ui_driver, tmp_path: Path) -> N
     assert typed["kind"] == ["serial"] and typed["port"] == "Port: /dev/serial0"
     assert "/dev/serial0" in typed["status"]  # the panel looks for it (and says so) at once
     assert load_config(data / "config.toml").panel.serial.port == "/dev/serial0"
+
+
+def test_the_dice_camera_shown_calibrated_from_the_readings_kept_and_turned_off(
+        run_ui_driver, tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    frames = tmp_path / "frames"
+    readings = data / "dice-readings"  # readings kept at the table: photos and labels.json
+    fixtures = Path(__file__).resolve().parents[1] / "vision" / "fixtures"
+    for folder in (frames, readings):
+        shutil.copytree(fixtures, folder, ignore=shutil.ignore_patterns("LICENSE"))
+    (data / "config.toml").write_text(f'[camera]\nsource = "{frames}"\n', encoding="utf-8")
+    env = {"PHOENIX_COMPANION_HOME": str(data)}
+    result = run_ui_driver(SCRIPT, "camera", shots=SHOTS, extra_env=env)
+    before = result["before"]
+    assert before["camera"] == [str(frames)]
+    assert before["calibration"] == "Calibration: none (dice read as any dice). Readings kept: 3."
+    # the photos (2, 10 and 6 dice) played as a camera: one of them is on the picture
+    assert result["preview"] in {"Camera sees 2 dice.", "Camera sees 10 dice.",
+                                 "Camera sees 6 dice."}, result["preview"]
+    calibrated = result["calibrated"]
+    profile = data / "dice-profile.npz"
+    assert calibrated["message"] == "Calibrated from 3 readings; used from the next roll on."
+    assert calibrated["calibration"] == f"Calibration: {profile}. Readings kept: 3."
+    assert profile.is_file()
+    assert result["after"]["camera"] == ["none"]
+    saved = load_config(data / "config.toml").camera
+    assert (saved.source, saved.profile) == ("none", str(profile))
+    again = run_ui_driver(SCRIPT, "reopened", extra_env=env)["settings"]
+    assert again["camera"] == ["none"]
+    assert again["calibration"] == f"Calibration: {profile}. Readings kept: 3."

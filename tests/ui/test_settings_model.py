@@ -141,3 +141,20 @@ def test_locations_lines(tmp_path):
                            tmp_path / "catalogue-overlay.json").lines())
     assert lines["database"] == f"Games: {tmp_path / 'games.sqlite'}"
     assert lines["config"] == f"Settings: {tmp_path / 'config.toml'}"
+
+
+def test_the_dice_camera_is_chosen_and_its_profile_set_and_cleared(tmp_path):
+    from companion.ui.settings_model import camera_sources
+
+    assert camera_sources([0, 2], True, "none") == [
+        ("none", "No camera"), ("auto", "The first found"), ("pi", "Pi camera"),
+        ("0", "USB camera 0"), ("2", "USB camera 2")]
+    assert camera_sources([], False, "/tmp/frames")[-1] == ("/tmp/frames", "Other: /tmp/frames")
+    model, _ = model_of(tmp_path)
+    assert model.set_camera(" 2 ") is None and model.camera.source == "2"
+    assert model.set_camera("") == "Camera: must be \"none\", \"auto\", \"pi\", a USB " \
+        "camera's number or a video file or folder of photos, got ''"
+    assert model.set_profile("/data/dice-profile.npz") is None
+    assert model.save() is None
+    assert load_config(tmp_path / "config.toml").camera.profile == "/data/dice-profile.npz"
+    assert model.set_profile("") is None and model.camera.profile == ""

@@ -36,3 +36,22 @@ def test_a_die_to_check_is_outlined_in_yellow_and_its_label_asks() -> None:
     ring = (slice(40, 50), slice(24, 28))  # just left of the box
     yellow = np.all(unsure[ring] == UNSURE_COLOUR, axis=-1)
     assert yellow.any() and not np.all(sure[ring] == UNSURE_COLOUR, axis=-1).any()
+
+
+def test_the_calibration_is_improved_from_the_readings_kept(tmp_path, pip_reader) -> None:
+    from conftest import FIXTURES
+
+    from vision.calibrate import calibrate_kept
+    from vision.frames import load_image
+    from vision.profile import ProfileError
+
+    with pytest.raises(ProfileError, match="no readings kept yet"):
+        calibrate_kept(tmp_path / "kept", pip_reader)
+    items = load_dataset(FIXTURES)
+    for item in items:  # as the table confirmed them: every die's value
+        add_photo(tmp_path / "kept", load_image(item.path), list(item.dice))
+    photo = load_image(items[0].path)
+    add_photo(tmp_path / "kept", photo, [LabelledDie(None, (1, 1, 9, 9), "food")])  # set by hand
+    profile, used, left = calibrate_kept(tmp_path / "kept", pip_reader)
+    assert (used, left) == (3, 1) and profile.kind == "pips"
+    assert sum(n for label, n in profile.counts().items() if label != "0") == 18  # 2 + 10 + 6

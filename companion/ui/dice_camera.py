@@ -8,7 +8,7 @@ only draws the newest sighting. What it shows in words: dice_camera_model.py.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -77,17 +77,20 @@ class DiceCameraView(Image):
     watcher: DiceWatcher | None = None
     dice: Dice | None = None  # the dice being entered (None: a preview of any dice)
     faces: tuple[str, ...] = FACES  # what a tap cycles through
+    face_map: Mapping[int, str] | None = None  # calibrating: a tap cycles the pip values
     seen: CameraDice | None = None
     frame: np.ndarray | None = None
     changed: Callable[[], None] | None = None  # the count or the taking changed
 
     def watch(self, dice: Dice | None, watcher: DiceWatcher,
-              changed: Callable[[], None] | None = None) -> None:
+              changed: Callable[[], None] | None = None,
+              face_map: Mapping[int, str] | None = None) -> None:
         """Show `watcher`'s pictures of a new roll of `dice` (None: a preview, taken on a tap
         only) until `stop`; `changed` is called when the count, the taking or the camera's
-        problem changes."""
+        problem changes; with a `face_map` (calibrating pip dice) a tap sets a die's value."""
         self.stop()
         self.dice, self.watcher, self.changed = dice, watcher, changed
+        self.face_map = face_map
         self.faces = tuple(dice.faces) if dice is not None else FACES
         self.seen, self.frame, self.taken, self.texture = None, None, False, None
         watcher.new_roll(self.rolled)
@@ -123,12 +126,14 @@ class DiceCameraView(Image):
             if sighting is not None and sighting is not self._last:
                 self._last = sighting
                 self.frame = sighting.frame
-                self.seen = CameraDice.from_reading(sighting.reading, self.faces)
+                self.seen = CameraDice.from_reading(sighting.reading, self.faces,
+                                                    self.face_map)
                 settled = self.watcher.settled()
                 if settled is not None and self.rolled is not None \
                         and len(settled.reading.dice) == self.rolled:
                     self.frame = settled.frame
-                    self.seen = CameraDice.from_reading(settled.reading, self.faces)
+                    self.seen = CameraDice.from_reading(settled.reading, self.faces,
+                                                        self.face_map)
                     self.taken = True
                 self.draw()
         self.line = camera_line(self.rolled, self.seen, self.taken, self.problem)
@@ -167,7 +172,8 @@ class DiceCameraView(Image):
         picture = cv2.resize(self.frame, None, fx=scale, fy=scale, interpolation=(
             cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)) if scale != 1 else self.frame
         shown = draw_overlay(picture, Reading(tuple(
-            Die(None, d.face, tuple(round(v * scale) for v in d.box), d.certainty)
+            Die(d.value if self.face_map else None, d.face,
+                tuple(round(v * scale) for v in d.box), d.certainty)
             for d in self.seen.dice)))
         height, width = shown.shape[:2]
         if self.texture is None or tuple(self.texture.size) != (width, height):

@@ -10,7 +10,7 @@ beside the picture.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from companion.ui.action_model import Button
@@ -42,16 +42,22 @@ class CameraDice:
     """The dice of one camera frame as read, then as corrected by taps: the flow's dice
     reading (faces and certainty, in reading order)."""
 
-    def __init__(self, dice: Sequence[SeenDie], faces: Sequence[str]) -> None:
-        """`faces`: the faces a die can show, in the order a tap cycles them."""
+    def __init__(self, dice: Sequence[SeenDie], faces: Sequence[str],
+                 face_map: Mapping[int, str] | None = None) -> None:
+        """`faces`: the faces a die can show, in the order a tap cycles them; with a
+        `face_map` (calibrating pip dice) a tap cycles the pip values 1..6 instead."""
         self.dice = list(dice)
-        self.choices = tuple(faces)
+        self.choices: list[tuple[int | None, str]] = (
+            [(value, face_map[value]) for value in sorted(face_map)] if face_map
+            else [(None, face) for face in faces])
+        self.by_value = bool(face_map)
 
     @classmethod
-    def from_reading(cls, reading: object, faces: Sequence[str]) -> CameraDice:
-        """From a `vision.faces.Reading`: each die's face, box and confidence."""
+    def from_reading(cls, reading: object, faces: Sequence[str],
+                     face_map: Mapping[int, str] | None = None) -> CameraDice:
+        """From a `vision.faces.Reading`: each die's face, value, box and confidence."""
         return cls([SeenDie(d.face, tuple(d.box), d.confidence, d.value)
-                    for d in getattr(reading, "dice", ())], faces)
+                    for d in getattr(reading, "dice", ())], faces, face_map)
 
     @property
     def faces(self) -> list[str]:
@@ -67,28 +73,35 @@ class CameraDice:
         return sum(die.unsure for die in self.dice)
 
     def tap(self, x: float, y: float) -> str:
-        """A tap at (x, y) in frame pixels: on a die, it shows the next face (after the last,
-        it is taken away: not a die); elsewhere a die is added there, showing the first face,
-        the size of the others. Returns what changed, in words."""
+        """A tap at (x, y) in frame pixels: on a die, it shows the next face (or value; after
+        the last, it is taken away: not a die); elsewhere a die is added there, showing the
+        first, the size of the others. Returns what changed, in words."""
         for index, die in enumerate(self.dice):
             if die.holds(x, y):
-                at = self.choices.index(die.face) if die.face in self.choices else -1
+                key = (die.value if self.by_value else None, die.face)
+                at = self.choices.index(key) if key in self.choices else -1
                 if at + 1 >= len(self.choices):
                     del self.dice[index]
                     return f"die {index + 1} taken away (not a die)"
-                self.dice[index] = replace(die, face=self.choices[at + 1], certainty=1.0,
-                                           value=None)
-                return f"die {index + 1}: {self.choices[at + 1]}"
+                value, face = self.choices[at + 1]
+                self.dice[index] = replace(die, face=face, value=value, certainty=1.0)
+                return f"die {index + 1}: {_shown(value, face)}"
         side = self.die_side()
         box = (round(x - side / 2), round(y - side / 2), round(x + side / 2), round(y + side / 2))
-        self.dice.append(SeenDie(self.choices[0], box, 1.0))
-        return f"die {len(self.dice)} added: {self.choices[0]}"
+        value, face = self.choices[0]
+        self.dice.append(SeenDie(face, box, 1.0, value))
+        return f"die {len(self.dice)} added: {_shown(value, face)}"
 
     def die_side(self) -> float:
         """The dice's median side in pixels (a die added by tap is drawn so), 40 with none."""
         sides = sorted(math.sqrt((d.box[2] - d.box[0]) * (d.box[3] - d.box[1]))
                        for d in self.dice)
         return sides[len(sides) // 2] if sides else 40.0
+
+
+def _shown(value: int | None, face: str) -> str:
+    """A die's face as a label shows it: "3 water", or "food" with no pip value."""
+    return face if value is None else f"{value} {face}"
 
 
 def camera_line(rolled: int | None, seen: CameraDice | None, taken: bool,

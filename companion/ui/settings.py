@@ -6,6 +6,7 @@ checked and saved, is settings_model.py."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -22,7 +23,7 @@ from kivy.uix.screenmanager import Screen
 from companion import paths
 from companion.config import WINDOW_SIZES, size_text
 from companion.store.db import default_db_path
-from companion.ui.dice_camera import dice_watcher  # and its DiceCameraView, for settings.kv
+from companion.ui.dice_camera import dice_watcher, keep_reading  # DiceCameraView: settings.kv
 from companion.ui.settings_model import (
     BUTTONS,
     PANEL_KINDS,
@@ -40,6 +41,8 @@ from companion.ui.widgets import (
     TagButton,
     TagToggle,
 )
+from vision.faces import parse_face_map
+from vision.profile import Profile
 
 Edit = Callable[[SettingsModel], str | None]
 
@@ -172,12 +175,9 @@ class CameraSection(Section):
                        disabled=not camera.profile)
 
     def show_camera(self) -> None:
-        """The camera's picture with what it reads, in a pop-up, until Close."""
-        camera = self.screen.model.camera
-        view = CameraPreview()
-        view.ids.camera.watch(None, dice_watcher(camera))
-        view.bind(on_dismiss=lambda *_args: view.ids.camera.stop())
-        view.open()
+        """The camera's picture with what it reads, in a pop-up (rolls kept for calibration
+        there), until Close."""
+        CameraPreview(section=self).open()
 
     def improve(self) -> None:
         """Calibrate from the readings kept (in a thread: seconds on a Pi), then use it."""
@@ -208,7 +208,55 @@ class CameraSection(Section):
 
 
 class CameraPreview(ModalView):
-    """The dice camera's picture with what it reads (camera settings)."""
+    """The dice camera's picture with what it reads; a calibration run: roll, Hold the
+    picture, tap a die to set its pip value, Keep; then Calibrate (camera settings)."""
+
+    section = ObjectProperty(None)
+    progress = StringProperty("")
+
+    def on_open(self) -> None:
+        camera = self.section.screen.model.camera
+        face_map = parse_face_map(None)
+        if camera.profile:
+            with contextlib.suppress(ValueError, OSError):
+                face_map = Profile.load(camera.profile).face_map
+        self.ids.camera.watch(None, dice_watcher(camera), self.show, face_map)
+        self.show()
+
+    def on_dismiss(self) -> None:
+        self.ids.camera.stop()
+        self.section.screen.show_model()  # the rolls kept
+
+    def show(self) -> None:
+        """The buttons as the picture is (live or held) and the rolls kept so far."""
+        view, kept = self.ids.camera, len(list(paths.dice_readings().glob("*.jpg")))
+        self.ids.hold.text = "Read again" if view.taken else "Hold"
+        self.ids.keep.disabled = not (view.taken and view.seen and view.seen.dice)
+        self.ids.calibrate.disabled = not kept
+        self.progress = (f"Rolls kept for the calibration: {kept} (5 or more read best). "
+                         "Roll, Hold, tap a die to set its number, Keep.")
+
+    def hold(self) -> None:
+        """Hold the picture, or read again."""
+        view = self.ids.camera
+        if view.taken:
+            view.again()
+        else:
+            view.take()
+        self.show()
+
+    def keep(self) -> None:
+        """This roll, as corrected, for the calibration; the picture goes live again."""
+        view = self.ids.camera
+        if view.frame is not None and view.seen is not None:
+            keep_reading(view.frame, view.seen)
+            view.again()
+        self.show()
+
+    def calibrate(self) -> None:
+        """Calibrate from the rolls kept (and the readings kept in games), then close."""
+        self.dismiss()
+        self.section.improve()
 
 
 class DisplaySection(Section):

@@ -115,11 +115,23 @@ def camera(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
                               "the camera's picture")
     yield from robot.frames(3)
     robot.result["preview"] = robot.text("preview:line")
+    # a calibration run: Hold the picture, tap a die to set its number, Keep, Calibrate
+    yield from robot.tap("preview:hold")
+    view = robot.popup().ids.camera
+    index, first = next((i, d) for i, d in enumerate(view.seen.dice) if d.value < 6)
+    robot.result["held"] = {"hold": robot.text("preview:hold"),
+                            "first": [first.value, first.face]}
+    yield from tap_frame(robot, view, (first.box[0] + first.box[2]) / 2,
+                         (first.box[1] + first.box[3]) / 2)
+    changed = view.seen.dice[index]
+    robot.result["tapped"] = [changed.value, changed.face]
     if shots is not None:
         yield from robot.screenshot(shots / f"settings-camera-{size[0]}x{size[1]}.png")
-    yield from robot.tap("preview:close")
+    yield from robot.tap("preview:keep")
+    yield from robot.frames(2)
+    robot.result["kept"] = robot.text("preview:progress")
+    yield from robot.tap("preview:calibrate")
     yield from robot.wait_for(lambda: robot.popup() is None, "the picture to close")
-    yield from robot.tap("settings:calibrate")
     yield from robot.wait_for(lambda: robot.text("settings:message").startswith(
         ("Calibrated", "Not calibrated")), "the calibration")
     yield from robot.frames(2)
@@ -127,6 +139,20 @@ def camera(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
     yield from robot.tap("settings:camera:none")
     yield from robot.frames(2)
     robot.result["after"] = read_settings(robot)
+
+
+def tap_frame(robot: Robot, view: Any, x: float, y: float) -> Steps:
+    """A finger on a camera picture at frame pixel (x, y)."""
+    from kivy.tests.common import UnitTestTouch
+
+    shown_w, shown_h = view.norm_image_size
+    height, width = view.frame.shape[:2]
+    touch = UnitTestTouch(*view.to_window(view.center_x - shown_w / 2 + x / width * shown_w,
+                                          view.center_y - shown_h / 2
+                                          + (1 - y / height) * shown_h))
+    touch.touch_down()
+    touch.touch_up()
+    yield from robot.frames(2)
 
 
 def reopened(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:

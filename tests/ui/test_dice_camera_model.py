@@ -66,3 +66,15 @@ def test_the_camera_answer_needs_as_many_dice_as_were_rolled() -> None:
     assert "2 of the 3 dice rolled" in button.reason
     dice.tap(100, 50)
     assert camera_button(Rolled(), dice).allowed
+
+
+def test_calibrating_pip_dice_a_tap_cycles_the_values_with_their_faces() -> None:
+    face_map = {1: "food", 2: "food", 3: "water", 4: "water", 5: "metal", 6: "human"}
+    dice = CameraDice([SeenDie("food", (0, 0, 10, 10), 0.99, 1)], FACES, face_map)
+    assert dice.tap(5, 5) == "die 1: 2 food"
+    assert dice.tap(5, 5) == "die 1: 3 water"
+    assert (dice.dice[0].value, dice.faces) == (3, ["water"])
+    assert dice.tap(50, 50) == "die 2 added: 1 food"
+    for _ in range(3):
+        dice.tap(5, 5)
+    assert dice.tap(5, 5) == "die 1 taken away (not a die)"

@@ -13,6 +13,7 @@ from pathlib import Path
 from companion.config import load_config
 
 SCRIPT = "drive_settings.py"
+FACE_MAP = {1: "food", 2: "food", 3: "water", 4: "water", 5: "metal", 6: "human"}  # standard
 SHOTS = Path(os.environ.get("PHOENIX_SCREENSHOTS")
              or Path(__file__).resolve().parents[2] / "build" / "screenshots")
 
@@ -100,14 +101,19 @@ def test_the_dice_camera_shown_calibrated_from_the_readings_kept_and_turned_off(
     # the photos (2, 10 and 6 dice) played as a camera: one of them is on the picture
     assert result["preview"] in {"Camera sees 2 dice.", "Camera sees 10 dice.",
                                  "Camera sees 6 dice."}, result["preview"]
+    # held, a die's number tapped one on (its face follows the standard face map), kept
+    assert result["held"]["hold"] == "Read again"
+    value, face = result["held"]["first"]
+    assert face == FACE_MAP[value] and result["tapped"] == [value + 1, FACE_MAP[value + 1]]
+    assert result["kept"].startswith("Rolls kept for the calibration: 4 ")
     calibrated = result["calibrated"]
     profile = data / "dice-profile.npz"
-    assert calibrated["message"] == "Calibrated from 3 readings; used from the next roll on."
-    assert calibrated["calibration"] == f"Calibration: {profile}. Readings kept: 3."
+    assert calibrated["message"] == "Calibrated from 4 readings; used from the next roll on."
+    assert calibrated["calibration"] == f"Calibration: {profile}. Readings kept: 4."
     assert profile.is_file()
     assert result["after"]["camera"] == ["none"]
     saved = load_config(data / "config.toml").camera
     assert (saved.source, saved.profile) == ("none", str(profile))
     again = run_ui_driver(SCRIPT, "reopened", extra_env=env)["settings"]
     assert again["camera"] == ["none"]
-    assert again["calibration"] == f"Calibration: {profile}. Readings kept: 3."
+    assert again["calibration"] == f"Calibration: {profile}. Readings kept: 4."

@@ -42,6 +42,7 @@ bench: install
 	$(PY) tools/bench_engine.py
 	$(PY) tools/bench_store.py
 	$(PY) tools/bench_ui.py
+	$(PY) tools/bench_camera.py
 	$(PY) -m vision.training.synth build/dice-synth --count 150 --seed 1000 --icon-dice 0
 	$(VENV)/bin/phoenix-dice bench build/dice-synth
 	$(PY) -m vision.training.synth build/dice-synth-12mp --count 8 --seed 2000 --size 4032x3024 \

@@ -101,12 +101,14 @@ class DiceWatcher:
         self._thread = threading.Thread(target=self._run, name="dice watcher", daemon=True)
         self._thread.start()
 
-    def stop(self) -> None:
-        """Stop watching and close the camera (waits up to JOIN_SECONDS); safe to repeat."""
+    def stop(self, wait: bool = True) -> None:
+        """Stop watching and close the camera (waits up to JOIN_SECONDS for the frame being
+        read; `wait=False`: the thread closes it when that frame is done, and a screen never
+        waits on a camera); safe to repeat."""
         self._stopping.set()
-        if self._thread is not None:
+        if self._thread is not None and wait:
             self._thread.join(JOIN_SECONDS)
-            self._thread = None
+        self._thread = None
 
     def latest(self) -> Sighting | None:
         """The newest sighting of this roll, settled or not."""

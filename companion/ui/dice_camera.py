@@ -103,7 +103,7 @@ class DiceCameraView(Image):
         """Stop drawing and let the camera go."""
         Clock.unschedule(self.update)
         if self.watcher is not None:
-            self.watcher.stop()
+            self.watcher.stop(wait=False)  # the main thread never waits on the camera
         self.watcher = None
 
     @property

@@ -200,6 +200,24 @@ def test_stop_closes_the_camera_and_ends_the_thread() -> None:
     w.stop()
 
 
+def test_stop_without_waiting_leaves_the_frame_being_read_to_close_the_camera() -> None:
+    camera = FakeCamera(scene(1))
+    reading = threading.Event()
+
+    def slow_read(frame: np.ndarray) -> Reading:
+        reading.set()
+        time.sleep(0.3)  # a camera or reader that takes its time
+        return count_dice(frame)
+
+    w = watcher(camera, slow_read)
+    w.start()
+    assert reading.wait(5)
+    w.stop(wait=False)
+    assert camera.is_open  # returned at once: the frame is still being read
+    wait_for(lambda: not camera.is_open)
+    wait_for(lambda: "dice watcher" not in {t.name for t in threading.enumerate()})
+
+
 def test_real_reader_settles_on_a_fixture_photo(pip_reader: PipReader,
                                                 fixture_labels: dict) -> None:
     name = "IMG_20191208_112659.jpg"

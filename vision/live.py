@@ -175,6 +175,8 @@ class DiceWatcher:
         except (CameraError, OSError, cv2.error) as error:
             self._disconnect(camera, f"{error}; retrying")
             return None
+        with self._lock:  # pictures before the loss do not count towards settling
+            self._settler = Settler(self.settle_seconds, self._settler.expected)
         self._connected = True
         return camera
 

@@ -108,6 +108,7 @@ class ActionScreen(Screen):
         self.camera = panel.reads is not None and camera.on
         if not self.camera:
             view.stop()
+            App.get_running_app().camera_problem(None)
             return panel
         if view.dice is not panel.reads or view.watcher is None:
             view.watch(panel.reads, dice_watcher(camera), self.camera_changed)
@@ -247,6 +248,7 @@ class ActionScreen(Screen):
         """Back to the table (which is this screen again while a bonus prompt waits)."""
         self.ids.camera.stop()
         self.camera = False
+        App.get_running_app().camera_problem(None)
         self.ship, self.model, self.prompt = "", None, None
         App.get_running_app().show("table")
 

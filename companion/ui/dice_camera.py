@@ -80,7 +80,8 @@ class DiceCameraView(Image):
     face_map: Mapping[int, str] | None = None  # calibrating: a tap cycles the pip values
     seen: CameraDice | None = None
     frame: np.ndarray | None = None
-    changed: Callable[[], None] | None = None  # the count or the taking changed
+    changed: Callable[[], None] | None = None  # the count, the taking or the problem changed
+    _told: tuple | None = None  # the state `changed` was last called for
 
     def watch(self, dice: Dice | None, watcher: DiceWatcher,
               changed: Callable[[], None] | None = None,
@@ -93,6 +94,7 @@ class DiceCameraView(Image):
         self.face_map = face_map
         self.faces = tuple(dice.faces) if dice is not None else FACES
         self.seen, self.frame, self.taken, self.texture = None, None, False, None
+        self._told: tuple | None = None
         watcher.new_roll(self.rolled)
         watcher.start()
         self._last: Sighting | None = None
@@ -120,7 +122,6 @@ class DiceCameraView(Image):
         """Draw the newest sighting; take it once it has settled with every die rolled."""
         if self.watcher is None:
             return
-        before = self._state()
         if not self.taken:
             sighting = self.watcher.latest()
             if sighting is not None and sighting is not self._last:
@@ -136,14 +137,14 @@ class DiceCameraView(Image):
                                                         self.face_map)
                     self.taken = True
                 self.draw()
-        self.line = camera_line(self.rolled, self.seen, self.taken, self.problem)
-        if self._state() != before and self.changed is not None:
+        problem = self.problem
+        self.line = camera_line(self.rolled, self.seen, self.taken, problem)
+        # what the screen's answers and status strip follow, told when it differs from what
+        # was told last (the camera's problem changes in the watcher's thread, between calls)
+        state = (len(self.seen.dice) if self.seen else None, self.taken, problem)
+        if state != self._told and self.changed is not None:
+            self._told = state
             self.changed()
-
-    def _state(self) -> tuple:
-        """What the screen's answers and status strip follow: the count, the taking, the
-        camera's problem."""
-        return len(self.seen.dice) if self.seen else None, self.taken, self.problem
 
     def take(self) -> None:
         """Hold the newest picture (the panel's Dice button, or a tap on the picture)."""

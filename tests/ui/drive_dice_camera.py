@@ -9,19 +9,31 @@ Cat taps her Expedition L1 ship (roll 6, keep 4); the camera's picture appears b
 buttons and is taken once the dice have settled; a tap on the Human die turns it into food (the
 next face... after Human: taken away, so a tap on an empty spot adds it back as food); the
 camera's six dice are used; the kept-dice panel shows what was read.
+
+`lost`: once the camera's picture is seen, its folder of frames is renamed away (the camera
+unplugged): the status strip and the line under the picture say so, the face buttons still
+work; renamed back (plugged in again), the problem goes and fresh pictures come.
+
+`panel`: the button panel's Dice button (the keyboard panel's "d" key, through the panel bridge
+as every panel event: `panel_bridge.press(app, "read_dice")`) holds the live picture, then a
+second press takes the camera's six dice; the kept-dice panel shows them.
 Prints `DRIVER-RESULT {...}` (what was read on screen) as its last stdout line.
 """
 
 from __future__ import annotations
 
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from drive_action import read_panel
 from drive_table import read_table, shot
-from harness import Robot, Steps, run
+from harness import DriverError, Robot, Steps, run
+
+DICE_KEY = 100  # "d": the keyboard panel's Dice button (hardware/keyboard.py KEYCODE_NAMES)
 
 
 def camera_view(robot: Robot):
@@ -72,5 +84,123 @@ def read(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
     return result
 
 
+def camera_state(robot: Robot) -> dict:
+    """What the screen says of the camera: the line under the picture, the status strip, the
+    problem behind them, whether the picture is shown."""
+    view = camera_view(robot)
+    return {"line": robot.text("dice:camera-line"), "strip": robot.text("status:strip"),
+            "problem": view.problem, "shown": robot.app.screens.get_screen("action").camera}
+
+
+def shows_problem(robot: Robot) -> bool:
+    """The camera's problem is on screen: in the status strip and the line under the picture
+    (the same problem in both)."""
+    problem = camera_view(robot).problem
+    return bool(problem) and f"Dice camera: {problem}" in robot.text("status:strip") \
+        and robot.text("dice:camera-line") == f"Camera: {problem}. Tap the faces in instead."
+
+
+def waiting(robot: Robot, condition: Callable[[], object], what: str) -> Steps:
+    """robot.wait_for, its time-out saying what the screen said of the camera then."""
+    try:
+        yield from robot.wait_for(condition, what)
+    except DriverError as error:
+        raise DriverError(f"{error}; the camera then: {camera_state(robot)}") from None
+
+
+def lost(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
+    """The camera (a folder of frames) unplugged once its picture is seen, then plugged in."""
+    result = robot.result
+    frames = Path(robot.app.settings.camera.source)
+    away = frames.with_name(frames.name + "-unplugged")
+    view = camera_view(robot)
+    yield from read_table(robot)
+    yield from robot.tap("ship:Cat:L1-expedition")
+    yield from robot.wait_for(
+        lambda: robot.text("dice:camera-line").startswith(("Camera sees", "Read:")),
+        "the camera's picture")
+    result["seen"] = camera_state(robot)
+    frames.rename(away)  # unplugged: the next frame cannot be read, nor the camera reopened
+    try:
+        yield from waiting(robot, lambda: shows_problem(robot), "the camera's problem on screen")
+        result["lost"] = camera_state(robot)
+        yield from shot(robot, shots, "action-dice-camera-lost", size)
+        # the face buttons are the way in meanwhile
+        yield from robot.tap("die:food")
+        yield from robot.frames(2)
+        result["fallback"] = {"food": robot.text("die:food"), **camera_state(robot)}
+    finally:
+        if away.exists():
+            away.rename(frames)  # plugged in again (also when the scenario failed)
+    back_at = time.monotonic()
+
+    def fresh() -> bool:
+        latest = view.watcher.latest() if view.watcher is not None else None
+        return latest is not None and latest.seen_at > back_at
+
+    yield from waiting(
+        robot, lambda: view.problem is None and robot.app.camera_trouble is None
+        and not robot.text("status:strip") and fresh()
+        and robot.text("dice:camera-line").startswith(("Camera sees", "Read:")),
+        "the camera to come back with fresh pictures")
+    yield from robot.frames(3)
+    result["back"] = {"food": robot.text("die:food"), **camera_state(robot)}
+    yield from shot(robot, shots, "action-dice-camera-back", size)
+    return result
+
+
+def dice_button(robot: Robot) -> Steps:
+    """The panel's Dice button, pressed and released: the keyboard panel's "d" key, which the
+    panel bridge delivers on the main thread to the app's on_panel_event, as any panel's
+    press (panel_bridge.press(app, "read_dice") -> the screen's read_dice())."""
+    from kivy.core.window import Window
+
+    bridge = robot.app.bridge
+    delivered: list[str] = []
+    app_event = bridge.on_event
+
+    def seen(event) -> None:  # the app's own handler, noting that the event reached it
+        delivered.append(event.name)
+        app_event(event)
+
+    bridge.on_event = seen
+    try:
+        Window.dispatch("on_key_down", DICE_KEY, 0, "d", [])
+        Window.dispatch("on_key_up", DICE_KEY, 0)
+        yield from robot.wait_for(lambda: "read_dice" in delivered,
+                                  "the Dice button's event to reach the app")
+    finally:
+        bridge.on_event = app_event
+    yield from robot.frames(2)
+
+
+def panel(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
+    """The live picture held by the panel's Dice button, then its reading taken by a second
+    press (the config's long settle keeps the picture live until then)."""
+    result = robot.result
+    view = camera_view(robot)
+    yield from read_table(robot)
+    yield from robot.tap("ship:Cat:L1-expedition")
+    yield from robot.wait_for(
+        lambda: robot.text("dice:camera-line").startswith("Camera sees 6 of the 6 dice"),
+        "the camera's live picture of the six dice")
+    result["live"] = {"line": robot.text("dice:camera-line"), "taken": view.taken}
+    yield from dice_button(robot)
+    yield from robot.wait_for(lambda: robot.text("dice:camera-line").startswith("Read:"),
+                              "the picture to be held")
+    yield from robot.frames(3)
+    result["held"] = {"line": robot.text("dice:camera-line"), "taken": view.taken,
+                      "faces": sorted(view.seen.faces), "panel": read_panel(robot),
+                      "message": robot.text("action:message")}
+    yield from dice_button(robot)
+    yield from robot.wait_for(lambda: robot.find("action:kept") is not None, "the kept dice")
+    yield from robot.frames(2)
+    result["kept"] = read_panel(robot)
+    result["message"] = robot.text("action:message")
+    result["camera_shown"] = robot.app.screens.get_screen("action").camera
+    yield from shot(robot, shots, "action-dice-camera-panel", size)
+    return result
+
+
 if __name__ == "__main__":
-    sys.exit(run({"read": read}))
+    sys.exit(run({"read": read, "lost": lost, "panel": panel}))

@@ -23,6 +23,8 @@ import tomlkit
 
 from companion import paths
 from companion.files import read_text, write_text_atomically
+from companion.i18n import DEFAULT as DEFAULT_LANGUAGE
+from companion.i18n import LANGUAGES
 from companion.store.export import BGG_ID
 from hardware.config import PanelConfig, SettingError, panel_config_from_toml
 
@@ -50,6 +52,7 @@ class DisplayConfig:
     size: tuple[int, int] = WINDOW_SIZES[0]
     touch: str = "auto"  # one of TOUCH_SOURCES
     rotation: int = 0  # degrees clockwise, one of ROTATIONS (Touch Display 2 in landscape: 90)
+    language: str = DEFAULT_LANGUAGE  # one of companion.i18n.LANGUAGES
 
     def window(self, fullscreen: bool,
                size: tuple[int, int] | None) -> tuple[bool, tuple[int, int]]:
@@ -75,7 +78,7 @@ def parse_window_size(text: str) -> tuple[int, int]:
 
 def display_config_from_toml(table: Mapping[str, Any], prefix: str = "display") -> DisplayConfig:
     """Validate a parsed `[display]` table; SettingError names the first bad key."""
-    _known_keys(table, prefix, ("fullscreen", "size", "touch", "rotation"))
+    _known_keys(table, prefix, ("fullscreen", "size", "touch", "rotation", "language"))
     fullscreen = table.get("fullscreen", DisplayConfig.fullscreen)
     if not isinstance(fullscreen, bool):
         raise SettingError(f"{prefix}.fullscreen", f"must be true or false, got {fullscreen!r}")
@@ -91,7 +94,9 @@ def display_config_from_toml(table: Mapping[str, Any], prefix: str = "display") 
     if type(rotation) is not int or rotation not in ROTATIONS:
         raise SettingError(f"{prefix}.rotation",
                            f"must be 0, 90, 180 or 270 (degrees), got {rotation!r}")
-    return DisplayConfig(fullscreen=fullscreen, size=parsed, touch=touch, rotation=rotation)
+    language = _one_of(table, prefix, "language", tuple(LANGUAGES), DisplayConfig.language)
+    return DisplayConfig(fullscreen=fullscreen, size=parsed, touch=touch, rotation=rotation,
+                         language=language)
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from companion import watchdog
+from companion import i18n, watchdog
 from companion.config import (
     WINDOW_SIZES,
     AppConfig,
@@ -170,7 +170,10 @@ def app_class() -> Any:
             return self.screens.get_screen("calculator").controller
 
         def build(self) -> Any:
-            """The screens and the status strip; the game store opens here."""
+            """The screens and the status strip, in the language of the settings; the game
+            store opens here."""
+            i18n.set_language(self.settings.display.language)
+            i18n.on_change(self._language_changed)
             LabelBase.register(SYMBOL_FONT, os.path.join(kivy.kivy_data_dir, "fonts",
                                                          "DejaVuSans.ttf"))
             Builder.load_file(str(Path(__file__).with_name("widgets.kv")))
@@ -242,6 +245,8 @@ def app_class() -> Any:
             old = self.settings
             self.settings = load_config(self.config_path)
             self.problems = list(self.settings.problems)
+            if self.settings.display.language != i18n.language():
+                i18n.set_language(self.settings.display.language)
             if self.settings.panel != old.panel:
                 self.connect_panel(self.settings.panel)
             else:
@@ -285,6 +290,14 @@ def app_class() -> Any:
                 problems.append(self.session.problem)
             if self.status is not None:
                 self.status.show(problems)
+
+        def _language_changed(self) -> None:
+            """A new language: the screen shown says everything again (kv rules that read
+            `tr._` follow by themselves)."""
+            current = self.screens.current_screen if self.screens is not None else None
+            if hasattr(current, "refresh"):
+                current.refresh()
+            self.show_problems()
 
         def _resize(self, _window: Any, size: tuple[int, int]) -> None:
             self.unit = max(0.6, min(size[0] / 800, size[1] / 480))

@@ -22,6 +22,7 @@ from kivy.uix.screenmanager import Screen
 
 from companion import paths
 from companion.config import WINDOW_SIZES, size_text
+from companion.i18n import LANGUAGES
 from companion.store.db import default_db_path
 from companion.ui.dice_camera import dice_watcher, keep_reading  # DiceCameraView: settings.kv
 from companion.ui.settings_model import (
@@ -269,6 +270,9 @@ class DisplaySection(Section):
                      "fullscreen" if display.fullscreen else "window",
                      lambda mode: self.screen.change(
                          lambda m: m.set_fullscreen(mode == "fullscreen")))
+        fill_toggles(self.ids.languages, "language", list(LANGUAGES.items()),
+                     display.language,
+                     lambda code: self.screen.change(lambda m: m.set_language(code)))
         sizes = [(size_text(size), size_text(size)) for size in WINDOW_SIZES]
         fill_toggles(self.ids.sizes, "size", sizes, size_text(display.size),
                      lambda text: self.screen.change(

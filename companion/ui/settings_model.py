@@ -47,6 +47,7 @@ KEY_WORDS = {
     "display.size": "window size",
     "display.touch": "touch input",
     "display.rotation": "screen rotation",
+    "display.language": "language",
     "logging.level": "log level",
 }
 
@@ -168,6 +169,10 @@ class SettingsModel:
     def set_fullscreen(self, fullscreen: bool) -> str | None:
         """Full screen at the next start."""
         return self._change(("display", "fullscreen"), fullscreen)
+
+    def set_language(self, code: str) -> str | None:
+        """The language of the app (at once) and of its texts."""
+        return self._change(("display", "language"), code)
 
     def set_size(self, size: tuple[int, int]) -> str | None:
         """The window's size at the next start."""

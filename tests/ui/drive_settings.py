@@ -141,6 +141,20 @@ def camera(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
     robot.result["after"] = read_settings(robot)
 
 
+def language(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
+    """German chosen: the screen speaks it at once; then English again."""
+    yield from to_settings(robot)
+    robot.result["before"] = {"back": robot.text("settings:back"),
+                              "language": chosen(robot, "language")}
+    yield from robot.tap("settings:language:de")
+    yield from robot.frames(2)
+    robot.result["german"] = {"back": robot.text("settings:back"),
+                              "language": chosen(robot, "language"),
+                              "message": robot.text("settings:message")}
+    if shots is not None:
+        yield from robot.screenshot(shots / f"settings-de-{size[0]}x{size[1]}.png")
+
+
 def tap_frame(robot: Robot, view: Any, x: float, y: float) -> Steps:
     """A finger on a camera picture at frame pixel (x, y)."""
     from kivy.tests.common import UnitTestTouch
@@ -159,6 +173,7 @@ def reopened(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
     """After a restart on the same data folder: the settings as the screen shows them."""
     yield from to_settings(robot)
     robot.result["settings"] = read_settings(robot)
+    robot.result["settings"]["back"] = robot.text("settings:back")
 
 
 def bad_file(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
@@ -193,6 +208,7 @@ def serial_port(robot: Robot, size: tuple[int, int], shots: Path | None) -> Step
 
 
 SCENARIOS = {"change": change, "reopened": reopened, "bad-file": bad_file, "camera": camera,
+             "language": language,
              "serial-port": serial_port}
 
 if __name__ == "__main__":

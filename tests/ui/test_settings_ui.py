@@ -117,3 +117,16 @@ def test_the_dice_camera_shown_calibrated_from_the_readings_kept_and_turned_off(
     again = run_ui_driver(SCRIPT, "reopened", extra_env=env)["settings"]
     assert again["camera"] == ["none"]
     assert again["calibration"] == f"Calibration: {profile}. Readings kept: 4."
+
+
+def test_german_chosen_in_the_settings_is_spoken_at_once_and_after_a_restart(
+        run_ui_driver, tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    env = {"PHOENIX_COMPANION_HOME": str(data)}
+    result = run_ui_driver(SCRIPT, "language", shots=SHOTS, extra_env=env)
+    assert result["before"] == {"back": "Back", "language": ["en"]}
+    german = result["german"]
+    assert german["back"] == "Zurück" and german["language"] == ["de"]
+    assert load_config(data / "config.toml").display.language == "de"
+    again = run_ui_driver(SCRIPT, "reopened", extra_env=env)["settings"]
+    assert again["back"] == "Zurück"

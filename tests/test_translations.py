@@ -1,0 +1,112 @@
+"""Every text the code marks for translation has its German (companion/i18n/de/*.po), with the
+same placeholders; no text is marked in a way that cannot be translated (an f-string inside
+`_()`); switching the language changes the words at once (companion.i18n)."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from companion import i18n
+
+REPO = Path(__file__).resolve().parents[1]
+PACKAGES = ("companion", "vision", "hardware")
+MARKERS = {"_", "N_", "ngettext"}
+KV_MARK = re.compile(r"""tr\._\(\s*(?P<q>['"])(?P<text>.*?)(?P=q)\s*\)""")
+PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+
+
+def python_files() -> Iterator[Path]:
+    for package in PACKAGES:
+        yield from (p for p in (REPO / package).rglob("*.py") if "training" not in p.parts)
+
+
+def marked() -> dict[str, str]:
+    """Every marked text -> where it is marked first (file:line); for ngettext both forms."""
+    found: dict[str, str] = {}
+    for path in python_files():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) in MARKERS:
+                where = f"{path.relative_to(REPO)}:{node.lineno}"
+                forms = node.args[:2] if node.func.id == "ngettext" else node.args[:1]
+                for arg in forms:
+                    if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                        found.setdefault(arg.value, where)
+    for path in (REPO / "companion").rglob("*.kv"):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for match in KV_MARK.finditer(line):
+                found.setdefault(match["text"].replace("\\'", "'"),
+                                 f"{path.relative_to(REPO)}:{number}")
+    return found
+
+
+def german() -> dict[str, str]:
+    """msgid -> msgstr of the German catalogues (fuzzy ones as untranslated); plural forms
+    give each of their ids the first form."""
+    found: dict[str, str] = {}
+    for path in i18n.catalogue_files("de"):
+        with path.open("rb") as po:
+            for message in read_po(po, locale="de"):
+                if not message.id:
+                    continue
+                ids = message.id if isinstance(message.id, tuple) else (message.id,)
+                strings = message.string if isinstance(message.string, tuple) else (
+                    message.string,)
+                for msgid in ids:
+                    found[msgid] = "" if message.fuzzy else strings[0] or ""
+    return found
+
+
+def test_every_marked_text_has_its_german_with_the_same_placeholders() -> None:
+    texts, translated = marked(), german()
+    assert texts, "no marked text found: the search is broken"
+    missing = [f"{where}: {text!r}" for text, where in sorted(texts.items(), key=lambda t: t[1])
+               if not translated.get(text)]
+    assert not missing, f"{len(missing)} of {len(texts)} texts have no German:\n" + \
+        "\n".join(missing)
+    mismatched = [f"{text!r} -> {translated[text]!r}" for text in texts
+                  if sorted(PLACEHOLDER.findall(text))
+                  != sorted(PLACEHOLDER.findall(translated[text]))]
+    assert not mismatched, "placeholders differ:\n" + "\n".join(mismatched)
+
+
+def test_marked_texts_are_literals_that_gettext_can_find() -> None:
+    wrong = []
+    for path in python_files():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) in {"_", "N_"} \
+                    and not (len(node.args) == 1 and isinstance(node.args[0], ast.Constant)):
+                wrong.append(f"{path.relative_to(REPO)}:{node.lineno}")
+    assert not wrong, "a text marked for translation must be a plain string literal " \
+        "(placeholders filled with .format after _()):\n" + "\n".join(wrong)
+
+
+def test_the_german_catalogues_hold_nothing_the_code_no_longer_marks() -> None:
+    texts = marked()
+    stale = sorted(set(german()) - set(texts))
+    assert not stale, "German for texts the code no longer has (remove them):\n" + \
+        "\n".join(map(repr, stale))
+
+
+def test_switching_the_language_changes_the_words_at_once() -> None:
+    heard: list[str] = []
+    i18n.on_change(lambda: heard.append(i18n.language()))
+    try:
+        i18n.set_language("de")
+        assert i18n._("Back") == "Zurück"
+        assert i18n._("a text no catalogue has") == "a text no catalogue has"  # as written
+        assert i18n.language() == "de"
+        i18n.set_language("en")
+        assert i18n._("Back") == "Back"
+    finally:
+        i18n.set_language("en")
+    assert heard[:2] == ["de", "en"]
+    with pytest.raises(ValueError, match="language 'fr': expected one of en, de"):
+        i18n.set_language("fr")
+    assert i18n.language() == "en"

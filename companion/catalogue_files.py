@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.files import JsonFileError, read_json, write_text_atomically
+from companion.i18n import _
 from companion.rules.catalogue import (
     KINDS,
     Catalogue,
@@ -57,7 +58,7 @@ def _load_kind(kind: str, data_dir: Path) -> dict[str, Entry]:
     try:
         stat = path.stat()
     except OSError:
-        raise CatalogueError(f"{_show(path)}: no such file") from None
+        raise CatalogueError(_("{file}: no such file").format(file=_show(path))) from None
     stamp = (stat.st_mtime_ns, stat.st_size)
     cached = _CACHE.get(path)
     if cached and cached[0] == stamp:
@@ -65,12 +66,13 @@ def _load_kind(kind: str, data_dir: Path) -> dict[str, Entry]:
     show = _show(path)
     data = _read_json(path)
     if not isinstance(data, dict):
-        raise CatalogueError(f"{show}: expected a JSON object")
+        raise CatalogueError(_("{file}: expected a JSON object").format(file=show))
     if data.get("format") != DATA_FORMAT or data.get("kind") != kind:
-        raise CatalogueError(f"{show}: expected \"format\": \"{DATA_FORMAT}\" and "
-                             f"\"kind\": \"{kind}\"")
+        raise CatalogueError(_("{file}: expected \"format\": \"{format}\" and \"kind\": "
+                               "\"{kind}\"").format(file=show, format=DATA_FORMAT, kind=kind))
     if data.get("version") != VERSION:
-        raise CatalogueError(f"{show}: unsupported version {data.get('version')!r}")
+        raise CatalogueError(_("{file}: unsupported version {version}").format(
+            file=show, version=repr(data.get("version"))))
     parsed = parse_records(kind, data.get("records"), show)
     _CACHE[path] = (stamp, parsed)
     return parsed
@@ -107,13 +109,14 @@ def _overlay_values(path: Path, *, missing_ok: bool = True) -> Any:
     if not path.exists():
         if missing_ok:
             return {}
-        raise CatalogueError(f"{show}: no such file")
+        raise CatalogueError(_("{file}: no such file").format(file=show))
     data = _read_json(path)
     if not isinstance(data, dict) or data.get("format") != OVERLAY_FORMAT:
-        raise CatalogueError(f"{show}: not a catalogue overlay (expected \"format\": "
-                             f"\"{OVERLAY_FORMAT}\")")
+        raise CatalogueError(_("{file}: not a catalogue overlay (expected \"format\": "
+                               "\"{format}\")").format(file=show, format=OVERLAY_FORMAT))
     if data.get("version") != VERSION:
-        raise CatalogueError(f"{show}: unsupported overlay version {data.get('version')!r}")
+        raise CatalogueError(_("{file}: unsupported overlay version {version}").format(
+            file=show, version=repr(data.get("version"))))
     return data.get("values", {})
 
 
@@ -143,7 +146,7 @@ def set_user_value(overlay: Path, kind: str, record: str, field: str, value: Any
     shipped = shipped_data()
     current = _read_overlay(overlay, shipped)
     record = schema.normal_record(kind, record)
-    show = f"{_show(overlay)} (new value)"
+    show = _("{file} (new value)").format(file=_show(overlay))
     if value is None:
         schema.check_value(shipped, show, kind, record, field, None, address_only=True)
         current.get(kind, {}).get(record, {}).pop(field, None)

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from companion import __version__, paths
+from companion import __version__, i18n, paths
 from companion import config as app_config
 from companion.catalogue_files import (
     export_overlay,
@@ -21,6 +21,7 @@ from companion.catalogue_files import (
     set_user_value,
 )
 from companion.files import JsonFileError, load_json, read_json, read_script
+from companion.i18n import _
 from companion.rules.catalogue import CatalogueError, format_summary
 from companion.rules.catalogue import summary as catalogue_summary
 from companion.rules.game import Game, Step, remembered
@@ -37,6 +38,7 @@ USAGE_ERROR = 2
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of `phoenix-companion`."""
+    i18n.from_environment()  # the app itself speaks the language of its config file
     with safe_output():
         args = _parser().parse_args(argv)
         try:
@@ -53,68 +55,76 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="phoenix-companion",
-        description="Keeps the books of a physical game of Space Station Phoenix. "
-        "Without a command, starts the touchscreen app.",
+        description=_("Keeps the books of a physical game of Space Station Phoenix. Without a "
+                      "command, starts the touchscreen app."),
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("--overlay", type=Path, default=None,
-                        help="the catalogue overlay file of values entered from a physical copy "
-                        f"(default: {paths.overlay_path()})")
-    parser.add_argument("--fullscreen", action="store_true", help="fill the screen")
+                        help=_("the catalogue overlay file of values entered from a physical "
+                               "copy (default: {path})").format(path=paths.overlay_path()))
+    parser.add_argument("--fullscreen", action="store_true", help=_("fill the screen"))
     parser.add_argument("--kiosk", action="store_true",
-                        help="the Raspberry Pi kiosk without a desktop (as the systemd unit "
-                        "starts it): full screen, no cursor, touches read from the touchscreen "
-                        "itself ([display] touch and rotation in the config file)")
+                        help=_("the Raspberry Pi kiosk without a desktop (as the systemd unit "
+                               "starts it): full screen, no cursor, touches read from the "
+                               "touchscreen itself ([display] touch and rotation in the config "
+                               "file)"))
     parser.add_argument("--size", type=_window_size, default=None, metavar="WxH",
-                        help="the window's size, e.g. 1024x600 (for testing; default 800x480)")
+                        help=_("the window's size, e.g. 1024x600 (for testing; default "
+                               "800x480)"))
     parser.add_argument("--db", dest="app_db", type=database_argument, default=None,
-                        metavar="PATH", help="the game database (default: the one in the "
-                        "user's data folder)")
+                        metavar="PATH", help=_("the game database (default: the one in the "
+                                               "user's data folder)"))
     parser.add_argument("--demo", action="store_true",
-                        help="open an example game part-way through (example values; in a "
-                        "temporary database unless --db is given)")
+                        help=_("open an example game part-way through (example values; in a "
+                               "temporary database unless --db is given)"))
     parser.add_argument("--calculator", action="store_true",
-                        help="open the final-score calculator")
+                        help=_("open the final-score calculator"))
     parser.add_argument("--config", type=Path, default=None, metavar="PATH",
-                        help=f"the app's config file (default: {app_config.default_config_path()})")
+                        help=_("the app's config file (default: {path})").format(
+                            path=app_config.default_config_path()))
     parser.set_defaults(run=_run_app)
-    commands = parser.add_subparsers(title="commands", metavar="COMMAND")
+    commands = parser.add_subparsers(title=_("commands"), metavar="COMMAND")
 
-    score = commands.add_parser("score", help="final scoring of an end-of-game position (JSON)")
+    score = commands.add_parser("score",
+                                help=_("final scoring of an end-of-game position (JSON)"))
     score.add_argument("file", type=Path, metavar="FILE.json")
-    score.add_argument("--json", action="store_true", help="print the sheet as JSON")
+    score.add_argument("--json", action="store_true", help=_("print the sheet as JSON"))
     score.set_defaults(run=_run_score)
 
-    replay = commands.add_parser("replay", help="apply a game script (one command per line) "
-                                 "and print the final state")
+    replay = commands.add_parser("replay", help=_("apply a game script (one command per line) "
+                                                  "and print the final state"))
     replay.add_argument("file", type=Path, metavar="FILE.jsonl")
-    replay.add_argument("--json", action="store_true", help="print the state as JSON")
+    replay.add_argument("--json", action="store_true", help=_("print the state as JSON"))
     replay.add_argument("--db", type=database_argument, default=None, metavar="PATH",
-                        help="commit each command durably into this game database")
+                        help=_("commit each command durably into this game database"))
     replay.set_defaults(run=_run_replay)
 
     panel_test = commands.add_parser(
-        "panel-test", help="print button-panel events as they arrive and cycle its LEDs "
-        "(to check the wiring)")
+        "panel-test", help=_("print button-panel events as they arrive and cycle its LEDs "
+                             "(to check the wiring)"))
     panel_test.add_argument("--config", type=Path, default=argparse.SUPPRESS, metavar="PATH",
-                            help="the app's config file")
+                            help=_("the app's config file"))
     panel_test.add_argument("--seconds", type=float, default=None, metavar="N",
-                            help="stop after N seconds (default: until Ctrl+C)")
+                            help=_("stop after N seconds (default: until Ctrl+C)"))
     panel_test.set_defaults(run=_run_panel_test)
 
-    catalogue = commands.add_parser("catalogue", help="the component catalogue and your overlay")
+    catalogue = commands.add_parser("catalogue",
+                                    help=_("the component catalogue and your overlay"))
     action = catalogue.add_mutually_exclusive_group(required=True)
     action.add_argument("--summary", action="store_true",
-                        help="count fields known from the rulebook, inferred, entered, unknown")
+                        help=_("count fields known from the rulebook, inferred, entered, "
+                               "unknown"))
     action.add_argument("--export", type=Path, metavar="FILE",
-                        help="write your entered values to FILE (to share with another table)")
+                        help=_("write your entered values to FILE (to share with another "
+                               "table)"))
     action.add_argument("--import", dest="import_", type=Path, metavar="FILE",
-                        help="merge values from FILE into your overlay")
+                        help=_("merge values from FILE into your overlay"))
     action.add_argument("--set", metavar="KIND/RECORD/FIELD=VALUE",
-                        help="enter one value read off your copy, e.g. sectors/214/color=pink "
-                        "or sectors/214/cost=8 (VALUE is JSON or a plain word)")
+                        help=_("enter one value read off your copy, e.g. "
+                               "sectors/214/color=pink or sectors/214/cost=8 (VALUE is JSON or "
+                               "a plain word)"))
     action.add_argument("--unset", metavar="KIND/RECORD/FIELD",
-                        help="remove an entered value again (the shipped one applies)")
+                        help=_("remove an entered value again (the shipped one applies)"))
     catalogue.set_defaults(run=_run_catalogue)
     add_store_commands(commands)
     return parser
@@ -191,14 +201,18 @@ def _run_catalogue(args: argparse.Namespace) -> int:
         key, value = _catalogue_entry(args.set) if args.set is not None else (args.unset, None)
         kind, record, field = _catalogue_key(key)
         set_user_value(overlay, kind, record, field, value)
-        print(f"{key} = {json.dumps(value)} entered in {overlay}" if value is not None
-              else f"{key} removed from {overlay}")
+        print(_("{key} = {value} entered in {file}").format(key=key, value=json.dumps(value),
+                                                            file=overlay)
+              if value is not None else
+              _("{key} removed from {file}").format(key=key, file=overlay))
     elif args.export:
         count = export_overlay(overlay, args.export)
-        print(f"exported {count} entered value(s) to {args.export}")
+        print(_("exported {count} entered value(s) to {file}").format(count=count,
+                                                                      file=args.export))
     else:
         count = import_overlay(overlay, args.import_)
-        print(f"imported {count} value(s) from {args.import_} into {overlay}")
+        print(_("imported {count} value(s) from {source} into {file}").format(
+            count=count, source=args.import_, file=overlay))
     return 0
 
 
@@ -206,8 +220,8 @@ def _catalogue_entry(text: str) -> tuple[str, object]:
     """"sectors/214/color=pink" -> ("sectors/214/color", "pink"); VALUE as JSON when it is."""
     key, equals, raw = text.partition("=")
     if not equals or not raw.strip():
-        raise CatalogueError(f"--set {text!r}: expected KIND/RECORD/FIELD=VALUE "
-                             "(e.g. sectors/214/color=pink)")
+        raise CatalogueError(_("--set {text}: expected KIND/RECORD/FIELD=VALUE (e.g. "
+                               "sectors/214/color=pink)").format(text=repr(text)))
     raw = raw.strip()
     value: object = raw  # a plain word
     if raw[:1] in '[{"-0123456789' or raw in ("true", "false", "null"):
@@ -216,14 +230,16 @@ def _catalogue_entry(text: str) -> tuple[str, object]:
         except JsonFileError as error:
             raise CatalogueError(f"--set {key.strip()}: {error}") from None
     if value is None:
-        raise CatalogueError(f"--set {text!r}: give a value (--unset {key} removes an entry)")
+        raise CatalogueError(_("--set {text}: give a value (--unset {key} removes an "
+                               "entry)").format(text=repr(text), key=key))
     return key.strip(), value
 
 
 def _catalogue_key(key: str) -> tuple[str, str, str]:
     parts = key.split("/")
     if len(parts) != 3 or not all(p.strip() for p in parts):
-        raise CatalogueError(f"{key!r}: expected KIND/RECORD/FIELD (e.g. sectors/214/color)")
+        raise CatalogueError(_("{key}: expected KIND/RECORD/FIELD (e.g. "
+                               "sectors/214/color)").format(key=repr(key)))
     kind, record, field = (p.strip() for p in parts)
     return kind, record, field
 

@@ -14,11 +14,14 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from companion import i18n
 from companion.files import JsonFileError, write_text_atomically
+from companion.i18n import N_, _
 from companion.store import Store, StoreError, bgstats_play, export_text
 
 SUFFIXES = {"record": ".json", "csv": ".csv", "bgstats": ".bgsplay"}
-KINDS = {"record": "game record", "csv": "CSV score sheet", "bgstats": "BG Stats play file"}
+KINDS = {"record": N_("game record"), "csv": N_("CSV score sheet"),
+         "bgstats": N_("BG Stats play file")}  # shown as i18n._(KINDS[kind])
 CREATE_PLAY = "https://app.bgstatsapp.com/createPlay.html?data="
 """BG Stats' link that opens a new play filled in from its URL-encoded JSON `data`
 (https://www.bgstatsapp.com/support/push-plays-to-bg-stats-from-other-apps-or-websites/)."""
@@ -95,9 +98,11 @@ def save_export(store: Store, game_id: int, kind: str, folder: Path, bgg_id: int
     try:
         write_text_atomically(path, text)
     except OSError as error:
-        raise StoreError(f"the {KINDS[kind]} could not be written to {folder}: "
-                         f"{error.strerror or error}; the game is unchanged") from None
+        raise StoreError(_("the {kind} could not be written to {folder}: {error}; the game is "
+                           "unchanged").format(kind=i18n._(KINDS[kind]), folder=folder,
+                                               error=error.strerror or error)) from None
     except JsonFileError as error:  # something that is not a file stands in the way
-        raise StoreError(f"the {KINDS[kind]} could not be written to {folder}: {error}; "
-                         "the game is unchanged") from None
+        raise StoreError(_("the {kind} could not be written to {folder}: {error}; the game is "
+                           "unchanged").format(kind=i18n._(KINDS[kind]), folder=folder,
+                                               error=error)) from None
     return path

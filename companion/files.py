@@ -17,6 +17,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from companion.i18n import _
+
 MAX_DEPTH = 64
 """The deepest nesting of arrays and objects accepted in a JSON file."""
 MAX_NUMBER_DIGITS = 30
@@ -35,20 +37,21 @@ class _BadValue(ValueError):
 
 def _integer(text: str) -> int:
     if len(text) > MAX_NUMBER_DIGITS:
-        raise _BadValue(f"a number of {len(text)} digits (at most {MAX_NUMBER_DIGITS})")
+        raise _BadValue(_("a number of {count} digits (at most {most})").format(
+            count=len(text), most=MAX_NUMBER_DIGITS))
     return int(text)
 
 
 def _real(text: str) -> float:
     value = float(text) if len(text) <= MAX_NUMBER_DIGITS else math.inf
     if not math.isfinite(value):
-        raise _BadValue(f"the number {text[:20]}{'...' if len(text) > 20 else ''} is too long "
-                        "or too large")
+        shown = text[:20] + ("..." if len(text) > 20 else "")
+        raise _BadValue(_("the number {number} is too long or too large").format(number=shown))
     return value
 
 
 def _constant(text: str) -> Any:
-    raise _BadValue(f"{text} is not a number JSON allows")
+    raise _BadValue(_("{text} is not a number JSON allows").format(text=text))
 
 
 def _check_tree(value: Any) -> None:
@@ -62,7 +65,7 @@ def _check_tree(value: Any) -> None:
         if not isinstance(item, dict | list):
             continue
         if depth > MAX_DEPTH:
-            raise _BadValue(f"nested more than {MAX_DEPTH} levels deep")
+            raise _BadValue(_("nested more than {levels} levels deep").format(levels=MAX_DEPTH))
         if isinstance(item, dict):
             for key, child in item.items():
                 _check_string(key)
@@ -75,8 +78,8 @@ def _check_string(text: str) -> None:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        raise _BadValue(f"the text {printable_repr(text)} holds a lone surrogate (\\ud800-"
-                        "\\udfff), which is not a character") from None
+        raise _BadValue(_("the text {text} holds a lone surrogate (\\ud800-\\udfff), which is "
+                          "not a character").format(text=printable_repr(text))) from None
 
 
 def printable_repr(text: str, limit: int = 40) -> str:
@@ -93,13 +96,13 @@ def load_json(text: str) -> Any:
                            parse_constant=_constant)
         _check_tree(value)
     except json.JSONDecodeError as error:
-        raise JsonFileError(f"not valid JSON at line {error.lineno}, column {error.colno}: "
-                            f"{error.msg}") from None
+        raise JsonFileError(_("not valid JSON at line {line}, column {column}: {error}").format(
+            line=error.lineno, column=error.colno, error=error.msg)) from None
     except RecursionError:
-        raise JsonFileError(f"not usable JSON: nested more than {MAX_DEPTH} levels deep") \
-            from None
+        raise JsonFileError(_("not usable JSON: nested more than {levels} levels deep").format(
+            levels=MAX_DEPTH)) from None
     except _BadValue as error:
-        raise JsonFileError(f"not usable JSON: {error}") from None
+        raise JsonFileError(_("not usable JSON: {error}").format(error=error)) from None
     return value
 
 
@@ -119,29 +122,31 @@ def read_text(path: Path | str, *, show: str | None = None) -> str:
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
-        raise JsonFileError(f"{show}: no such file") from None
+        raise JsonFileError(_("{file}: no such file").format(file=show)) from None
     except OSError as error:
-        raise JsonFileError(f"{show}: cannot read it ({error.strerror})") from None
+        raise JsonFileError(_("{file}: cannot read it ({error})").format(
+            file=show, error=error.strerror)) from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise JsonFileError(f"{show}: not a regular file ({file_kind(info.st_mode)}); give the "
-                                "path of a file")
+            raise JsonFileError(_("{file}: not a regular file ({kind}); give the path of a "
+                                  "file").format(file=show, kind=file_kind(info.st_mode)))
         if info.st_size > MAX_FILE_BYTES:
-            raise JsonFileError(f"{show}: too large ({info.st_size} bytes; at most "
-                                f"{MAX_FILE_BYTES})")
+            raise JsonFileError(_("{file}: too large ({size} bytes; at most {most})").format(
+                file=show, size=info.st_size, most=MAX_FILE_BYTES))
         with os.fdopen(os.dup(fd), "rb") as handle:
             data = handle.read(MAX_FILE_BYTES + 1)
     except OSError as error:
-        raise JsonFileError(f"{show}: cannot read it ({error.strerror})") from None
+        raise JsonFileError(_("{file}: cannot read it ({error})").format(
+            file=show, error=error.strerror)) from None
     finally:
         os.close(fd)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
         line = data.count(b"\n", 0, error.start) + 1
-        raise JsonFileError(f"{show}: not UTF-8 text (line {line}, byte {error.start}); save it "
-                            "as UTF-8") from None
+        raise JsonFileError(_("{file}: not UTF-8 text (line {line}, byte {byte}); save it as "
+                              "UTF-8").format(file=show, line=line, byte=error.start)) from None
 
 
 def read_json(path: Path | str, *, show: str | None = None) -> Any:
@@ -160,10 +165,10 @@ def read_script(path: Path) -> list[str]:
 
 def file_kind(mode: int) -> str:
     """What a file of this st_mode is, in words (a folder, a FIFO, a device, ...)."""
-    kinds = [(stat.S_ISDIR, "a folder"), (stat.S_ISLNK, "a symbolic link"),
-             (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"),
-             (stat.S_ISSOCK, "a socket")]
-    return next((name for test, name in kinds if test(mode)), "not a regular file")
+    kinds = [(stat.S_ISDIR, _("a folder")), (stat.S_ISLNK, _("a symbolic link")),
+             (stat.S_ISFIFO, _("a FIFO")), (stat.S_ISCHR, _("a device")),
+             (stat.S_ISBLK, _("a device")), (stat.S_ISSOCK, _("a socket"))]
+    return next((name for test, name in kinds if test(mode)), _("not a regular file"))
 
 
 def check_target(path: Path | str) -> None:
@@ -174,10 +179,12 @@ def check_target(path: Path | str) -> None:
     except FileNotFoundError:
         return
     except OSError as error:
-        raise JsonFileError(f"{path}: cannot write it ({error.strerror})") from None
+        raise JsonFileError(_("{file}: cannot write it ({error})").format(
+            file=path, error=error.strerror)) from None
     if not stat.S_ISREG(info.st_mode):
-        raise JsonFileError(f"{path}: is {file_kind(info.st_mode)}, not a regular file; "
-                            "nothing was written (choose a file name)")
+        raise JsonFileError(_("{file}: is {kind}, not a regular file; nothing was written "
+                              "(choose a file name)").format(file=path,
+                                                              kind=file_kind(info.st_mode)))
 
 
 def make_private_folder(folder: Path) -> None:

@@ -11,6 +11,8 @@ import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 
+from companion.i18n import _
+
 MAX_NAME = 40
 """The longest player or game name, in characters."""
 
@@ -23,16 +25,19 @@ def printable(text: str) -> str:
     return _UNSAFE.sub(lambda found: ascii(found.group())[1:-1], text)
 
 
-def name_problem(name: object, what: str = "a name") -> str | None:
+def name_problem(name: object, what: str | None = None) -> str | None:
     """Why `name` cannot be a player's or game's name (None: it can): it must be text, not
-    empty, at most MAX_NAME characters, without control characters."""
+    empty, at most MAX_NAME characters, without control characters. `what` names it in the
+    message (default "a name"; the caller gives it in the language spoken now)."""
+    what = _("a name") if what is None else what
     if not isinstance(name, str) or not name.strip():
-        return f"{what} cannot be empty"
+        return _("{what} cannot be empty").format(what=what)
     if len(name.strip()) > MAX_NAME:
-        return (f"{what} is {len(name.strip())} characters long; at most {MAX_NAME} are "
-                "allowed")
+        return _("{what} is {length} characters long; at most {most} are allowed").format(
+            what=what, length=len(name.strip()), most=MAX_NAME)
     if _UNSAFE.search(name) or any(unicodedata.category(c) == "Cc" for c in name):
-        return f"{what} cannot contain control characters ({printable(name)})"
+        return _("{what} cannot contain control characters ({name})").format(
+            what=what, name=printable(name))
     return None
 
 
@@ -79,5 +84,6 @@ def os_error(program: str, error: OSError) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     if isinstance(error, BrokenPipeError):
         return 0
-    print(f"{program}: cannot write the output ({error.strerror or error})", file=sys.stderr)
+    print(_("{program}: cannot write the output ({error})").format(
+        program=program, error=error.strerror or error), file=sys.stderr)
     return 2

@@ -29,6 +29,9 @@ settings.register_profile("ci", derandomize=True, database=None)
 if os.environ.get("CI") == "true":
     settings.load_profile("ci")
 RESULT_PREFIX = "DRIVER-RESULT "
+# the tests read English (the command lines they start follow the environment's language; a
+# test of German sets its own)
+os.environ["PHOENIX_LANGUAGE"] = "en"
 
 
 @pytest.fixture(scope="session")

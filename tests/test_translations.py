@@ -26,15 +26,20 @@ def python_files() -> Iterator[Path]:
         yield from (p for p in (REPO / package).rglob("*.py") if "training" not in p.parts)
 
 
+def marker(call: ast.Call) -> str | None:
+    """The name a call is made by: `_` for `_("...")` and `i18n._("...")` alike."""
+    return getattr(call.func, "id", None) or getattr(call.func, "attr", None)
+
+
 def marked() -> dict[str, str]:
     """Every marked text -> where it is marked first (file:line); for ngettext both forms."""
     found: dict[str, str] = {}
     for path in python_files():
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", None) in MARKERS:
+            if isinstance(node, ast.Call) and marker(node) in MARKERS:
                 where = f"{path.relative_to(REPO)}:{node.lineno}"
-                forms = node.args[:2] if node.func.id == "ngettext" else node.args[:1]
+                forms = node.args[:2] if marker(node) == "ngettext" else node.args[:1]
                 for arg in forms:
                     if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
                         found.setdefault(arg.value, where)
@@ -77,13 +82,17 @@ def test_every_marked_text_has_its_german_with_the_same_placeholders() -> None:
 
 
 def test_marked_texts_are_literals_that_gettext_can_find() -> None:
+    """`_("text")`, or `_(CONSTANT)` of a text marked `N_("text")` where it is defined; never a
+    text made before it is translated (an f-string, a sum, a .format())."""
     wrong = []
     for path in python_files():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", None) in {"_", "N_"} \
-                    and not (len(node.args) == 1 and isinstance(node.args[0], ast.Constant)):
+            if isinstance(node, ast.Call) and marker(node) in {"_", "N_"} and (
+                    len(node.args) != 1
+                    or isinstance(node.args[0], ast.JoinedStr | ast.BinOp | ast.Call)
+                    or (marker(node) == "N_" and not isinstance(node.args[0], ast.Constant))):
                 wrong.append(f"{path.relative_to(REPO)}:{node.lineno}")
-    assert not wrong, "a text marked for translation must be a plain string literal " \
+    assert not wrong, "a text marked for translation must be written out as it is " \
         "(placeholders filled with .format after _()):\n" + "\n".join(wrong)
 
 
@@ -110,3 +119,34 @@ def test_switching_the_language_changes_the_words_at_once() -> None:
     with pytest.raises(ValueError, match="language 'fr': expected one of en, de"):
         i18n.set_language("fr")
     assert i18n.language() == "en"
+
+
+LOCALE_VARIABLES = ("PHOENIX_LANGUAGE", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+SCORE_EXAMPLE = REPO / "companion" / "data" / "examples" / "rulebook-3p.json"
+
+
+def _score(tmp_path: Path, **language: str) -> str:
+    """`phoenix-companion score` of the rulebook's example, run as a user runs it, with these
+    locale variables only."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k not in LOCALE_VARIABLES}
+    env.update(language, PHOENIX_COMPANION_HOME=str(tmp_path))
+    env.pop("PHOENIX_OVERLAY", None)
+    result = subprocess.run([sys.executable, "-m", "companion.cli", "score", str(SCORE_EXAMPLE)],
+                            capture_output=True, text=True, env=env, timeout=60)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_the_command_line_speaks_the_language_of_the_environment(tmp_path: Path) -> None:
+    german = _score(tmp_path, LANG="de_DE.UTF-8")
+    assert german.splitlines()[0].split() == ["Kategorie", "Anna", "Beth", "Connor"]
+    assert "Gewinner: Connor" in german and "GESAMT" in german
+    english = _score(tmp_path, LANG="C")
+    assert english.splitlines()[0].split() == ["Category", "Anna", "Beth", "Connor"]
+    assert "Winner: Connor" in english and "TOTAL" in english
+    assert _score(tmp_path, PHOENIX_LANGUAGE="en", LANG="de_DE.UTF-8") == english
+    assert _score(tmp_path, LC_ALL="fr_FR.UTF-8", LANG="de_DE.UTF-8") == german

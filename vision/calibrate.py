@@ -26,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
+from companion.i18n import _
 from vision.dataset import DatasetError, LabelledDie, LabelledImage, load_dataset
 from vision.faces import FACES, parse_face_map
 from vision.frames import as_bgr, darkness_hint, load_image
@@ -68,12 +69,12 @@ class Calibrator:
         centres = [((x0 + x1) / 2, (y0 + y1) / 2, float(np.sqrt((x1 - x0) * (y1 - y0))), 0.0)
                    for x0, y0, x1, y1 in (d.box for d in dice)]
         if any(die.value is None for die in dice):
-            raise ProfileError("pip dice need a value in every label")
+            raise ProfileError(_("pip dice need a value in every label"))
         probs, looks = self.pip_reader.classify(frame, [
-            (cx + dx * side, cy + dy * side, side * ds) for cx, cy, side, _ in centres
+            (cx + dx * side, cy + dy * side, side * ds) for cx, cy, side, _spread in centres
             for dx, dy, ds in LOOK_JITTER]) if dice else ([], [])
         turns = len(LOOK_JITTER)
-        for k, (die, (cx, cy, side, _)) in enumerate(zip(dice, centres)):
+        for k, (die, (cx, cy, side, _spread)) in enumerate(zip(dice, centres)):
             prob = probs[k * turns]
             self.features.append(looks[k * turns:(k + 1) * turns])
             self.labels.append(str(die.value))
@@ -100,8 +101,9 @@ class Calibrator:
         found = [(crop, box, face) for crop, box in find_faces(frame, self.icon_params)]
         if not found:
             hint = darkness_hint(frame)
-            raise ProfileError(f"no die found while teaching {face}" + (f" ({hint})"
-                                                                        if hint else ""))
+            raise ProfileError((_("no die found while teaching {face} ({hint})") if hint else
+                                _("no die found while teaching {face}")).format(face=face,
+                                                                                hint=hint))
         return self._add_found(frame, found)
 
     def counts(self) -> dict[str, int]:
@@ -111,7 +113,7 @@ class Calibrator:
     def profile(self, face_map: str | Mapping[int, str] | None = None) -> Profile:
         """The learned profile (ProfileError when nothing was learned)."""
         if not self.labels:
-            raise ProfileError("no die was learned: check the photos and their labels")
+            raise ProfileError(_("no die was learned: check the photos and their labels"))
         if face_map is None and sorted(self.value_faces) == [1, 2, 3, 4, 5, 6]:
             face_map = self.value_faces
         colours = np.array(self.colours, np.float32).reshape(-1, 3)
@@ -140,20 +142,21 @@ def advice(profile: Profile, width: int, height: int) -> list[str]:
     tips = []
     die = profile.die_px((height, width))
     if die < SMALL_DIE_PX:
-        tips.append(f"the dice are about {die:.0f} px across; under {SMALL_DIE_PX} px they are "
-                    "read less surely and more slowly: bring the camera closer or raise its "
-                    "resolution, then calibrate again")
+        tips.append(_("the dice are about {size} px across; under {least} px they are read less "
+                      "surely and more slowly: bring the camera closer or raise its resolution, "
+                      "then calibrate again").format(size=f"{die:.0f}", least=SMALL_DIE_PX))
     if profile.kind == "pips":
         counts = profile.counts()
         unseen = [str(v) for v in range(1, 7) if str(v) not in counts]
         if unseen:
-            tips.append(f"no photo showed a {' or a '.join(unseen)} on top: add photos that do "
-                        "(a face unlike pips is read only once it has been shown)")
+            tips.append(_("no photo showed a {values} on top: add photos that do (a face unlike "
+                          "pips is read only once it has been shown)").format(
+                              values=_(" or a ").join(unseen)))
         few = [f"{v} ({counts[str(v)]} x)" for v in profile.custom
                if counts.get(str(v), 0) < FEW_SHOWN]
         if few:
-            tips.append(f"custom faces shown fewer than {FEW_SHOWN} times: {', '.join(few)}; "
-                        "add photos that show them")
+            tips.append(_("custom faces shown fewer than {times} times: {faces}; add photos that "
+                          "show them").format(times=FEW_SHOWN, faces=", ".join(few)))
     return tips
 
 
@@ -197,9 +200,10 @@ def calibrate_kept(folder: str | Path, pip_reader: PipReader | None = None
     try:
         items = load_dataset(folder)
     except DatasetError as error:
-        raise ProfileError(f"no readings kept yet ({error})") from None
+        raise ProfileError(_("no readings kept yet ({error})").format(error=error)) from None
     usable = [item for item in items if item.dice and all(d.value is not None
                                                            for d in item.dice)]
     if not usable:
-        raise ProfileError(f"none of the {len(items)} readings kept gives every die's value")
+        raise ProfileError(_("none of the {count} readings kept gives every die's value").format(
+            count=len(items)))
     return calibrate(usable, pip_reader=pip_reader), len(usable), len(items) - len(usable)

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 import cv2
 import numpy as np
 
+from companion.i18n import _
 from vision.frames import ImageError, load_image
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
@@ -41,18 +42,18 @@ def import_picamera2() -> Any:
         from picamera2 import Picamera2  # optional: only on a Pi
     except ImportError as exc:
         raise PicameraMissing(
-            "Pi camera: picamera2 is not installed (sudo apt install python3-picamera2; the "
-            "virtual environment must see the system's packages: --system-site-packages)"
+            _("Pi camera: picamera2 is not installed (sudo apt install python3-picamera2; the "
+              "virtual environment must see the system's packages: --system-site-packages)")
         ) from exc
     except Exception as exc:  # a compiled module that does not fit this environment
         if "size changed" in str(exc):
             raise CameraError(
-                f"Pi camera: picamera2 cannot load: a system package it uses (simplejpeg) was "
-                f"built for another numpy than this environment's numpy {np.__version__} "
-                f"({exc}); run deploy/install.sh again, it installs a matching simplejpeg into "
-                "the virtual environment") from exc
-        raise CameraError(f"Pi camera: picamera2 cannot load ({type(exc).__name__}: "
-                          f"{exc})") from exc
+                _("Pi camera: picamera2 cannot load: a system package it uses (simplejpeg) was "
+                  "built for another numpy than this environment's numpy {version} ({error}); "
+                  "run deploy/install.sh again, it installs a matching simplejpeg into the "
+                  "virtual environment").format(version=np.__version__, error=exc)) from exc
+        raise CameraError(_("Pi camera: picamera2 cannot load ({error})").format(
+            error=f"{type(exc).__name__}: {exc}")) from exc
     return Picamera2
 
 
@@ -111,7 +112,7 @@ class OpenCVCamera(_ContextMixin):
         self.source = source
         self.settings = settings or CameraSettings()
         self.retries = retries
-        self.name = f"camera {source}"
+        self.name = _("camera {source}").format(source=source)
         self._cap: cv2.VideoCapture | None = None
 
     def open(self) -> None:
@@ -119,7 +120,8 @@ class OpenCVCamera(_ContextMixin):
         self.close()
         cap = cv2.VideoCapture(self.source)
         if not cap.isOpened():
-            raise CameraError(f"{self.name}: cannot open (is it plugged in and free?)")
+            raise CameraError(_("{camera}: cannot open (is it plugged in and free?)").format(
+                camera=self.name))
         s = self.settings
         for prop, value in ((cv2.CAP_PROP_FRAME_WIDTH, s.width),
                             (cv2.CAP_PROP_FRAME_HEIGHT, s.height), (cv2.CAP_PROP_FPS, s.fps)):
@@ -133,13 +135,14 @@ class OpenCVCamera(_ContextMixin):
     def read(self) -> np.ndarray:
         """The next frame; CameraError when the device is gone or the video has ended."""
         if self._cap is None:
-            raise CameraError(f"{self.name}: not open")
-        for _ in range(self.retries):
+            raise CameraError(_("{camera}: not open").format(camera=self.name))
+        for _try in range(self.retries):
             ok, frame = self._cap.read()
             if ok and frame is not None:
                 return frame
             time.sleep(0.01)
-        raise CameraError(f"{self.name}: stopped delivering frames (unplugged or ended?)")
+        raise CameraError(_("{camera}: stopped delivering frames (unplugged or ended?)").format(
+            camera=self.name))
 
     def close(self) -> None:
         """Release the capture if open."""
@@ -154,7 +157,7 @@ class PiCamera(_ContextMixin):
     def __init__(self, settings: CameraSettings | None = None) -> None:
         """Remember the settings; nothing is opened until `open()`."""
         self.settings = settings or CameraSettings()
-        self.name = "Pi camera"
+        self.name = _("Pi camera")
         self._cam = None
 
     def open(self) -> None:
@@ -176,18 +179,20 @@ class PiCamera(_ContextMixin):
                 cam.set_controls(controls)
             cam.start()
         except Exception as exc:  # picamera2 raises assorted errors for a missing module
-            raise CameraError(f"{self.name}: cannot open ({exc})") from exc
+            raise CameraError(_("{camera}: cannot open ({error})").format(
+                camera=self.name, error=exc)) from exc
         self._cam = cam
 
     def read(self) -> np.ndarray:
         """The next frame: Picamera2's RGB888 is B, G, R in memory, as OpenCV wants (a fourth
         channel, as XRGB8888 gives, is dropped)."""
         if self._cam is None:
-            raise CameraError(f"{self.name}: not open")
+            raise CameraError(_("{camera}: not open").format(camera=self.name))
         try:
             return np.ascontiguousarray(self._cam.capture_array("main")[..., :3])
         except Exception as exc:
-            raise CameraError(f"{self.name}: stopped delivering frames ({exc})") from exc
+            raise CameraError(_("{camera}: stopped delivering frames ({error})").format(
+                camera=self.name, error=exc)) from exc
 
     def close(self) -> None:
         """Stop and release the camera if open."""
@@ -206,14 +211,14 @@ class ImageCamera(_ContextMixin):
         if isinstance(images, str | Path):
             folder = Path(images)
             if not folder.is_dir():
-                raise CameraError(f"{folder}: not a folder of images")
+                raise CameraError(_("{folder}: not a folder of images").format(folder=folder))
             self.paths = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
-            self.name = f"images in {folder}"
+            self.name = _("images in {folder}").format(folder=folder)
         else:
             self.paths = [Path(p) for p in images]
-            self.name = "image list"
+            self.name = _("image list")
         if not self.paths:
-            raise CameraError(f"{self.name}: no images")
+            raise CameraError(_("{camera}: no images").format(camera=self.name))
         self.loop = loop
         self._next: int | None = None
 
@@ -224,10 +229,10 @@ class ImageCamera(_ContextMixin):
     def read(self) -> np.ndarray:
         """The next image; CameraError at the end (unless looping) or for an unreadable file."""
         if self._next is None:
-            raise CameraError(f"{self.name}: not open")
+            raise CameraError(_("{camera}: not open").format(camera=self.name))
         if self._next >= len(self.paths):
             if not self.loop:
-                raise CameraError(f"{self.name}: no more images")
+                raise CameraError(_("{camera}: no more images").format(camera=self.name))
             self._next = 0
         path = self.paths[self._next]
         self._next += 1
@@ -294,4 +299,4 @@ def open_camera(source: str | int | Path | None = None,
         return ImageCamera([path], loop)
     if str(source).startswith("/dev/") or path.is_file():
         return OpenCVCamera(str(path), settings)
-    raise CameraError(f"{source}: no such camera, folder or file")
+    raise CameraError(_("{source}: no such camera, folder or file").format(source=source))

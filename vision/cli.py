@@ -17,8 +17,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion import __version__
+from companion import __version__, i18n
 from companion.files import JsonFileError, check_target, write_atomically
+from companion.i18n import _
 from companion.text import os_error, safe_output
 from vision.calibrate import Calibrator, advice, calibrate
 from vision.camera import CameraError, CameraSettings, open_camera
@@ -56,10 +57,10 @@ def reader_for(profile: Profile | None, face_map: str | None = None,
 def cmd_read(args: argparse.Namespace) -> int:
     """Read each image and print its dice (JSON lines with --json)."""
     if args.overlay and len(args.images) != 1:
-        raise UsageError("--overlay takes exactly one IMAGE")
+        raise UsageError(_("--overlay takes exactly one IMAGE"))
     if args.overlay and _same_file(args.overlay, args.images[0]):
-        raise UsageError(f"--overlay {args.overlay}: that is the photo being read; choose another "
-                         "file name for the outlined copy")
+        raise UsageError(_("--overlay {file}: that is the photo being read; choose another file "
+                           "name for the outlined copy").format(file=args.overlay))
     if args.overlay:
         try:
             check_target(args.overlay)  # before any work: never onto a device or through a link
@@ -76,12 +77,13 @@ def cmd_read(args: argparse.Namespace) -> int:
             print(json.dumps(out))
         else:
             faces = ", ".join(f"{n} {f}" for f, n in reading.faces.items() if n)
-            print(f"{path}: {len(reading.dice)} dice" + (f" ({faces})" if faces else ""))
+            found = _("{path}: {count} dice").format(path=path, count=len(reading.dice))
+            print(found + (f" ({faces})" if faces else ""))
             for die in reading.dice:
                 value = "" if die.value is None else f"{die.value} "
                 print(f"  {value}{die.face:6} box {list(die.box)} conf {die.confidence:.2f}")
             if reading.hint:
-                print(f"  hint: {reading.hint}")
+                print(_("  hint: {hint}").format(hint=reading.hint))
         if args.overlay:
             write_image(args.overlay, draw_overlay(frame, reading))
     return 0
@@ -103,13 +105,15 @@ def write_image(path: Path, image: np.ndarray) -> None:
     except cv2.error:
         ok = False
     if not ok:
-        raise UsageError(f"{path}: cannot write the overlay image (use a .png or .jpg name)")
+        raise UsageError(_("{file}: cannot write the overlay image (use a .png or .jpg "
+                           "name)").format(file=path))
     try:
         write_atomically(path, encoded.tobytes())
     except JsonFileError as exc:
         raise UsageError(str(exc)) from None
     except OSError as exc:
-        raise UsageError(f"{path}: cannot write the overlay image ({exc.strerror})") from None
+        raise UsageError(_("{file}: cannot write the overlay image ({error})").format(
+            file=path, error=exc.strerror)) from None
 
 
 def _settings(args: argparse.Namespace) -> CameraSettings:
@@ -145,25 +149,29 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     """Learn a table's setup from a folder of labelled photos and save the profile."""
     items = load_dataset(args.folder)
     if not items:
-        raise UsageError(f"{args.folder}: no labelled photos")
+        raise UsageError(_("{folder}: no labelled photos").format(folder=args.folder))
     start = time.perf_counter()
     profile = calibrate(items, args.face_map)
     path = profile.save(args.out)
     print(describe_profile(profile, items[0].width, items[0].height))
     for tip in advice(profile, items[0].width, items[0].height):
-        print(f"advice: {tip}")
-    print(f"learned from {len(items)} photos in {time.perf_counter() - start:.1f} s; saved {path}")
+        print(_("advice: {tip}").format(tip=tip))
+    print(_("learned from {count} photos in {seconds} s; saved {path}").format(
+        count=len(items), seconds=f"{time.perf_counter() - start:.1f}", path=path))
     return 0
 
 
 def describe_profile(profile: Profile, width: int, height: int) -> str:
     """One line on what a profile holds, die size in pixels of a width x height photo."""
-    counts = ", ".join(f"{n} x {'not a die' if label == NOT_A_DIE else label}"
+    counts = ", ".join(f"{n} x {_('not a die') if label == NOT_A_DIE else label}"
                        for label, n in profile.counts().items())
-    custom = f"; custom faces (read from the examples): {list(profile.custom)}" \
-        if profile.custom else ""
-    return (f"{profile.kind} dice about {profile.die_px((height, width)):.0f} px across in "
-            f"{width}x{height} photos; examples {counts}{custom}")
+    custom = _("; custom faces (read from the examples): {faces}").format(
+        faces=list(profile.custom)) if profile.custom else ""
+    return _("{kind} dice about {size} px across in {width}x{height} photos; examples "
+             "{counts}{custom}").format(kind=profile.kind,
+                                        size=f"{profile.die_px((height, width)):.0f}",
+                                        width=width, height=height, counts=counts,
+                                        custom=custom)
 
 
 def cmd_teach(args: argparse.Namespace) -> int:
@@ -175,7 +183,8 @@ def cmd_teach(args: argparse.Namespace) -> int:
         for face in FACES:
             folder = root / face
             if not folder.is_dir():
-                raise UsageError(f"{folder}: missing (expected one folder per face: {FACES})")
+                raise UsageError(_("{folder}: missing (expected one folder per face: "
+                                   "{faces})").format(folder=folder, faces=FACES))
             for path in sorted(folder.iterdir()):
                 if path.is_file():
                     calibrator.add_shown(load_image(path), face)
@@ -184,12 +193,13 @@ def cmd_teach(args: argparse.Namespace) -> int:
         with camera:
             for face in FACES:
                 for shot in range(1, args.shots + 1):
-                    input(f"Show {face} on top of every die ({shot}/{args.shots}), then Enter: ")
+                    input(_("Show {face} on top of every die ({shot}/{shots}), then "
+                            "Enter: ").format(face=face, shot=shot, shots=args.shots))
                     found = calibrator.add_shown(camera.read(), face)
-                    print(f"  learned {found} {face} face(s)")
+                    print(_("  learned {count} {face} face(s)").format(count=found, face=face))
     path = calibrator.profile().save(args.out or default_model_path())
     counts = ", ".join(f"{n} {f}" for f, n in calibrator.counts().items())
-    print(f"taught {counts}; saved {path}")
+    print(_("taught {counts}; saved {path}").format(counts=counts, path=path))
     return 0
 
 
@@ -201,14 +211,15 @@ def cmd_bench(args: argparse.Namespace) -> int:
     profile = None
     if args.calibrate:
         if args.calibrate >= len(items):
-            raise UsageError(f"--calibrate {args.calibrate}: needs more than that many photos "
-                             f"({len(items)} here) so some are left to read")
+            raise UsageError(_("--calibrate {count}: needs more than that many photos ({here} "
+                               "here) so some are left to read").format(count=args.calibrate,
+                                                                        here=len(items)))
         shown = set(random.Random(args.seed).sample(range(len(items)), args.calibrate))
         profile = calibrate([items[k] for k in sorted(shown)], args.face_map,
                             PipReader(model_dir=args.models))  # the looks of the networks read with
         items = [it for k, it in enumerate(items) if k not in shown]
     if not items:
-        raise UsageError(f"{args.dataset}: no labelled images")
+        raise UsageError(_("{folder}: no labelled images").format(folder=args.dataset))
     from vision.bench import bench  # only the bench needs it
 
     cv2.setNumThreads(1)
@@ -222,71 +233,75 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser with its sub-commands."""
     parser = argparse.ArgumentParser(
         prog="phoenix-dice",
-        description="Reads Terran Expedition dice from camera frames or image files.",
+        description=_("Reads Terran Expedition dice from camera frames or image files."),
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     def reader_options(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--face-map", help='pip values to faces, e.g. "1-2=food,3-4=water,'
-                       '5=metal,6=human" (the default)')
-        p.add_argument("--profile", type=Path, help="a table's calibration (phoenix-dice "
-                       "calibrate or teach)")
+        p.add_argument("--face-map", help=_('pip values to faces, e.g. "1-2=food,3-4=water,'
+                                            '5=metal,6=human" (the default)'))
+        p.add_argument("--profile", type=Path, help=_("a table's calibration (phoenix-dice "
+                                                      "calibrate or teach)"))
         p.add_argument("--icons", action="store_true",
-                       help="read icon dice with the taught profile in the user's data folder")
+                       help=_("read icon dice with the taught profile in the user's data "
+                              "folder"))
 
     def camera_options(p: argparse.ArgumentParser) -> None:
         p.add_argument("--camera", default="auto", type=_camera,
-                       help="'auto' (a USB webcam, else the Pi camera, else 0), webcam index, "
-                       "/dev path, 'pi', video file or image folder")
+                       help=_("'auto' (a USB webcam, else the Pi camera, else 0), webcam index, "
+                              "/dev path, 'pi', video file or image folder"))
         p.add_argument("--width", type=_number(int, 16, 10000))
         p.add_argument("--height", type=_number(int, 16, 10000))
         p.add_argument("--exposure", type=_number(float, -10000, 10000))
 
-    p = sub.add_parser("read", help="read dice in image files")
+    p = sub.add_parser("read", help=_("read dice in image files"))
     p.add_argument("images", nargs="+", metavar="IMAGE")
-    p.add_argument("--json", action="store_true", help="one JSON object per image")
-    p.add_argument("--overlay", type=Path, metavar="OUT.png", help="write the outlined image")
+    p.add_argument("--json", action="store_true", help=_("one JSON object per image"))
+    p.add_argument("--overlay", type=Path, metavar="OUT.png", help=_("write the outlined image"))
     reader_options(p)
     p.set_defaults(func=cmd_read)
 
-    p = sub.add_parser("watch", help="print settled readings from a camera")
+    p = sub.add_parser("watch", help=_("print settled readings from a camera"))
     camera_options(p)
     reader_options(p)
     p.add_argument("--settle", type=_number(float, 0, 60), default=0.5,
-                   help="seconds stable before reporting")
-    p.add_argument("--expect", type=_number(int, 1, 100), help="number of dice rolled")
-    p.add_argument("--frames", type=_number(int, 1, 10**9), help="stop after this many frames")
+                   help=_("seconds stable before reporting"))
+    p.add_argument("--expect", type=_number(int, 1, 100), help=_("number of dice rolled"))
+    p.add_argument("--frames", type=_number(int, 1, 10**9),
+                   help=_("stop after this many frames"))
     p.add_argument("--fps", type=_number(float, 0.1, 1000),
-                   help="time frames by this rate (replays) not the clock")
+                   help=_("time frames by this rate (replays) not the clock"))
     p.set_defaults(func=cmd_watch)
 
-    p = sub.add_parser("calibrate", help="learn a table's setup from labelled photos")
-    p.add_argument("folder", metavar="FOLDER", help="photos and their labels.json")
+    p = sub.add_parser("calibrate", help=_("learn a table's setup from labelled photos"))
+    p.add_argument("folder", metavar="FOLDER", help=_("photos and their labels.json"))
     p.add_argument("--out", type=Path, required=True, metavar="PROFILE",
-                   help="where to save the profile (.npz)")
-    p.add_argument("--face-map", help="pip values to faces (default: from the labels when they "
-                   "give faces, else the standard map)")
+                   help=_("where to save the profile (.npz)"))
+    p.add_argument("--face-map", help=_("pip values to faces (default: from the labels when "
+                                        "they give faces, else the standard map)"))
     p.set_defaults(func=cmd_calibrate)
 
-    p = sub.add_parser("teach", help="teach the four icon faces (an icon calibration)")
+    p = sub.add_parser("teach", help=_("teach the four icon faces (an icon calibration)"))
     camera_options(p)
-    p.add_argument("--shots", type=_number(int, 1, 100), default=3, help="shots per face")
-    p.add_argument("--from-folder", help="folder with food/ water/ metal/ human/ image folders")
+    p.add_argument("--shots", type=_number(int, 1, 100), default=3, help=_("shots per face"))
+    p.add_argument("--from-folder",
+                   help=_("folder with food/ water/ metal/ human/ image folders"))
     p.add_argument("--out", type=Path, metavar="PROFILE",
-                   help="where to save (default: in the user's data folder)")
+                   help=_("where to save (default: in the user's data folder)"))
     p.set_defaults(func=cmd_teach)
 
-    p = sub.add_parser("bench", help="accuracy and speed on a labelled folder")
+    p = sub.add_parser("bench", help=_("accuracy and speed on a labelled folder"))
     p.add_argument("dataset", metavar="DATASET_DIR")
-    p.add_argument("--held-out", action="store_true", help="only the held-out split")
+    p.add_argument("--held-out", action="store_true", help=_("only the held-out split"))
     p.add_argument("--calibrate", type=_number(int, 1, 10000), metavar="K",
-                   help="calibrate on K photos drawn at random, read the others")
-    p.add_argument("--seed", type=int, default=0, help="draw for --calibrate (default 0)")
+                   help=_("calibrate on K photos drawn at random, read the others"))
+    p.add_argument("--seed", type=int, default=0, help=_("draw for --calibrate (default 0)"))
     p.add_argument("--json", action="store_true")
     p.add_argument("--face-map")
     p.add_argument("--models", type=Path, metavar="FOLDER",
-                   help="bench these networks instead of the shipped ones (train_pips --out)")
+                   help=_("bench these networks instead of the shipped ones (train_pips "
+                          "--out)"))
     p.set_defaults(func=cmd_bench)
     return parser
 
@@ -297,8 +312,9 @@ MAX_CAMERA_INDEX = 63
 def _camera(text: str) -> str:
     """The --camera argument: a camera index is 0 to MAX_CAMERA_INDEX."""
     if text.isdigit() and int(text[:4]) > MAX_CAMERA_INDEX:
-        raise argparse.ArgumentTypeError(f"camera index {text[:24]}: there is no such camera "
-                                         f"(0 to {MAX_CAMERA_INDEX}; 0 is the first)")
+        raise argparse.ArgumentTypeError(_("camera index {index}: there is no such camera (0 to "
+                                           "{most}; 0 is the first)").format(
+                                               index=text[:24], most=MAX_CAMERA_INDEX))
     return text
 
 
@@ -310,7 +326,8 @@ def _number(kind: type, low: float, high: float) -> Callable[[str], float]:
         except ValueError:
             value = None
         if value is None or not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{text[:24]!r}: give a number from {low} to {high}")
+            raise argparse.ArgumentTypeError(_("{text}: give a number from {low} to {high}").format(
+                text=repr(text[:24]), low=low, high=high))
         return value
     parse.__name__ = kind.__name__  # argparse names the type in its messages
     return parse
@@ -318,6 +335,7 @@ def _number(kind: type, low: float, high: float) -> Callable[[str], float]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of `phoenix-dice`."""
+    i18n.from_environment()
     with safe_output():
         args = build_parser().parse_args(argv)
         try:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import gettext
 import io
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -59,6 +60,23 @@ def set_language(code: str) -> None:
     _translation, _current = load(code), code
     for listener in list(_listeners):
         listener()
+
+
+def from_environment() -> None:
+    """The command lines' language (the app reads its config file instead): $PHOENIX_LANGUAGE,
+    else the first of $LANGUAGE, $LC_ALL, $LC_MESSAGES and $LANG whose value starts with a known
+    code ("de_DE.UTF-8" -> German); English when none does. Nothing happens when that is the
+    language spoken already."""
+    code = DEFAULT
+    for name in ("PHOENIX_LANGUAGE", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        values = [v.strip() for v in os.environ.get(name, "").split(":")]  # $LANGUAGE: a list
+        known = [v[:2].lower() for v in values
+                 if v[:2].lower() in LANGUAGES and v[2:3] in ("", "_", "-", ".", "@")]
+        if known:
+            code = known[0]
+            break
+    if code != _current:
+        set_language(code)
 
 
 def language() -> str:

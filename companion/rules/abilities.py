@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from companion.i18n import _
 from companion.rules import commands, gains, ledger
 from companion.rules.catalogue import Ability
 from companion.rules.diplomacy import TOP, advance
@@ -29,7 +30,7 @@ from companion.rules.station import (
     remove_resident,
     why_not_gained,
 )
-from companion.rules.words import ALIEN_COLORS, RESOURCES, TRACKS
+from companion.rules.words import ALIEN_COLORS, RESOURCES, TRACKS, color_name
 
 # -- applying ----------------------------------------------------------------------------------
 
@@ -68,7 +69,7 @@ def apply_effect(move: Move, player: int, source: str, ability: Ability,
         if color is None:
             return
         context = {**context, "condition_color": color}
-    why = f"{_label(source)}: {ability.text}"
+    why = _("{source}: {text}").format(source=_label(source), text=ability.text)
     if "cost" in params and "cost" not in KINDS[kind].params:  # else the price of each resident
         ledger.pay(move, player, resolve_cost(move, source, params["cost"]), why)
     EFFECTS[kind](move, player, source, params, context, why)
@@ -88,14 +89,14 @@ def _gain(move: Move, player: int, source: str, params: Mapping[str, Any],
 def _gain_one_of(move: Move, player: int, source: str, params: Mapping[str, Any],
                  context: Mapping[str, Any], why: str) -> None:
     options = [_one(option) for option in params["options"]]
-    picked = choice(move, source, "which one?", options)
+    picked = choice(move, source, _("which one?"), options)
     ledger.gain(move, player, {picked: 1}, why)
 
 
 def _gain_any_resources(move: Move, player: int, source: str, params: Mapping[str, Any],
                         context: Mapping[str, Any], why: str) -> None:
-    for _ in range(params["count"]):
-        picked = choice(move, source, "which resource?", list(RESOURCES))
+    for _time in range(params["count"]):
+        picked = choice(move, source, _("which resource?"), list(RESOURCES))
         ledger.gain(move, player, {picked: 1}, why)
 
 
@@ -122,8 +123,9 @@ def _gain_residents(move: Move, player: int, source: str, params: Mapping[str, A
             continue
         obstacle = why_not_gained(move.state, player, species)
         if obstacle:
-            move.emit(Event.NOTE, f"{_label(source)}: {obstacle}, so {params['count'] - gained} of "
-                      f"{params['count']} not gained")
+            move.emit(Event.NOTE, _("{source}: {obstacle}, so {left} of {count} not gained").format(
+                source=_label(source), obstacle=obstacle, left=params["count"] - gained,
+                count=params["count"]))
             return
         gains.gain_resident(move, player, species, choice_of_place(move, source), why=why,
                             when_gaining=after_gaining_resident)
@@ -131,34 +133,36 @@ def _gain_residents(move: Move, player: int, source: str, params: Mapping[str, A
 
 def _transport_transaction(move: Move, player: int, source: str, params: Mapping[str, Any],
                            context: Mapping[str, Any], why: str) -> None:
-    detail = bonus_detail(move, source, "transport transaction(s)", commands.TRANSACTIONS)
+    detail = bonus_detail(move, source, _("transport transaction(s)"), commands.TRANSACTIONS)
     gains.transactions(move, player, detail, limit=params["count"], why=why,
                        when_gaining=after_gaining_resident)
 
 
 def _expedition_roll(move: Move, player: int, source: str, params: Mapping[str, Any],
                      context: Mapping[str, Any], why: str) -> None:
-    detail = bonus_detail(move, source, "dice rolled and kept", commands.DICE)
+    detail = bonus_detail(move, source, _("dice rolled and kept"), commands.DICE)
     gains.expedition_result(move, player, detail, dice=params["dice"], keep=params["keep"],
                             why=why, when_gaining=after_gaining_resident)
 
 
 def _diplomacy_action(move: Move, player: int, source: str, params: Mapping[str, Any],
                       context: Mapping[str, Any], why: str) -> None:
-    tracks = (bonus_detail(move, source, "track(s)", commands.TRACK_LIST)
+    tracks = (bonus_detail(move, source, _("track(s)"), commands.TRACK_LIST)
               if params["tracks"] == "choose" else
               [t for t in TRACKS if move.state["players"][player]["diplomacy"][t] < TOP])
     if params["tracks"] == "all" and len(tracks) < len(TRACKS):
         # 328, "to the greatest extent possible": a token at the top stays there.
-        move.emit(Event.NOTE, f"{_label(source)}: {len(TRACKS) - len(tracks)} Diplomacy "
-                  "token(s) already at the top space stay there")
+        move.emit(Event.NOTE, _("{source}: {count} Diplomacy token(s) already at the top space "
+                                "stay there").format(source=_label(source),
+                                                     count=len(TRACKS) - len(tracks)))
     for track in tracks:
         advance(move, player, track, pay=params["lobbying"] == "pay", why=why)
 
 
 def _extra_turn(move: Move, player: int, source: str, params: Mapping[str, Any],
                 context: Mapping[str, Any], why: str) -> None:
-    move.emit(Event.EXTRA_TURN, f"{move.name(player)} will take an additional turn: {why}",
+    move.emit(Event.EXTRA_TURN, _("{player} will take an additional turn: {why}").format(
+        player=move.name(player), why=why),
               ["add", ["turn", "extra_turns"], 1])
 
 
@@ -173,25 +177,28 @@ def _relocate_hub_resident(move: Move, player: int, source: str, params: Mapping
     me = move.state["players"][player]
     if me["incomes"] >= params["times"] or not any(me["hub_slots"]):
         return
-    detail: Any = bonus_detail(move, source, "Hub resident moved: "
-                               "{\"slot\": n, \"to\": Sector or null}",
+    detail: Any = bonus_detail(move, source, _("Hub resident moved: "
+                                               "{\"slot\": n, \"to\": Sector or null}"),
                                commands.HUB_RESIDENT_MOVED)
     target = detail.get("to")
     movable = sorted({species for species in me["hub_slots"] if species is not None
                       and set(places_for(move.state, player, species)) - {"hub"}})
     move.check(target is not None or not movable,
-               f"Hub {source}: a {' or '.join(movable)} resident can move onto a legal "
-               "Sector, so none is returned (\"If there is no legal place to move one of "
-               "them, then one must be returned to the supply\")")
-    move.check(target != "hub", f"Hub {source}: the resident moves \"from your Hub onto a "
-                                "legal Sector\", not back to the Hub")
+               _("Hub {hub}: a {species} resident can move onto a legal Sector, so none is "
+                 "returned (\"If there is no legal place to move one of them, then one must be "
+                 "returned to the supply\")").format(
+                     hub=source, species=_(" or ").join(map(color_name, movable))))
+    move.check(target != "hub", _("Hub {hub}: the resident moves \"from your Hub onto a legal "
+                                  "Sector\", not back to the Hub").format(hub=source))
     species = remove_resident(move, player, "hub", detail.get("slot", 0), to="hand",
-                              why=f"Hub {source}")
+                              why=_("Hub {hub}").format(hub=source))
     if target is None:
-        move.emit(Event.RESIDENT_RETURNED, f"No legal place: the {species} goes back to the "
-                  "supply", ["add", ["supply", species], 1])
+        move.emit(Event.RESIDENT_RETURNED, _("No legal place: the {species} goes back to the "
+                                             "supply").format(species=color_name(species)),
+                  ["add", ["supply", species], 1])
     else:
-        place_resident(move, player, species, target, why=f"Hub {source}", from_supply=False)
+        place_resident(move, player, species, target, why=_("Hub {hub}").format(hub=source),
+                       from_supply=False)
 
 
 def _return_to_supply(move: Move, player: int, source: str, params: Mapping[str, Any],
@@ -199,28 +206,33 @@ def _return_to_supply(move: Move, player: int, source: str, params: Mapping[str,
     """A-12 (end of income): "return one Alien, one Human, or one Sector to the supply. If you
     are unable to do so, lose 5 points immediately, going negative if necessary.\""""
     me = move.state["players"][player]
-    detail = bonus_detail(move, source, "what is returned: {\"resident\": "
-                          "{\"from\", \"slot\"}} or {\"sector\": n} or {\"none\": true}",
+    detail = bonus_detail(move, source, _("what is returned: {\"resident\": "
+                                          "{\"from\", \"slot\"}} or {\"sector\": n} or "
+                                          "{\"none\": true}"),
                           commands.RETURNED)
     if detail.get("sector") is not None:
         number = detail["sector"]
         index = find_sector(me, number)
         if index is None:
-            move.fail(f"{me['name']} has no Sector {number}")
+            move.fail(_("{player} has no Sector {number}").format(player=me["name"],
+                                                                  number=number))
         residents = me["sectors"][index]["residents"]
         ops = [["remove_at", ["players", player, "sectors"], index]]
         ops += [["add", ["supply", r], 1] for r in residents]
-        move.emit(Event.SECTOR_RETURNED, f"{me['name']} returns Sector {number} to the supply "
-                  f"(Hub {source})", *ops)
+        move.emit(Event.SECTOR_RETURNED, _("{player} returns Sector {number} to the supply "
+                                           "(Hub {hub})").format(player=me["name"],
+                                                                 number=number, hub=source),
+                  *ops)
     elif detail.get("resident"):
         where = detail["resident"]
         remove_resident(move, player, where.get("from"), where.get("slot", 0), to="supply",
-                        why=f"Hub {source}")
+                        why=_("Hub {hub}").format(hub=source))
     else:
         has_any = bool(me["sectors"]) or any(me["hub_slots"])
-        move.check(not has_any, f"{me['name']} has something to return, so loses no points")
+        move.check(not has_any, _("{player} has something to return, so loses no points").format(
+            player=me["name"]))
         ledger.gain(move, player, {"points": -params["penalty_points"]},
-                    f"Hub {source}: nothing to return")
+                    _("Hub {hub}: nothing to return").format(hub=source))
 
 
 # The kinds that are run at their trigger (not modifiers, final scoring or a turn option).
@@ -243,21 +255,24 @@ def hub_power(move: Move) -> None:
     may spend 1 point to gain 4 GEMs"."""
     player = move.player()
     if move.state["phase"] != "play":
-        move.fail("Hub powers are used once the game is in play")
+        move.fail(_("Hub powers are used once the game is in play"))
     source = move.command.get("source")
     me = move.state["players"][player]
-    move.check(source == me["hub"], f"{me['name']}'s Hub is {me['hub']}, not {source}")
+    move.check(source == me["hub"], _("{player}'s Hub is {hub}, not {source}").format(
+        player=me["name"], hub=me["hub"], source=source))
     found = [a for a in move.catalogue.hubs[me["hub"]].abilities
              if a.trigger in ("turn", "any_time")]
     if not found:
-        move.fail(f"Hub {me['hub']} has no power to use outside an action")
+        move.fail(_("Hub {hub} has no power to use outside an action").format(hub=me["hub"]))
     ability = found[0]
     if ability.trigger == "turn":
         move.check(move.state["turn"]["active"] == player,
-                   f"Hub {source}'s power is used on {me['name']}'s own turn")
+                   _("Hub {hub}'s power is used on {player}'s own turn").format(
+                       hub=source, player=me["name"]))
         move.check(source not in move.state["turn"]["used"],
-                   f"Hub {source}'s power is used once per turn")
-        move.emit(Event.POWER_USED, f"{me['name']} uses Hub {source}",
+                   _("Hub {hub}'s power is used once per turn").format(hub=source))
+        move.emit(Event.POWER_USED, _("{player} uses Hub {hub}").format(player=me["name"],
+                                                                        hub=source),
                   ["append", ["turn", "used"], source])
     apply_effect(move, player, source, ability.__class__(
         ability.trigger, ability.kind, {**ability.params, "optional": False}, ability.text,
@@ -276,7 +291,9 @@ def _condition_color(condition: Mapping[str, int], context: Mapping[str, Any]) -
 
 
 def _label(source: str) -> str:
-    return f"Hub {source}" if "-" in source else f"Sector {source}"
+    if "-" in source:
+        return _("Hub {hub}").format(hub=source)
+    return _("Sector {number}").format(number=source)
 
 
 def _one(option: Mapping[str, int]) -> str:
@@ -299,9 +316,10 @@ def _species(move: Move, player: int, source: str, species: str,
         # Only colours that can be gained and placed: "to the greatest extent possible".
         possible = [c for c in ALIEN_COLORS if why_not_gained(move.state, player, c) is None]
         if not possible:
-            move.emit(Event.NOTE, f"{_label(source)}: no Alien can be placed, none is gained")
+            move.emit(Event.NOTE, _("{source}: no Alien can be placed, none is gained").format(
+                source=_label(source)))
             return None
-        return choice(move, source, "which Alien colour?", possible)
+        return choice(move, source, _("which Alien colour?"), possible)
     if species == "same_as_built_sector":
         return context.get("built_color")
     if species == "same_as_condition":

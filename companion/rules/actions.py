@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion import i18n
+from companion.i18n import N_, _
 from companion.rules import abilities, gains, ledger
 from companion.rules.diplomacy import TOP, advance, lobbying_cost, pay_out
 from companion.rules.gains import BUY_GEMS, check_wing, modifiers, total, wing_problem
@@ -16,30 +18,34 @@ from companion.rules.move import Missing, Move
 from companion.rules.state import Event, State
 from companion.rules.station import add_sector, sector_color
 from companion.rules.turns import require_main_action
-from companion.rules.words import RESOURCES, SHIP_NAMES, TRACKS, design_name
+from companion.rules.words import RESOURCES, TRACKS, design_name, ship_name
 
-SHIP_VALUES = {"cost": "cost to use (GEMs)", "fee": "owner's fee (GEMs)",
-               "metal_value": "metal value", "extra_metal": "extra metal when dismantling",
-               "metal_discount": "metal discount", "duration": "duration (dice rolled)",
-               "capacity": "capacity (dice kept)", "transactions": "number of transactions",
-               "tracks": "number of Diplomacy tracks", "food": "food it provides",
-               "water": "water it provides"}
+SHIP_VALUES = {"cost": N_("cost to use (GEMs)"), "fee": N_("owner's fee (GEMs)"),
+               "metal_value": N_("metal value"),
+               "extra_metal": N_("extra metal when dismantling"),
+               "metal_discount": N_("metal discount"), "duration": N_("duration (dice rolled)"),
+               "capacity": N_("capacity (dice kept)"),
+               "transactions": N_("number of transactions"),
+               "tracks": N_("number of Diplomacy tracks"), "food": N_("food it provides"),
+               "water": N_("water it provides")}
 
 
 def ship_words(state: State, ship_id: str) -> str:
     """A ship as the players name it: "Ann's Diplomacy L1 ship", "the neutral Dismantle ship"."""
     ship = state["ships"].get(ship_id)
     if ship is None:
-        return f"ship {ship_id}"
+        return _("ship {ship}").format(ship=ship_id)
     if ship["owner"] is None:
-        return f"the neutral {SHIP_NAMES[ship['type']]} ship"
-    return f"{state['players'][ship['owner']]['name']}'s {design_name(ship['design'])} ship"
+        return _("the neutral {ship} ship").format(ship=ship_name(ship["type"]))
+    return _("{owner}'s {design} ship").format(owner=state["players"][ship["owner"]]["name"],
+                                               design=design_name(ship["design"]))
 
 
 def ship_value(move: Move, design: str, field: str) -> Any:
     """A number printed on a ship card (asked once when the catalogue lacks it)."""
     return move.value("ships", design, field,
-                      f"What is the {SHIP_VALUES[field]} of the {design} ship?")
+                      _("What is the {value} of the {design} ship?").format(
+                          value=i18n._(SHIP_VALUES[field]), design=design))
 
 
 def use_ship(move: Move) -> None:
@@ -49,24 +55,25 @@ def use_ship(move: Move) -> None:
     ship_id = move.command.get("ship")
     ship = move.state["ships"].get(ship_id)
     if ship is None:
-        move.fail(f"no ship {ship_id!r} on the table")
+        move.fail(_("no ship {ship} on the table").format(ship=repr(ship_id)))
     for reason in ship_refusals(move.state, player, ship_id):
         move.check(False, reason)
     own, neutral = ship["owner"] == player, ship["owner"] is None
     kind, design = ship["type"], ship["design"]
     cost, fee = ship_price(move, player, ship_id)
     words = ship_words(move.state, ship_id)
-    ledger.pay(move, player, {"gems": cost}, f"using {words}")
+    ledger.pay(move, player, {"gems": cost}, _("using {ship}").format(ship=words))
     ops: list[list] = [["set", ["ships", ship_id, "gems"], cost],
                        ["set", ["ships", ship_id, "used_by"], player],
                        ["set", ["turn", "acted"], True],
                        ["set", ["turn", "action"], {"ship": ship_id, "type": kind}]]
     if neutral:
         ops.append(["set", ["players", player, "neutral_token"], ship_id])
-    move.emit(Event.SHIP_USED, f"{move.name(player)} uses {words} and puts {cost} GEMs on it",
-              *ops)
+    move.emit(Event.SHIP_USED, _("{player} uses {ship} and puts {cost} GEMs on it").format(
+        player=move.name(player), ship=words, cost=cost), *ops)
     if fee:
-        ledger.give(move, player, ship["owner"], fee, f"owner's fee for {words}")
+        ledger.give(move, player, ship["owner"], fee,
+                    _("owner's fee for {ship}").format(ship=words))
     context = ACTIONS[kind](move, player, ship_id, design, own) or {}
     abilities.run(move, player, "ship_action", kind, own_ship=own, context=context)
     if kind in TRACKS:
@@ -79,13 +86,13 @@ def ship_refusals(state: State, player: int, ship_id: str) -> list[str]:
     ship, me = state["ships"][ship_id], state["players"][player]
     reasons = []
     if ship["used_by"] is not None:
-        reasons.append(f"{ship_words(state, ship_id)} is already used: \"An unused ship has no "
-                       "GEMs on it.\"")
+        reasons.append(_("{ship} is already used: \"An unused ship has no GEMs on it.\"").format(
+            ship=ship_words(state, ship_id)))
     if ship["owner"] is None and me["neutral_token"] is not None:
         token_on = ship_words(state, me["neutral_token"])
-        reasons.append(f"{me['name']}'s Neutral Ship token is on {token_on}: they "
-                       "\"cannot use another neutral ship until they retrieve their Neutral "
-                       "Ship token in an Income action\"")
+        reasons.append(_("{player}'s Neutral Ship token is on {ship}: they \"cannot use another "
+                         "neutral ship until they retrieve their Neutral Ship token in an Income "
+                         "action\"").format(player=me["name"], ship=token_on))
     return reasons
 
 
@@ -100,7 +107,7 @@ def ship_price(move: Move, player: int, ship_id: str) -> tuple[int, int]:
 def ship_cost(move: Move, player: int, design: str, kind: str, own: bool) -> int:
     """The GEMs placed on the ship after the player's Hub discounts ("to a minimum of 1")."""
     cost = ship_value(move, design, "cost")
-    for _, ability in modifiers(move, player, "ship_cost_discount", kind, own):
+    for _source, ability in modifiers(move, player, "ship_cost_discount", kind, own):
         floor = ability.params["minimum"]
         cost = max(min(cost, floor), cost - ability.params["gems"])
     return cost
@@ -121,13 +128,15 @@ def dismantle(move: Move, player: int, ship_id: str, design: str, own: bool) -> 
     if target is None and len(candidates) == 1:
         target = candidates[0]
     if target not in ships or ships[target]["owner"] is None:  # a neutral ship shows no metal
-        move.fail(f"which ship does {move.name(player)} dismantle? ({', '.join(candidates)})")
-    move.check(target in candidates, f"{target} cannot be dismantled: only an unused ship of "
-                                     f"{move.name(player)}'s own fleet can")
+        move.fail(_("which ship does {player} dismantle? ({ships})").format(
+            player=move.name(player), ships=", ".join(candidates)))
+    move.check(target in candidates, _("{ship} cannot be dismantled: only an unused ship of "
+                                       "{player}'s own fleet can").format(
+                                           ship=target, player=move.name(player)))
     metal = dismantle_metal(move, design, ships[target]["design"])
-    move.emit(Event.SHIP_DISMANTLED, f"{move.name(player)} dismantles {target}",
-              ["delete", ["ships", target], None])
-    ledger.gain(move, player, {"metal": metal}, f"dismantling {target}")
+    move.emit(Event.SHIP_DISMANTLED, _("{player} dismantles {ship}").format(
+        player=move.name(player), ship=target), ["delete", ["ships", target], None])
+    ledger.gain(move, player, {"metal": metal}, _("dismantling {ship}").format(ship=target))
     return {}
 
 
@@ -153,22 +162,24 @@ def no_possible_action(move: Move, player: int, ship_id: str, gems_left: int) ->
     state, me = move.state, move.state["players"][player]
     kind, design = state["ships"][ship_id]["type"], state["ships"][ship_id]["design"]
     if kind == "dismantle" and not dismantle_candidates(state, player, ship_id):
-        return f"{me['name']} has no unused ship of their own to dismantle"
+        return _("{player} has no unused ship of their own to dismantle").format(
+            player=me["name"])
     if (kind == "transport" and gems_left < BUY_GEMS
             and sum(me[r] for r in RESOURCES) < 2):
-        return (f"{me['name']} can make no transaction: buying a resource costs {BUY_GEMS} "
-                f"GEMs ({gems_left} left), a trade any 2 resources")
+        return _("{player} can make no transaction: buying a resource costs {price} GEMs "
+                 "({left} left), a trade any 2 resources").format(
+                     player=me["name"], price=BUY_GEMS, left=gems_left)
     if kind == "diplomacy" and not any(
             me["diplomacy"][t] < TOP and _affordable(
                 lambda t=t: lobbying_cost(move, me["diplomacy"][t] + 1), gems_left)
             for t in TRACKS):
-        return (f"{me['name']} can advance on no Diplomacy track: each is at the top or costs "
-                f"more than the {gems_left} GEMs left")
+        return _("{player} can advance on no Diplomacy track: each is at the top or costs more "
+                 "than the {left} GEMs left").format(player=me["name"], left=gems_left)
     if kind == "construction" and not any(
             _buildable(move, player, design, n)
             for n in [*state["display"], *me["private_sectors"]]):
-        return (f"{me['name']} can build no Sector: none their wings can take is within their "
-                f"{me['metal']} metal")
+        return _("{player} can build no Sector: none their wings can take is within their "
+                 "{metal} metal").format(player=me["name"], metal=me["metal"])
     return None
 
 
@@ -203,7 +214,8 @@ def why_unusable(move: Move, player: int, ship_id: str) -> str | None:
         cost, fee = ship_price(move, player, ship_id)
     except Missing:
         cost = fee = 0
-    why = f"using {ship_words(move.state, ship_id)}" + (" with the owner's fee" if fee else "")
+    why = (_("using {ship} with the owner's fee") if fee else _("using {ship}")).format(
+        ship=ship_words(move.state, ship_id))
     return (ledger.shortfall(move.state, player, {"gems": cost + fee}, why)
             or no_possible_action(move, player, ship_id, move.state["players"][player]["gems"]
                                   - cost - fee))
@@ -218,20 +230,23 @@ def construction(move: Move, player: int, ship_id: str, design: str, own: bool) 
     me = move.state["players"][player]
     sector = move.catalogue.sectors.get(number)
     if sector is None:
-        move.fail(f"which Sector is built? (on display: {move.state['display']})")
+        move.fail(_("which Sector is built? (on display: {display})").format(
+            display=move.state["display"]))
     move.check(number in move.state["display"] or number in me["private_sectors"],
-               f"Sector {number} is not on display")
+               _("Sector {number} is not on display").format(number=number))
     check_wing(move, player, sector.level, sector_color(move, number))
     price = sector_price(move, player, design, number)
-    ledger.pay(move, player, {"metal": price}, f"building Sector {number}")
-    add_sector(move, player, number, f"built for {price} metal")
+    ledger.pay(move, player, {"metal": price}, _("building Sector {number}").format(
+        number=number))
+    add_sector(move, player, number, _("built for {price} metal").format(price=price))
     built_abilities(move, player, number)
     return {"built_color": sector_color(move, number)}
 
 
 def sector_cost(move: Move, number: int) -> int:
     """The metal printed on Sector `number`."""
-    return move.value("sectors", number, "cost", f"How much metal does Sector {number} cost?")
+    return move.value("sectors", number, "cost",
+                      _("How much metal does Sector {number} cost?").format(number=number))
 
 
 def sector_price(move: Move, player: int, design: str, number: int) -> int:
@@ -258,7 +273,8 @@ def expedition(move: Move, player: int, ship_id: str, design: str, own: bool) ->
     """Roll the duration, keep up to the capacity (with every station modifier)."""
     dice, keep, rerolls = expedition_dice(move, player, design, own)
     used = move.command.get("rerolls", 0)
-    move.check(used <= rerolls, f"{move.name(player)} may reroll {rerolls} time(s), not {used}")
+    move.check(used <= rerolls, _("{player} may reroll {rerolls} time(s), not {used}").format(
+        player=move.name(player), rerolls=rerolls, used=used))
     gains.expedition_result(move, player, move.command, dice=dice, keep=keep,
                             why=ship_words(move.state, ship_id),
                             when_gaining=abilities.after_gaining_resident)
@@ -269,12 +285,12 @@ def expedition_dice(move: Move, player: int, design: str, own: bool) -> tuple[in
     """Dice rolled, dice kept and rerolls allowed, with every station modifier."""
     dice = ship_value(move, design, "duration")
     keep = ship_value(move, design, "capacity")
-    for _, ability in modifiers(move, player, "expedition_bonus", "expedition", own):
+    for _source, ability in modifiers(move, player, "expedition_bonus", "expedition", own):
         dice += ability.params["extra_dice"]
         keep += ability.params["extra_capacity"]
     # B-4 and 315: "you may reroll any number of dice once ... If you have both, you can reroll
     # twice." The command's `rolled` is the final result; `rerolls` says how often they rerolled.
-    rerolls = sum(a.params["times"] for _, a in modifiers(
+    rerolls = sum(a.params["times"] for _source, a in modifiers(
         move, player, "reroll", "expedition", own))
     return dice, keep, rerolls
 
@@ -307,12 +323,12 @@ def diplomacy(move: Move, player: int, ship_id: str, design: str, own: bool) -> 
     tracks = move.command.get("tracks")
     most = ship_value(move, design, "tracks")
     if not isinstance(tracks, list) or not tracks:
-        move.fail(f"give the Diplomacy track(s): \"tracks\": [up to {most} of "
-                  f"{', '.join(TRACKS)}]")
-    move.check(len(tracks) <= most, f"{ship_words(move.state, ship_id)} advances on at most "
-               f"{most} track(s)")
+        move.fail(_("give the Diplomacy track(s): \"tracks\": [up to {most} of {tracks}]").format(
+            most=most, tracks=", ".join(TRACKS)))
+    move.check(len(tracks) <= most, _("{ship} advances on at most {most} track(s)").format(
+        ship=ship_words(move.state, ship_id), most=most))
     move.check(len(set(tracks)) == len(tracks),
-               "a Level-3 Diplomacy ship advances on 2 different Diplomacy tracks")
+               _("a Level-3 Diplomacy ship advances on 2 different Diplomacy tracks"))
     for track in tracks:
         advance(move, player, track, pay=True, why=ship_words(move.state, ship_id))
     return {}

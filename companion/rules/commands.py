@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from companion.i18n import _
 from companion.rules.words import ALIEN_COLORS
 
 LARGEST = 9999  # no count, index or number of the game comes near it
@@ -32,16 +33,18 @@ def _got(value: Any) -> str:
     if value is None or isinstance(value, bool):
         return json.dumps(value)
     if isinstance(value, int):
-        return str(value) if abs(value) < 10**12 else f"a number of {len(str(abs(value)))} digits"
+        return str(value) if abs(value) < 10**12 else _("a number of {count} digits").format(
+            count=len(str(abs(value))))
     if isinstance(value, float):
-        return f"the number {value!r}"
+        return _("the number {value}").format(value=repr(value))
     if isinstance(value, str):
-        return "the string " + json.dumps(value if len(value) <= 40 else value[:40] + "...")
+        return _("the string {text}").format(
+            text=json.dumps(value if len(value) <= 40 else value[:40] + "..."))
     if isinstance(value, list):
-        return "a list"
+        return _("a list")
     if isinstance(value, Mapping):
-        return "an object"
-    return f"a {type(value).__name__}"
+        return _("an object")
+    return _("a {type}").format(type=type(value).__name__)
 
 
 class Shape:
@@ -58,7 +61,8 @@ class Shape:
         return None if self.of_kind(value) else self.expected(value, path)
 
     def expected(self, value: Any, path: str) -> Problem:
-        return Problem(path, f"must be {self.text}, not {_got(value)}")
+        return Problem(path, _("must be {shape}, not {value}").format(shape=self.text,
+                                                                      value=_got(value)))
 
 
 @dataclass(frozen=True)
@@ -156,7 +160,8 @@ class MapOf(Shape):
             return self.expected(value, path)
         for key, item in value.items():
             if not isinstance(key, str):
-                return Problem(path, f"must have string keys ({self.key}), not {_got(key)}")
+                return Problem(path, _("must have string keys ({key}), not {value}").format(
+                    key=self.key, value=_got(key)))
             if found := self.value.problem(item, f"{path}[{json.dumps(key)}]"):
                 return found
         return None
@@ -192,11 +197,13 @@ class Record(Shape):
         for key in value:
             if key not in known:
                 name = json.dumps(key) if isinstance(key, str) else repr(key)
-                return Problem(path, f"has no field {name} (its fields: {', '.join(known)})")
+                return Problem(path, _("has no field {name} (its fields: {fields})").format(
+                    name=name, fields=", ".join(known)))
         for name, spec in known.items():
             if name not in value:
                 if spec.required:
-                    return Problem(path, f"needs \"{name}\": {spec.doc}")
+                    return Problem(path, _("needs \"{name}\": {doc}").format(name=name,
+                                                                             doc=spec.doc))
             elif found := spec.shape.problem(value[name], f"{path}.{name}" if path else name):
                 return found
         return None
@@ -248,9 +255,10 @@ class AnyJSON(Shape):
                 return self.expected(item, path)
             if isinstance(item, (list, Mapping)):
                 if depth > self.deepest:
-                    return Problem(path, f"is nested deeper than {self.deepest} levels")
+                    return Problem(path, _("is nested deeper than {levels} levels").format(
+                        levels=self.deepest))
                 if isinstance(item, Mapping) and not all(isinstance(k, str) for k in item):
-                    return Problem(path, "must have string keys")
+                    return Problem(path, _("must have string keys"))
                 stack += [(child, depth + 1)
                           for child in (item.values() if isinstance(item, Mapping) else item)]
         return None
@@ -452,12 +460,14 @@ COMMANDS = {spec.name: spec for spec in SPECS}
 def problem(command: Any) -> str | None:
     """What is malformed in `command` (its shape, not its rules), in words; None if nothing."""
     if not isinstance(command, Mapping):
-        return f"a command is an object with a \"cmd\", not {_got(command)}"
+        return _("a command is an object with a \"cmd\", not {value}").format(
+            value=_got(command))
     name = command.get("cmd")
     spec = COMMANDS.get(name) if isinstance(name, str) else None
     if spec is None:
         shown = json.dumps(name) if isinstance(name, str) else _got(name)
-        return f"unknown command {shown} (commands: {', '.join(COMMANDS)})"
+        return _("unknown command {name} (commands: {commands})").format(
+            name=shown, commands=", ".join(COMMANDS))
     found = spec.record.problem(command, "")
     if found is None:
         return None

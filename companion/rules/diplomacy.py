@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from companion.i18n import _
 from companion.rules import ledger
 from companion.rules.move import Move
 from companion.rules.state import Event, State
-from companion.rules.words import TRACK_NAMES, TRACKS
+from companion.rules.words import TRACKS, joined, track_name
 
 TOP = 5
 SINGLE_LEVELS = (0, 1, 2, 3)  # levels whose bonus is one thing; 4 and 5 give two of these
@@ -22,32 +23,36 @@ SINGLE_LEVELS = (0, 1, 2, 3)  # levels whose bonus is one thing; 4 and 5 give tw
 def lobbying_cost(move: Move, level: int) -> int:
     """GEMs to move up to `level` ("the lobbying cost in GEMs shown on the step above")."""
     return move.value("diplomacy", f"level-{level}", "lobbying_cost",
-                      f"What is the lobbying cost (GEMs) of Diplomacy level {level}?")
+                      _("What is the lobbying cost (GEMs) of Diplomacy level {level}?").format(
+                          level=level))
 
 
 def advance(move: Move, player: int, track: str, *, pay: bool, why: str) -> None:
     """Move the player's token one space up `track`, paying the lobbying cost if `pay`."""
     if track not in TRACKS:
-        move.fail(f"no Diplomacy track {track!r} (tracks: {', '.join(TRACKS)})")
+        move.fail(_("no Diplomacy track {track} (tracks: {tracks})").format(
+            track=repr(track), tracks=", ".join(TRACKS)))
     level = move.state["players"][player]["diplomacy"][track]
-    move.check(level < TOP, f"{move.name(player)} is at the top of the {TRACK_NAMES[track]} "
-                            "track: \"Once a token reaches the top space, it cannot advance "
-                            "further.\"")
+    move.check(level < TOP, _("{player} is at the top of the {track} track: \"Once a token "
+                              "reaches the top space, it cannot advance further.\"").format(
+                                  player=move.name(player), track=track_name(track)))
     if level >= TOP:
         return
     if pay:
         ledger.pay(move, player, {"gems": lobbying_cost(move, level + 1)},
-                   f"lobbying for {TRACK_NAMES[track]} level {level + 1}")
+                   _("lobbying for {track} level {level}").format(track=track_name(track),
+                                                                  level=level + 1))
     move.emit(Event.DIPLOMACY_ADVANCED,
-              f"{move.name(player)} advances to level {level + 1} on the {TRACK_NAMES[track]} "
-              f"track: {why}", ["add", ["players", player, "diplomacy", track], 1])
+              _("{player} advances to level {level} on the {track} track: {why}").format(
+                  player=move.name(player), level=level + 1, track=track_name(track), why=why),
+              ["add", ["players", player, "diplomacy", track], 1])
 
 
 def bonus_of_level(move: Move, track: str, level: int) -> dict[str, int]:
     """What one single-bonus level (0-3) of `track` gives."""
     return move.value("diplomacy", f"level-{level}", f"bonus_{track}",
-                      f"What does level {level} of the {TRACK_NAMES[track]} Diplomacy track "
-                      "give?")
+                      _("What does level {level} of the {track} Diplomacy track give?").format(
+                          level=level, track=track_name(track)))
 
 
 def allowed_levels(state: State, player: int, track: str) -> list[int]:
@@ -88,7 +93,8 @@ def pay_out(move: Move, track: str) -> None:
             grant(move, player, track, bonus_amounts(move, track, picks[0]))
             continue
         move.emit(Event.BONUS_OFFERED,
-                  f"{move.name(player)} chooses a {TRACK_NAMES[track]} Diplomacy bonus",
+                  _("{player} chooses a {track} Diplomacy bonus").format(
+                      player=move.name(player), track=track_name(track)),
                   ["append", ["pending"], {"kind": "diplomacy_bonus", "player": player,
                                            "track": track, "options": picks}])
 
@@ -104,7 +110,8 @@ def bonus_amounts(move: Move, track: str, levels: list[int]) -> dict[str, int]:
 
 def grant(move: Move, player: int, track: str, amounts: dict[str, int]) -> None:
     """Give a Diplomacy bonus on `track` to the player."""
-    ledger.gain(move, player, amounts, f"{TRACK_NAMES[track]} Diplomacy bonus")
+    ledger.gain(move, player, amounts,
+                _("{track} Diplomacy bonus").format(track=track_name(track)))
 
 
 def choose_bonus(move: Move) -> None:
@@ -114,22 +121,28 @@ def choose_bonus(move: Move) -> None:
     index = next((i for i, p in enumerate(pending)
                   if p["kind"] == "diplomacy_bonus" and p["player"] == player), None)
     if index is None:
-        move.fail(f"{move.name(player)} has no Diplomacy bonus to choose now")
+        move.fail(_("{player} has no Diplomacy bonus to choose now").format(
+            player=move.name(player)))
     entry = pending[index]
     levels = move.command.get("levels")
     if not isinstance(levels, list):
-        move.fail("give the chosen level(s) as \"levels\": [n] or [a, b]")
+        move.fail(_("give the chosen level(s) as \"levels\": [n] or [a, b]"))
     picked = sorted(levels)
     if not picked or any(level not in SINGLE_LEVELS for level in picked):
-        move.fail(f"a Diplomacy bonus is the bonus of one or two of the levels "
-                  f"{', '.join(map(str, SINGLE_LEVELS))}, not {levels}")
+        move.fail(_("a Diplomacy bonus is the bonus of one or two of the levels {levels}, "
+                    "not {given}").format(levels=", ".join(map(str, SINGLE_LEVELS)),
+                                          given=levels))
     move.check(picked in entry["options"],
-               f"{move.name(player)} may take one of {_show(entry['options'])} on the "
-               f"{TRACK_NAMES[entry['track']]} track, not {levels}")
+               _("{player} may take one of {options} on the {track} track, not {given}").format(
+                   player=move.name(player), options=_show(entry["options"]),
+                   track=track_name(entry["track"]), given=levels))
     amounts = bonus_amounts(move, entry["track"], picked)
-    level = " and ".join(map(str, picked))
-    move.emit(Event.BONUS_CHOSEN, f"{move.name(player)} takes {ledger.describe(amounts)} "
-              f"({TRACK_NAMES[entry['track']]} Diplomacy, level {level})",
+    level = joined(map(str, picked))
+    move.emit(Event.BONUS_CHOSEN, _("{player} takes {amounts} ({track} Diplomacy, level "
+                                    "{level})").format(
+                                        player=move.name(player),
+                                        amounts=ledger.describe(amounts),
+                                        track=track_name(entry["track"]), level=level),
               ["remove_at", ["pending"], index])
     grant(move, player, entry["track"], amounts)
 

@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from companion.i18n import _
 from companion.rules import commands, ledger
 from companion.rules.catalogue import Ability
 from companion.rules.move import Move, Refused
@@ -30,7 +31,13 @@ from companion.rules.station import (
     sector_color,
     why_not_gained,
 )
-from companion.rules.words import DIE_FACES, RESOURCES, SECTOR_COLORS
+from companion.rules.words import (
+    DIE_FACES,
+    RESOURCES,
+    SECTOR_COLORS,
+    color_name,
+    resource_name,
+)
 
 HUMAN_COST = {"metal": 1, "food": 1, "water": 1}
 ALIEN_COST = {"food": 1, "water": 1}
@@ -60,12 +67,12 @@ def modifiers(move: Move, player: int, kind: str, ship: str, own_ship: bool = Tr
 
 def total(move: Move, player: int, kind: str, ship: str, param: str) -> int:
     """Sum of `param` over the player's active modifiers of `kind` for a `ship` action."""
-    return sum(a.params[param] for _, a in modifiers(move, player, kind, ship))
+    return sum(a.params[param] for _source, a in modifiers(move, player, kind, ship))
 
 
 def human_discount(move: Move, player: int) -> int:
     """Resources fewer to pay when gaining a Human (Sector 215, Hub A-10)."""
-    return sum(a.params["resources"] for _, a in active_abilities(
+    return sum(a.params["resources"] for _source, a in active_abilities(
         move.state, move.catalogue, player, "gain_human") if a.kind == "human_cost_discount")
 
 
@@ -102,9 +109,11 @@ def choice(move: Move, source: str, question: str, options: list[Any] | None = N
         given = given[index] if index < len(given) else None
     if given is None:
         listed = f" ({', '.join(map(str, options))})" if options else ""
-        move.fail(f"{source}: {question}{listed} - give it in choices[{source!r}]")
+        move.fail(_("{source}: {question}{listed} - give it in choices[{key}]").format(
+            source=source, question=question, listed=listed, key=repr(source)))
     if options is not None and given not in options:
-        move.fail(f"{source}: {given!r} is not one of {', '.join(map(str, options))}")
+        move.fail(_("{source}: {given} is not one of {options}").format(
+            source=source, given=repr(given), options=", ".join(map(str, options))))
     return given
 
 
@@ -124,7 +133,8 @@ def bonus_detail(move: Move, source: str, what: str, shape: commands.Shape) -> A
     them the command is refused (BonusAsked)."""
     detail = (move.command.get("bonus") or {}).get(source)
     if detail is None:
-        raise BonusAsked(source, f"{source}: give the {what} in bonus[{source!r}]")
+        raise BonusAsked(source, _("{source}: give the {what} in bonus[{key}]").format(
+            source=source, what=what, key=repr(source)))
     wrong = shape.problem(detail, f"bonus[\"{source}\"]")
     if wrong:
         move.fail(f"{source}: {wrong.path} {wrong.text}")
@@ -146,8 +156,8 @@ def choice_of_place(move: Move, key: str) -> Any:
 def resolve_cost(move: Move, source: str, cost: Mapping[str, int]) -> dict[str, int]:
     """A cost with `any_resource` resolved by the player's choice of resources."""
     resolved = {k: n for k, n in cost.items() if k != "any_resource"}
-    for _ in range(cost.get("any_resource", 0)):
-        picked = choice(move, f"{source}:pay", "which resource to pay?", None)
+    for _time in range(cost.get("any_resource", 0)):
+        picked = choice(move, f"{source}:pay", _("which resource to pay?"), None)
         resolved[picked] = resolved.get(picked, 0) + 1
     return resolved
 
@@ -171,7 +181,7 @@ def buy_resident(move: Move, player: int, species: str, cost: Mapping[str, int],
     available living quarters for them": refused before anything is paid when none is left in
     the supply or no quarter is free (an override pays and places what it can)."""
     obstacle = why_not_gained(move.state, player, species)
-    move.check(obstacle is None, f"{why}: {obstacle}")
+    move.check(obstacle is None, _("{why}: {obstacle}").format(why=why, obstacle=obstacle))
     price = human_price(move, player, cost) if species == "human" else cost
     ledger.pay(move, player, resolve_cost(move, source, price), why)
     return gain_resident(move, player, species, where, why=why, when_gaining=when_gaining)
@@ -191,12 +201,14 @@ def wing_problem(move: Move, player: int, level: int, color: str) -> str | None:
     before it can have a Level-2 Sector" - except with Hub A-9 ("any order"). None when fine."""
     built = {(s["level"], s["color"]) for s in move.state["players"][player]["sectors"]}
     if (level, color) in built:
-        return f"{move.name(player)}'s {color} wing already has a Level-{level} Sector"
+        return _("{player}'s {color} wing already has a Level-{level} Sector").format(
+            player=move.name(player), color=color_name(color), level=level)
     any_order = any(a.kind == "build_rule" for a in move.catalogue.hubs[
         move.state["players"][player]["hub"]].abilities)
     if level > 1 and not any_order and (level - 1, color) not in built:
-        return (f"the {color} wing needs its Level-{level - 1} Sector before a Level-{level} "
-                "one: \"each wing must be built from smallest to largest\"")
+        return _("the {color} wing needs its Level-{below} Sector before a Level-{level} one: "
+                 "\"each wing must be built from smallest to largest\"").format(
+                     color=color_name(color), below=level - 1, level=level)
     return None
 
 
@@ -210,14 +222,17 @@ def take_free_sector(move: Move, player: int, source: str, level: int, *, why: s
     offered = [n for n in move.state["display"] if move.catalogue.sectors[n].level == level
                and sector_color(move, n) not in have]
     if not offered:
-        move.emit(Event.NOTE, f"Sector {source}: no Level-{level} Sector of a colour "
-                  f"{move.name(player)}'s station lacks is on display, so none is taken")
+        move.emit(Event.NOTE, _("Sector {source}: no Level-{level} Sector of a colour {player}'s "
+                                "station lacks is on display, so none is taken").format(
+                                    source=source, level=level, player=move.name(player)))
         return
-    number = bonus_detail(move, source, "free Sector's number", commands.SECTOR)
+    number = bonus_detail(move, source, _("free Sector's number"), commands.SECTOR)
     sector = move.catalogue.sectors.get(number)
     move.check(sector is not None and sector.level == level,
-               f"{source}: the free Sector must be Level-{level}")
-    move.check(number in move.state["display"], f"Sector {number} is not on display")
+               _("{source}: the free Sector must be Level-{level}").format(source=source,
+                                                                           level=level))
+    move.check(number in move.state["display"],
+               _("Sector {number} is not on display").format(number=number))
     check_wing(move, player, sector.level, sector_color(move, number))
     add_sector(move, player, number, why)
 
@@ -231,13 +246,18 @@ def expedition_result(move: Move, player: int, detail: Mapping[str, Any], *, dic
     "recruit", ...]}. Each kept die takes 1 capacity, Humans included."""
     rolled, kept = detail.get("rolled"), detail.get("keep")
     if not isinstance(rolled, list) or not isinstance(kept, list):
-        move.fail(f"give the dice: \"rolled\": [{dice} faces], \"keep\": [up to {keep}]")
+        move.fail(_("give the dice: \"rolled\": [{dice} faces], \"keep\": [up to {keep}]").format(
+            dice=dice, keep=keep))
     bad = [f for f in rolled + kept if f not in DIE_FACES]
     if bad:
-        move.fail(f"a die shows food, water, metal or human, not {bad[0]!r}")
-    move.check(len(rolled) == dice, f"roll {dice} dice, not {len(rolled)}")
-    move.check(not Counter(kept) - Counter(rolled), f"kept dice {kept} were not all rolled")
-    move.check(0 < len(kept) <= keep, f"keep 1 to {keep} dice (the capacity), not {len(kept)}")
+        move.fail(_("a die shows food, water, metal or human, not {face}").format(
+            face=repr(bad[0])))
+    move.check(len(rolled) == dice, _("roll {dice} dice, not {rolled}").format(
+        dice=dice, rolled=len(rolled)))
+    move.check(not Counter(kept) - Counter(rolled),
+               _("kept dice {kept} were not all rolled").format(kept=kept))
+    move.check(0 < len(kept) <= keep, _("keep 1 to {keep} dice (the capacity), not {kept}").format(
+        keep=keep, kept=len(kept)))
     resources = Counter(f for f in kept if f != "human")
     ledger.gain(move, player, dict(resources), why)
     humans = kept.count("human")
@@ -245,56 +265,62 @@ def expedition_result(move: Move, player: int, detail: Mapping[str, Any], *, dic
     # "For each die depicting a Human selected, there are two options": one choice per Human
     # die kept, and none for a Human die not kept.
     move.check(len(plans) == humans,
-               f"{humans} Human dice kept, so {humans} choice(s) of \"observe\" (1 point) or "
-               f"\"recruit\" (pay 1 metal, 1 food, 1 water), not {len(plans)}: "
-               f"\"humans\": [{humans} choice(s)]")
+               _("{humans} Human dice kept, so {humans} choice(s) of \"observe\" (1 point) or "
+                 "\"recruit\" (pay 1 metal, 1 food, 1 water), not {plans}: \"humans\": "
+                 "[{humans} choice(s)]").format(humans=humans, plans=len(plans)))
     for plan in plans:
         if plan == "observe":
-            ledger.gain(move, player, {"points": 1}, "observing humanity")
+            ledger.gain(move, player, {"points": 1}, _("observing humanity"))
         elif plan == "recruit":
             buy_resident(move, player, "human", HUMAN_COST,
                          where=choice_of_place(move, "human"), source="human",
-                         why="a Human ally", when_gaining=when_gaining)
+                         why=_("a Human ally"), when_gaining=when_gaining)
         else:
-            move.fail(f"{plan!r}: a Human is observed or recruited")
+            move.fail(_("{plan}: a Human is observed or recruited").format(plan=repr(plan)))
 
 
 def transactions(move: Move, player: int, items: Any, *, limit: int, why: str,
                  when_gaining: WhenGaining) -> Counter:
     """Carry out transactions A-D in order; returns the Aliens gained by colour."""
     if not isinstance(items, list):
-        move.fail("give the transactions: [{\"type\": \"alien\", \"color\": \"pink\"}, "
-                  "{\"type\": \"gold\"}, {\"type\": \"trade\", \"pay\": [r, r], \"gain\": r}, "
-                  "{\"type\": \"buy\", \"gain\": r}]")
-    move.check(0 < len(items) <= limit, f"make 1 to {limit} transactions, not {len(items)}")
+        move.fail(_("give the transactions: [{\"type\": \"alien\", \"color\": \"pink\"}, "
+                    "{\"type\": \"gold\"}, {\"type\": \"trade\", \"pay\": [r, r], \"gain\": r}, "
+                    "{\"type\": \"buy\", \"gain\": r}]"))
+    move.check(0 < len(items) <= limit, _("make 1 to {limit} transactions, not {count}").format(
+        limit=limit, count=len(items)))
     gained: Counter = Counter()
     for item in items:
         kind = item.get("type") if isinstance(item, Mapping) else None
         if kind == "alien":
             color = item.get("color")
             if color not in SECTOR_COLORS:
-                move.fail("an aerobic Alien is teal, pink or brown")
+                move.fail(_("an aerobic Alien is teal, pink or brown"))
             if buy_resident(move, player, color, ALIEN_COST, where=item.get("where"),
-                            source="alien", why=f"a {color} Alien", when_gaining=when_gaining):
+                            source="alien",
+                            why=_("a {color} Alien").format(color=color_name(color)),
+                            when_gaining=when_gaining):
                 gained[color] += 1
         elif kind == "gold":
             if buy_resident(move, player, "gold", GOLD_COST, where=item.get("where"),
-                            source="gold", why="a gold Alien", when_gaining=when_gaining):
+                            source="gold", why=_("a gold Alien"), when_gaining=when_gaining):
                 gained["gold"] += 1
         elif kind == "trade":
             paid, got = item.get("pay"), item.get("gain")
             if (not isinstance(paid, list) or len(paid) != 2
                     or any(r not in RESOURCES for r in [*paid, got])):
-                move.fail("a trade pays any 2 resources for any 1: {\"pay\": [r, r], "
-                          "\"gain\": r}")
-            ledger.pay(move, player, dict(Counter(paid)), "a trade")
-            ledger.gain(move, player, {got: 1}, "a trade")
+                move.fail(_("a trade pays any 2 resources for any 1: {\"pay\": [r, r], "
+                            "\"gain\": r}"))
+            ledger.pay(move, player, dict(Counter(paid)), _("a trade"))
+            ledger.gain(move, player, {got: 1}, _("a trade"))
         elif kind == "buy":
             got = item.get("gain")
             if got not in RESOURCES:
-                move.fail("buy one resource: {\"type\": \"buy\", \"gain\": food|water|metal}")
-            ledger.pay(move, player, {"gems": BUY_GEMS}, f"buying 1 {got}")
-            ledger.gain(move, player, {got: 1}, "bought")
+                move.fail(_("buy one resource: {\"type\": \"buy\", \"gain\": "
+                            "food|water|metal}"))
+            ledger.pay(move, player, {"gems": BUY_GEMS},
+                       _("buying 1 {resource}").format(resource=resource_name(got)))
+            ledger.gain(move, player, {got: 1}, _("bought"))
         else:
-            move.fail(f"unknown transaction {item!r} (alien, gold, trade, buy)")
+            move.fail(_("unknown transaction {item} (alien, gold, trade, buy)").format(
+                item=repr(item)))
     return gained

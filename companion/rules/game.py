@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.i18n import _
 from companion.rules import (
     abilities,
     actions,
@@ -52,25 +53,28 @@ def adjust(move: Move) -> None:
     """`adjust`: {"who": player name or "supply", "counter", "delta" or "value", "note"}."""
     note = move.command.get("note")
     if not isinstance(note, str) or not note.strip():
-        move.fail("an adjustment needs a note saying why")
+        move.fail(_("an adjustment needs a note saying why"))
     who, counter = move.command.get("who"), move.command.get("counter")
     if who == "supply":
         if counter not in SUPPLY_COUNTERS:
-            move.fail(f"the supply counts {', '.join(SUPPLY_COUNTERS)}, not {counter!r}")
+            move.fail(_("the supply counts {counters}, not {counter}").format(
+                counters=", ".join(SUPPLY_COUNTERS), counter=repr(counter)))
         path: list = ["supply", counter]
         current = move.state["supply"][counter]
     else:
         player = move.player(who, key="who")
         if counter not in COUNTERS:
-            move.fail(f"a player's counters are {', '.join(COUNTERS)}, not {counter!r}")
+            move.fail(_("a player's counters are {counters}, not {counter}").format(
+                counters=", ".join(COUNTERS), counter=repr(counter)))
         path = ["players", player, counter]
         current = move.state["players"][player][counter]
     delta = move.command.get("delta")
     if "value" in move.command:
         delta = move.command["value"] - current
     if isinstance(delta, bool) or not isinstance(delta, int):
-        move.fail("give a whole-number \"delta\" or \"value\"")
-    move.emit(Event.ADJUSTED, f"Adjusted {who}'s {counter} by {delta:+d}: {note}",
+        move.fail(_("give a whole-number \"delta\" or \"value\""))
+    move.emit(Event.ADJUSTED, _("Adjusted {who}'s {counter} by {delta}: {note}").format(
+        who=who, counter=counter, delta=f"{delta:+d}", note=note),
               ["add", path, delta])
 
 
@@ -143,8 +147,10 @@ class Game:
             move.learn()  # values given on the line, before the rules that may ask for them
             handler(move)
             if move.overridden:
-                move.emit(Event.OVERRIDDEN, "Applied in spite of: " + "; ".join(move.overridden)
-                          + f" (override: {move.override})",
+                move.emit(Event.OVERRIDDEN, _("Applied in spite of: {rules} (override: "
+                                              "{reason})").format(
+                                                  rules="; ".join(move.overridden),
+                                                  reason=move.override),
                           ["append", ["notes"], {"override": move.override,
                                                   "rules": move.overridden}])
         except BaseException:
@@ -171,7 +177,7 @@ class Game:
     def undo(self) -> Step:
         """Take back the last step (Refused when there is nothing to undo)."""
         if not self.steps:
-            raise Refused("nothing to undo")
+            raise Refused(_("nothing to undo"))
         step = self.steps.pop()
         apply_ops(self.state, step.inverse)
         self.undone.append(step)
@@ -180,7 +186,7 @@ class Game:
     def redo(self) -> Step:
         """Apply again the last undone step (Refused when there is none)."""
         if not self.undone:
-            raise Refused("nothing to redo")
+            raise Refused(_("nothing to redo"))
         step = self.undone.pop()
         step.inverse = apply_ops(self.state, [op for e in step.events for op in e["ops"]])
         self.steps.append(step)

@@ -7,6 +7,7 @@ ship actions the player can take".
 
 from __future__ import annotations
 
+from companion.i18n import _
 from companion.rules import abilities, gains, ledger
 from companion.rules.actions import why_unusable
 from companion.rules.move import Move
@@ -36,9 +37,11 @@ def check_eligible(move: Move, player: int) -> None:
     if me["gems"] <= INCOME_GEMS_LIMIT or used:
         return
     usable = usable_ships(move, player)
-    move.check(not usable, f"Income needs {INCOME_GEMS_LIMIT} GEMs or fewer, a used ship of "
-                           f"yours, or no possible action - {me['name']} has {me['gems']} GEMs "
-                           f"and no used ship, and can still use {usable[0] if usable else ''}")
+    move.check(not usable, _("Income needs {limit} GEMs or fewer, a used ship of yours, or no "
+                             "possible action - {player} has {gems} GEMs and no used ship, and "
+                             "can still use {ship}").format(
+                                 limit=INCOME_GEMS_LIMIT, player=me["name"], gems=me["gems"],
+                                 ship=usable[0] if usable else ""))
 
 
 def usable_ships(move: Move, player: int) -> list[str]:
@@ -57,9 +60,9 @@ def take_income(move: Move, player: int, *, new_human_counts: bool = False) -> N
     relocate(move, player)
     abilities.run(move, player, "income_end")
     hub = move.state["players"][player]["hub"]
-    taken = (f"gains a Human, then takes income (Hub {hub})" if new_human_counts
-             else "takes income")
-    move.emit(Event.INCOME_TAKEN, f"{move.name(player)} {taken}",
+    taken = (_("{player} gains a Human, then takes income (Hub {hub})") if new_human_counts
+             else _("{player} takes income"))
+    move.emit(Event.INCOME_TAKEN, taken.format(player=move.name(player), hub=hub),
               ["add", ["players", player, "incomes"], 1],
               ["set", ["turn", "acted"], True],
               ["set", ["turn", "action"], {"income": True}])
@@ -77,8 +80,9 @@ def reset_ships(move: Move, player: int) -> None:
     if me["neutral_token"]:
         ops.append(["set", ["players", player, "neutral_token"], None])
     if ops:
-        move.emit(Event.SHIPS_RESET, f"{move.name(player)} returns the GEMs on their used ships "
-                  "(and their Neutral Ship token) to the supply", *ops)
+        move.emit(Event.SHIPS_RESET, _("{player} returns the GEMs on their used ships (and their "
+                                       "Neutral Ship token) to the supply").format(
+                                           player=move.name(player)), *ops)
 
 
 def base_income(move: Move, player: int, *, placed_now_pay: bool = False) -> None:
@@ -99,21 +103,24 @@ def income_lines(move: Move, player: int, *, placed_now_pay: bool = False) -> li
     # A Hub's income is per ship ("most Hubs generate 1 GEM per ship"); only a Hub that pays
     # nothing per ship (A-1: "income is 10 regardless of the number of ships") has a fixed one.
     fixed = 0 if per_ship else hub_value(move, hub, "income_fixed_gems")
-    lines = [{"source": f"Hub {hub}", "quarter": None, "ships": ships, "per_ship": per_ship,
-              "gains": {"gems": per_ship * ships + fixed},
-              "why": f"Hub {hub} income ({ships} ships)"}]
+    lines = [{"source": _("Hub {hub}").format(hub=hub), "quarter": None, "ships": ships,
+              "per_ship": per_ship, "gains": {"gems": per_ship * ships + fixed},
+              "why": _("Hub {hub} income ({ships} ships)").format(hub=hub, ships=ships)}]
     for sector in me["sectors"]:
         for quarter, amounts in sector["income"]:
             placed_now = placed_now_pay and quarter < len(sector["residents"])
             if placed_now or quarter_active(move.state, sector, quarter):
-                lines.append({"source": f"Sector {sector['number']}", "quarter": quarter,
-                              "gains": amounts, "why": f"income of Sector {sector['number']}"})
+                lines.append({"source": _("Sector {number}").format(number=sector["number"]),
+                              "quarter": quarter, "gains": amounts,
+                              "why": _("income of Sector {number}").format(
+                                  number=sector["number"])})
     if any(me["hub_slots"]):
         slot_income = hub_value(move, hub, "quarter_income")
         for slot, (resident, amounts) in enumerate(zip(me["hub_slots"], slot_income)):
             if resident is not None:
-                lines.append({"source": f"Hub {hub}", "quarter": slot, "gains": amounts,
-                              "why": f"income of Hub {hub}'s quarters"})
+                lines.append({"source": _("Hub {hub}").format(hub=hub), "quarter": slot,
+                              "gains": amounts,
+                              "why": _("income of Hub {hub}'s quarters").format(hub=hub)})
     return lines
 
 
@@ -123,10 +130,11 @@ def relocate(move: Move, player: int) -> None:
     for item in move.command.get("relocate") or []:
         source, slot, target = item.get("from"), item.get("slot", 0), item.get("to")
         if source != "hub" and sector_of(move.state, player, source) is None:
-            move.fail(f"{move.name(player)} has no Sector {source}")
-        ledger.pay(move, player, {"gems": RELOCATION_GEMS}, "relocating a resident")
-        species = remove_resident(move, player, source, slot, to="hand", why="relocation")
-        place_resident(move, player, species, target, why="relocation", from_supply=False)
+            move.fail(_("{player} has no Sector {number}").format(player=move.name(player),
+                                                                  number=source))
+        ledger.pay(move, player, {"gems": RELOCATION_GEMS}, _("relocating a resident"))
+        species = remove_resident(move, player, source, slot, to="hand", why=_("relocation"))
+        place_resident(move, player, species, target, why=_("relocation"), from_supply=False)
 
 
 def human_then_income(move: Move) -> None:
@@ -138,9 +146,11 @@ def human_then_income(move: Move) -> None:
     power = next((a for a in move.catalogue.hubs[hub].abilities
                   if a.kind == "gain_human_then_income"), None)
     if power is None:
-        move.fail(f"only Hub A-8 may gain a Human and then take income (not {hub})")
+        move.fail(_("only Hub A-8 may gain a Human and then take income (not {hub})").format(
+            hub=hub))
     gains.buy_resident(move, player, "human", power.params["cost"],
-                       where=gains.choice_of_place(move, "human"), source=hub, why=f"Hub {hub}",
+                       where=gains.choice_of_place(move, "human"), source=hub,
+                       why=_("Hub {hub}").format(hub=hub),
                        when_gaining=abilities.after_gaining_resident)
     take_income(move, player, new_human_counts=True)
 

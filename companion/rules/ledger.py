@@ -8,24 +8,26 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from companion.i18n import _
 from companion.rules.move import Move
 from companion.rules.state import Event, State
-from companion.rules.words import UNITS
+from companion.rules.words import amount, joined
 
 
 def describe(amounts: Mapping[str, int]) -> str:
     """'3 GEMs and 1 metal' - amounts in a player's words."""
-    parts = [f"{n} {UNITS[k][n != 1]}" for k, n in amounts.items() if n]
+    parts = [amount(k, n) for k, n in amounts.items() if n]
     if not parts:
-        return "nothing"
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+        return _("nothing")
+    return joined(parts)
 
 
 def gain(move: Move, player: int, amounts: Mapping[str, int], why: str) -> None:
     """The player takes `amounts` from the supply."""
     ops = [["add", ["players", player, k], n] for k, n in amounts.items() if n]
     if ops:
-        move.emit(Event.GAIN, f"{move.name(player)} gains {describe(amounts)}: {why}", *ops)
+        move.emit(Event.GAIN, _("{player} gains {amounts}: {why}").format(
+            player=move.name(player), amounts=describe(amounts), why=why), *ops)
 
 
 def pay(move: Move, player: int, amounts: Mapping[str, int], why: str) -> None:
@@ -37,7 +39,8 @@ def pay(move: Move, player: int, amounts: Mapping[str, int], why: str) -> None:
     if short:
         move.check(False, short)
     ops = [["add", ["players", player, k], -n] for k, n in amounts.items()]
-    move.emit(Event.PAY, f"{move.name(player)} pays {describe(amounts)}: {why}", *ops)
+    move.emit(Event.PAY, _("{player} pays {amounts}: {why}").format(
+        player=move.name(player), amounts=describe(amounts), why=why), *ops)
 
 
 def shortfall(state: State, player: int, amounts: Mapping[str, int], why: str) -> str | None:
@@ -46,8 +49,9 @@ def shortfall(state: State, player: int, amounts: Mapping[str, int], why: str) -
     short = {k: have[k] for k, n in amounts.items() if have[k] < n}
     if not short:
         return None
-    return (f"{why} costs {describe(amounts)}; {have['name']} has "
-            f"{describe(short) if any(short.values()) else 'none'}")
+    return _("{why} costs {amounts}; {player} has {has}").format(
+        why=why, amounts=describe(amounts), player=have["name"],
+        has=describe(short) if any(short.values()) else _("none"))
 
 
 def give(move: Move, payer: int, receiver: int, gems: int, why: str) -> None:
@@ -55,7 +59,9 @@ def give(move: Move, payer: int, receiver: int, gems: int, why: str) -> None:
     if not gems:
         return
     have = move.state["players"][payer]["gems"]
-    move.check(have >= gems, f"{why}: {move.name(payer)} has {have} GEMs, needs {gems}")
-    move.emit(Event.FEE, f"{move.name(payer)} pays {move.name(receiver)} {gems} GEMs: {why}",
+    move.check(have >= gems, _("{why}: {player} has {have} GEMs, needs {gems}").format(
+        why=why, player=move.name(payer), have=have, gems=gems))
+    move.emit(Event.FEE, _("{payer} pays {receiver} {gems} GEMs: {why}").format(
+        payer=move.name(payer), receiver=move.name(receiver), gems=gems, why=why),
               ["add", ["players", payer, "gems"], -gems],
               ["add", ["players", receiver, "gems"], gems])

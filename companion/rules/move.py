@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, NoReturn
 
+from companion.i18n import _
 from companion.rules.catalogue import Catalogue, CatalogueError, check_entry
 from companion.rules.state import Event, EventRecord, State, apply_ops
 
@@ -33,7 +34,8 @@ class Missing(Exception):
     def __init__(self, key: str, question: str) -> None:
         self.key = key
         self.question = question
-        super().__init__(f"{question} (give it as catalogue {key!r})")
+        super().__init__(_("{question} (give it as catalogue {key})").format(
+            question=question, key=repr(key)))
 
 
 class Move:
@@ -93,8 +95,8 @@ class Move:
         if given is None:
             return
         if not isinstance(given, Mapping):
-            self.fail('"catalogue" takes an object of "kind/record/field": value '
-                      '(e.g. {"sectors/214/cost": 8})')
+            self.fail(_('"catalogue" takes an object of "kind/record/field": value '
+                        '(e.g. {"sectors/214/cost": 8})'))
         learned = self.state["learned"]
         for key, value in given.items():
             try:
@@ -102,7 +104,8 @@ class Move:
             except CatalogueError as error:
                 self.fail(str(error))
             if key not in learned or learned[key] != value:
-                self.emit(Event.LEARNED, f"Learned from the components: {key} = {value}",
+                self.emit(Event.LEARNED, _("Learned from the components: {key} = {value}").format(
+                    key=key, value=value),
                           ["set", ["learned", key], value])
 
     def value(self, kind: str, record: str | int, field: str, question: str) -> Any:
@@ -126,7 +129,8 @@ class Move:
             if player["name"] == name:
                 return index
         names = ", ".join(p["name"] for p in self.state["players"])
-        self.fail(f"no player called {name!r} (players: {names})")
+        self.fail(_("no player called {name} (players: {names})").format(name=repr(name),
+                                                                         names=names))
 
     def name(self, index: int) -> str:
         return self.state["players"][index]["name"]

@@ -14,6 +14,7 @@ import copy
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from companion.i18n import _
 from companion.rules import (
     abilities,
     actions,
@@ -89,7 +90,7 @@ def options(state: State, catalogue: Catalogue, *, ship: str | None = None) -> d
         found["income"] = income_options(state, catalogue, active)
         found["human_then_income"] = human_then_income(state, catalogue, active)
         found["hub_powers"] = hub_powers(state, catalogue)
-        _, reason, _ = probe(state, catalogue, turns.end_turn, command={"cmd": "end_turn"})
+        __, reason, __ = probe(state, catalogue, turns.end_turn, command={"cmd": "end_turn"})
         found["end_turn"] = {"allowed": reason is None, "reason": reason}
         if ship is not None:
             found["ship"] = ship_options(state, catalogue, ship)
@@ -102,9 +103,9 @@ def options(state: State, catalogue: Catalogue, *, ship: str | None = None) -> d
 def ship_entry(state: State, catalogue: Catalogue, player: int, ship_id: str) -> dict:
     """One ship on the table: may the player use it now, at what cost and owner's fee."""
     ship = state["ships"][ship_id]
-    price, _, missing = probe(state, catalogue, actions.ship_price, player, ship_id)
-    _, turn_reason, _ = probe(state, catalogue, turns.require_main_action, player)
-    reason, _, _ = probe(state, catalogue, actions.why_unusable, player, ship_id)
+    price, __, missing = probe(state, catalogue, actions.ship_price, player, ship_id)
+    __, turn_reason, __ = probe(state, catalogue, turns.require_main_action, player)
+    reason, __, __ = probe(state, catalogue, actions.why_unusable, player, ship_id)
     reason = turn_reason or reason
     owner = ship["owner"]
     return {"ship": ship_id, "owner": None if owner is None else _name(state, owner),
@@ -120,8 +121,8 @@ def income_options(state: State, catalogue: Catalogue, player: int) -> dict:
         turns.require_main_action(move, player)
         income.check_eligible(move, player)
 
-    _, reason, missing = probe(state, catalogue, eligible)
-    lines, _, lines_missing = probe(state, catalogue, income.income_lines, player)
+    __, reason, missing = probe(state, catalogue, eligible)
+    lines, __, lines_missing = probe(state, catalogue, income.income_lines, player)
     powers = [ability_needs(state, player, source, a)
               for trigger in ("income", "income_end")
               for source, a in active_abilities(state, catalogue, player, trigger)]
@@ -136,14 +137,14 @@ def relocations(state: State, catalogue: Catalogue, player: int) -> list[dict]:
     General Placement Rules for Residents")."""
     found = []
     for where, slot, species in _residents(state["players"][player]):
-        places, _, _ = probe(state, catalogue, _lift, player, where, slot, species)
+        places, __, __ = probe(state, catalogue, _lift, player, where, slot, species)
         found.append({"from": where, "slot": slot, "species": species, "to": places or []})
     return found
 
 
 def _lift(move: Move, player: int, where: Any, slot: int, species: str) -> list:
     """In a probe: where a resident could go once taken off its quarter."""
-    remove_resident(move, player, where, slot, to="hand", why="relocation")
+    remove_resident(move, player, where, slot, to="hand", why=_("relocation"))
     return places_for(move.state, player, species)
 
 
@@ -159,10 +160,11 @@ def human_then_income(state: State, catalogue: Catalogue, player: int) -> dict |
         turns.require_main_action(move, player)
         places = places_for(move.state, player, "human")
         gains.buy_resident(move, player, "human", power.params["cost"],
-                           where=places[0] if places else None, source=hub, why=f"Hub {hub}",
+                           where=places[0] if places else None, source=hub,
+                           why=_("Hub {hub}").format(hub=hub),
                            when_gaining=abilities.after_gaining_resident)
 
-    _, reason, missing = probe(state, catalogue, gain)
+    __, reason, missing = probe(state, catalogue, gain)
     return {"source": hub, "text": power.text, "allowed": reason is None, "reason": reason,
             "missing": missing, "where": places_for(state, player, "human")}
 
@@ -177,7 +179,7 @@ def hub_powers(state: State, catalogue: Catalogue) -> list[dict]:
             need = ability_needs(state, player, me["hub"], ability)
             command = {"cmd": "hub_power", "player": me["name"], "source": me["hub"],
                        **fill([need])}
-            _, reason, missing = probe(state, catalogue, abilities.hub_power, command=command)
+            __, reason, missing = probe(state, catalogue, abilities.hub_power, command=command)
             found.append({**need, "player": me["name"], "allowed": reason is None,
                           "reason": reason, "missing": missing})
     return found
@@ -189,7 +191,7 @@ def pending_choices(state: State, catalogue: Catalogue) -> list[dict]:
     for entry in state["pending"]:
         picks = []
         for levels in entry["options"]:
-            gives, _, missing = probe(state, catalogue, _bonuses, entry["track"], levels)
+            gives, __, missing = probe(state, catalogue, _bonuses, entry["track"], levels)
             picks.append({"levels": levels, "gives": gives, "missing": missing})
         found.append({"kind": entry["kind"], "player": _name(state, entry["player"]),
                       "track": entry["track"], "options": picks})
@@ -241,7 +243,7 @@ def _dismantle(state: State, catalogue: Catalogue, player: int, ship_id: str, de
                own: bool, gems_left: int | None) -> dict:
     targets = []
     for target in actions.dismantle_candidates(state, player, ship_id):
-        metal, _, missing = probe(state, catalogue, actions.dismantle_metal, design,
+        metal, __, missing = probe(state, catalogue, actions.dismantle_metal, design,
                                   state["ships"][target]["design"])
         targets.append({"ship": target, "design": state["ships"][target]["design"],
                         "metal": metal, "missing": missing})
@@ -254,13 +256,14 @@ def _construction(state: State, catalogue: Catalogue, player: int, ship_id: str,
     sectors = []
     for number in [*state["display"], *me["private_sectors"]]:
         info = catalogue.sectors[number]
-        color, _, missing = probe(state, catalogue, sector_color, number)
-        _, reason, _ = probe(state, catalogue, gains.check_wing, player, info.level, color)
-        cost, _, cost_missing = probe(state, catalogue, actions.sector_cost, number)
-        price, _, price_missing = probe(state, catalogue, actions.sector_price, player, design,
+        color, __, missing = probe(state, catalogue, sector_color, number)
+        __, reason, __ = probe(state, catalogue, gains.check_wing, player, info.level, color)
+        cost, __, cost_missing = probe(state, catalogue, actions.sector_cost, number)
+        price, __, price_missing = probe(state, catalogue, actions.sector_price, player, design,
                                         number)
         if reason is None and price is not None:
-            reason = shortfall(state, player, {"metal": price}, f"building Sector {number}")
+            reason = shortfall(state, player, {"metal": price},
+                               _("building Sector {number}").format(number=number))
         sectors.append({"number": number, "level": info.level, "wing": color, "cost": cost,
                         "price": price, "allowed": reason is None, "reason": reason,
                         "missing": sorted({*missing, *cost_missing, *price_missing}),
@@ -271,7 +274,7 @@ def _construction(state: State, catalogue: Catalogue, player: int, ship_id: str,
 
 def _expedition(state: State, catalogue: Catalogue, player: int, ship_id: str, design: str,
                 own: bool, gems_left: int | None) -> dict:
-    dice, _, missing = probe(state, catalogue, actions.expedition_dice, player, design, own)
+    dice, __, missing = probe(state, catalogue, actions.expedition_dice, player, design, own)
     rolled, kept, rerolls = dice or (None, None, None)
     return {"dice": rolled, "keep": kept, "rerolls": rerolls, "faces": list(DIE_FACES),
             "missing": missing, "humans": _humans(state, catalogue, player)}
@@ -279,7 +282,7 @@ def _expedition(state: State, catalogue: Catalogue, player: int, ship_id: str, d
 
 def _humans(state: State, catalogue: Catalogue, player: int) -> dict:
     """What a Human die kept offers: observe (1 point) or recruit (its price, where it goes)."""
-    price, _, _ = probe(state, catalogue, gains.human_price, player, gains.HUMAN_COST)
+    price, __, __ = probe(state, catalogue, gains.human_price, player, gains.HUMAN_COST)
     return {"observe": {"points": 1}, "recruit": price,
             "recruit_reason": why_not_gained(state, player, "human"),
             "where": places_for(state, player, "human")}
@@ -287,7 +290,7 @@ def _humans(state: State, catalogue: Catalogue, player: int) -> dict:
 
 def _transport(state: State, catalogue: Catalogue, player: int, ship_id: str, design: str,
                own: bool, gems_left: int | None) -> dict:
-    limit, _, missing = probe(state, catalogue, actions.transaction_limit, player, design)
+    limit, __, missing = probe(state, catalogue, actions.transaction_limit, player, design)
     return {"transactions": limit, "missing": missing,
             **_transactions(state, catalogue, player, _paid(player, ship_id, gems_left))}
 
@@ -298,8 +301,8 @@ def _transactions(state: State, catalogue: Catalogue, player: int,
     engine's verdict once `first` is done (the ship's use paid, or income taken)."""
     def one(item: dict) -> str | None:
         """The engine's verdict on a single transaction."""
-        _, reason, _ = probe(state, catalogue, _after, first,
-                             gains.transactions, player, [item], limit=1, why="a preview",
+        __, reason, __ = probe(state, catalogue, _after, first,
+                             gains.transactions, player, [item], limit=1, why=_("a preview"),
                              when_gaining=abilities.after_gaining_resident)
         return reason
 
@@ -334,13 +337,13 @@ def _paid(player: int, ship_id: str | None, gems_left: int | None) -> Callable[[
         if gems_left is not None:
             gems = move.state["players"][player]["gems"] - gems_left
             words = actions.ship_words(move.state, ship_id)
-            ledger.pay(move, player, {"gems": gems}, f"using {words}")
+            ledger.pay(move, player, {"gems": gems}, _("using {ship}").format(ship=words))
     return pay
 
 
 def _diplomacy(state: State, catalogue: Catalogue, player: int, ship_id: str, design: str,
                own: bool, gems_left: int | None) -> dict:
-    most, _, missing = probe(state, catalogue, actions.ship_value, design, "tracks")
+    most, __, missing = probe(state, catalogue, actions.ship_value, design, "tracks")
     return {"tracks_at_most": most, "missing": missing,
             "tracks": _tracks(state, catalogue, player, _paid(player, ship_id, gems_left),
                               pay=True)}
@@ -354,10 +357,10 @@ def _tracks(state: State, catalogue: Catalogue, player: int, first: Callable[[Mo
         level = state["players"][player]["diplomacy"][track]
         cost, cost_missing = None, []
         if level < diplomacy.TOP:
-            cost, _, cost_missing = probe(state, catalogue, diplomacy.lobbying_cost,
+            cost, __, cost_missing = probe(state, catalogue, diplomacy.lobbying_cost,
                                           level + 1) if pay else (0, None, [])
-        _, reason, _ = probe(state, catalogue, _after, first, diplomacy.advance, player, track,
-                             pay=pay, why="a preview")
+        __, reason, __ = probe(state, catalogue, _after, first, diplomacy.advance, player, track,
+                             pay=pay, why=_("a preview"))
         tracks.append({"track": track, "level": level, "cost": cost,
                        "allowed": reason is None, "reason": reason,
                        "missing": cost_missing})
@@ -367,7 +370,7 @@ def _tracks(state: State, catalogue: Catalogue, player: int, first: Callable[[Mo
 def _gain(field: str) -> Callable[..., dict]:
     def gain(state: State, catalogue: Catalogue, player: int, ship_id: str, design: str,
              own: bool, gems_left: int | None) -> dict:
-        amount, _, missing = probe(state, catalogue, actions.ship_value, design, field)
+        amount, __, missing = probe(state, catalogue, actions.ship_value, design, field)
         return {field: amount, "missing": missing}
     return gain
 
@@ -432,7 +435,7 @@ def bonus_offer(state: State, catalogue: Catalogue, source: str, kind: str,
         if reached != "stopped":
             return offer
         asks = offer
-    _, asked, missing = probe(state, catalogue, abilities.apply_effect, player, source,
+    __, asked, missing = probe(state, catalogue, abilities.apply_effect, player, source,
                               ability, {}, command={"use": [source]})
     if asked is None and not missing:
         return None
@@ -483,7 +486,7 @@ def _offer(state: State, catalogue: Catalogue, player: int, source: str, ability
     wanted = BONUS_DETAILS[ability.kind]
 
     def verdict(detail: Any) -> str | None:
-        _, reason, _ = probe(state, catalogue, _after, first, _effect, player, source, ability,
+        __, reason, __ = probe(state, catalogue, _after, first, _effect, player, source, ability,
                              command={"use": [source], "bonus": {source: detail}})
         return reason
 
@@ -589,7 +592,7 @@ def setup_step(state: State, catalogue: Catalogue) -> dict:
     player = state["setup"]["bonus_order"][0]
     hub = state["players"][player]["hub"]
     info = catalogue.hubs[hub]
-    plan, _, missing = probe(state, catalogue, setup.hub_value, hub, "starting_diplomacy")
+    plan, __, missing = probe(state, catalogue, setup.hub_value, hub, "starting_diplomacy")
     return {"command": "starting_bonus", "player": names[player], "hub": hub,
             "diplomacy_choice": (plan or {}).get("choice", 0) if plan is not None else None,
             "missing": missing,
@@ -646,20 +649,20 @@ def missing_values(state: State, catalogue: Catalogue) -> list[dict]:
 
     for player in state["players"]:
         for hub in [player["hub"]] if player["hub"] else player["hub_options"]:
-            ask(f"Hub {hub}", lambda move, hub=hub, ready=player["ready"]: _hub_values(
-                move, hub, ready))
+            ask(_("Hub {hub}").format(hub=hub),
+                lambda move, hub=hub, ready=player["ready"]: _hub_values(move, hub, ready))
     for number in [*state["display"], *(n for p in state["players"]
                                         for n in p["private_sectors"])]:
-        ask(f"Sector {number}", lambda move, n=number: (actions.sector_cost(move, n),
-                                                       sector_layout(move, n)))
+        ask(_("Sector {number}").format(number=number),
+            lambda move, n=number: (actions.sector_cost(move, n), sector_layout(move, n)))
     designs = {s["design"]: s["owner"] is None for s in state["ships"].values()}
     designs.update(dict.fromkeys(state["setup"].get("revealed", []), False))
     for design, neutral in designs.items():
         fields = [f for f in actions.SHIP_VALUES if f in catalogue.ships[design].fields
                   and not (neutral and f == "fee")]
-        ask(f"ship {design}", lambda move, d=design, fields=fields: [
+        ask(_("ship {ship}").format(ship=design), lambda move, d=design, fields=fields: [
             actions.ship_value(move, d, f) for f in fields])
-    ask("Diplomacy board", lambda move: (
+    ask(_("Diplomacy board"), lambda move: (
         [diplomacy.lobbying_cost(move, level) for level in range(1, diplomacy.TOP + 1)],
         [diplomacy.bonus_of_level(move, t, level) for t in TRACKS
          for level in diplomacy.SINGLE_LEVELS]))

@@ -12,10 +12,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from companion.i18n import _
 from companion.rules.catalogue import Catalogue
 from companion.rules.state import State, fleet
 from companion.rules.station import INTERMINGLING
-from companion.rules.words import AEROBIC, ALIEN_COLORS, RESOURCES, SECTOR_COLORS, SPECIES
+from companion.rules.words import (
+    AEROBIC,
+    ALIEN_COLORS,
+    RESOURCES,
+    SECTOR_COLORS,
+    SPECIES,
+    color_name,
+)
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 
@@ -25,11 +33,14 @@ _MISSING = object()
 
 
 class PositionError(ValueError):
-    """A position that cannot be scored; says which player and field, and what to do."""
+    """A position that cannot be scored; says which player and field (as the JSON names them:
+    "player 2", "sectors[0] (Sector 301).residents"), and what to do (`message`, in the
+    language spoken now)."""
 
     def __init__(self, player: str, field: str, message: str) -> None:
         self.player = player
         self.field = field
+        self.message = message
         super().__init__(f"{player}: {field}: {message}")
 
 
@@ -116,14 +127,15 @@ def player_position(state: State, index: int) -> PlayerPosition:
 def parse_position(data: Any, catalogue: Catalogue) -> tuple[PlayerPosition, ...]:
     """Check and convert a position (plain JSON data) into players; raise PositionError."""
     if not isinstance(data, Mapping) or "players" not in data:
-        raise PositionError("position", "players", 'expected an object {"players": [...]}')
+        raise PositionError("position", "players", _('expected an object {"players": [...]}'))
     raw_players = data["players"]
     if not isinstance(raw_players, list):
-        raise PositionError("position", "players", "expected a list of players")
+        raise PositionError("position", "players", _("expected a list of players"))
     if not MIN_PLAYERS <= len(raw_players) <= MAX_PLAYERS:
         raise PositionError(
             "position", "players",
-            f"the game is for {MIN_PLAYERS} to {MAX_PLAYERS} players, got {len(raw_players)}",
+            _("the game is for {least} to {most} players, got {count}").format(
+                least=MIN_PLAYERS, most=MAX_PLAYERS, count=len(raw_players)),
         )
     players = tuple(_player(raw, i, catalogue) for i, raw in enumerate(raw_players))
     _check_unique_names(players)
@@ -134,17 +146,19 @@ def parse_position(data: Any, catalogue: Catalogue) -> tuple[PlayerPosition, ...
 def _player(raw: Any, index: int, catalogue: Catalogue) -> PlayerPosition:
     label = f"player {index + 1}"
     if not isinstance(raw, Mapping):
-        raise PositionError(label, "player", "expected an object with name, hub, points, ...")
+        raise PositionError(label, "player",
+                            _("expected an object with name, hub, points, ..."))
     name = raw.get("name")
     if not isinstance(name, str) or not name.strip():
-        raise PositionError(label, "name", "expected a non-empty text")
+        raise PositionError(label, "name", _("expected a non-empty text"))
     name = name.strip()
     _reject_unknown_keys(name, "player", raw, {
         "name", "hub", "points", "ships_left", "gems", *RESOURCES, "hub_residents", "sectors",
     })
     hub = raw.get("hub")
     if not isinstance(hub, str) or hub.strip().upper() not in catalogue.hubs:
-        raise PositionError(name, "hub", f"unknown Station Hub {hub!r} (B-1..B-12, A-1..A-12)")
+        raise PositionError(name, "hub", _("unknown Station Hub {hub} (B-1..B-12, "
+                                           "A-1..A-12)").format(hub=repr(hub)))
     hub = hub.strip().upper()
     # The score track can go negative (Hub A-12: "lose 5 points immediately, going negative").
     points = _whole(name, "points", raw.get("points", _MISSING), minimum=None)
@@ -156,7 +170,7 @@ def _player(raw: Any, index: int, catalogue: Catalogue) -> PlayerPosition:
     _check_hub_residents(name, hub, hub_residents, catalogue)
     raw_sectors = raw.get("sectors", [])
     if not isinstance(raw_sectors, list):
-        raise PositionError(name, "sectors", "expected a list of Sectors")
+        raise PositionError(name, "sectors", _("expected a list of Sectors"))
     owns_108 = any(
         isinstance(s, Mapping) and s.get("number") == INTERMINGLING for s in raw_sectors
     )
@@ -172,48 +186,56 @@ def _sector(
     player: str, field: str, raw: Any, catalogue: Catalogue, owns_108: bool
 ) -> BuiltSector:
     if not isinstance(raw, Mapping):
-        raise PositionError(player, field, "expected an object with number, level, color, ...")
+        raise PositionError(player, field,
+                            _("expected an object with number, level, color, ..."))
     _reject_unknown_keys(player, field, raw, {
         "number", "level", "color", "quarters", "residents", "endgame_bonus_active",
     })
     number = raw.get("number")
     if isinstance(number, bool) or not isinstance(number, int) or number not in catalogue.sectors:
-        raise PositionError(player, f"{field}.number", f"no Sector numbered {number!r}")
+        raise PositionError(player, f"{field}.number",
+                            _("no Sector numbered {number}").format(number=repr(number)))
     info = catalogue.sectors[number]
     field = f"{field} (Sector {number})"
     level = raw.get("level", info.level)
     if level != info.level:
         raise PositionError(player, f"{field}.level",
-                            f"Sector {number} is a Level-{info.level} Sector, not {level!r}")
+                            _("Sector {number} is a Level-{level} Sector, not {given}").format(
+                                number=number, level=info.level, given=repr(level)))
     color = raw.get("color", info.color)
     if color not in SECTOR_COLORS:
         raise PositionError(player, f"{field}.color",
-                            f"expected teal, pink or brown, not {color!r}")
+                            _("expected teal, pink or brown, not {color}").format(
+                                color=repr(color)))
     if info.color is not None and color != info.color:
         raise PositionError(
             player, f"{field}.color",
-            f"the catalogue has Sector {number} as {info.color}, not {color}; if your tile says "
-            f"otherwise, correct the catalogue first",
+            _("the catalogue has Sector {number} as {known}, not {color}; if your tile says "
+              "otherwise, correct the catalogue first").format(
+                  number=number, known=color_name(info.color), color=color_name(color)),
         )
     if "quarters" not in raw and not info.quarters.known:
         raise PositionError(player, f"{field}.quarters",
-                            f"how many living quarters Sector {number} has is not in the "
-                            f"catalogue; give it")
+                            _("how many living quarters Sector {number} has is not in the "
+                              "catalogue; give it").format(number=number))
     quarters = _whole(player, f"{field}.quarters", raw.get("quarters", info.quarters.value))
     if info.quarters.known and quarters != info.quarters.value:
         raise PositionError(player, f"{field}.quarters",
-                            f"the catalogue has {info.quarters.value} living quarters for "
-                            f"Sector {number}, not {quarters}")
+                            _("the catalogue has {known} living quarters for Sector {number}, "
+                              "not {quarters}").format(known=info.quarters.value,
+                                                       number=number, quarters=quarters))
     residents = _species_list(player, f"{field}.residents", raw.get("residents", []))
     if len(residents) > quarters:
         raise PositionError(player, f"{field}.residents",
-                            f"{len(residents)} residents but only {quarters} living quarters")
+                            _("{count} residents but only {quarters} living quarters").format(
+                                count=len(residents), quarters=quarters))
     for species in residents:
         if species in AEROBIC and species != color and not (color == "teal" and owns_108):
             raise PositionError(
                 player, f"{field}.residents",
-                f"a {species} Alien cannot live in a {color} Sector (only {color} Aliens, "
-                "gold Aliens and Humans can)",
+                _("a {species} Alien cannot live in a {color} Sector (only {color} Aliens, "
+                  "gold Aliens and Humans can)").format(species=color_name(species),
+                                                        color=color_name(color)),
             )
     active = _endgame_bonus_active(player, field, raw, info, catalogue, residents)
     return BuiltSector(number=number, level=level, color=color, quarters=quarters,
@@ -228,16 +250,18 @@ def _endgame_bonus_active(
     bonuses = catalogue.endgame_abilities(info)
     given = raw.get("endgame_bonus_active")
     if given is not None and not isinstance(given, bool):
-        raise PositionError(player, f"{field}.endgame_bonus_active", "expected true or false")
+        raise PositionError(player, f"{field}.endgame_bonus_active",
+                            _("expected true or false"))
     if not bonuses:
         if given:
             raise PositionError(player, f"{field}.endgame_bonus_active",
-                                f"Sector {info.number} has no endgame bonus")
+                                _("Sector {number} has no endgame bonus").format(
+                                    number=info.number))
         return None
     if given is not None:
         if given and not residents:
             raise PositionError(player, f"{field}.endgame_bonus_active",
-                                "true, but the Sector has no residents")
+                                _("true, but the Sector has no residents"))
         return given
     links = [b.quarter for b in bonuses]
     if all(link.known for link in links):
@@ -245,9 +269,9 @@ def _endgame_bonus_active(
         return all(link.value < len(residents) for link in links)
     raise PositionError(
         player, f"{field}.endgame_bonus_active",
-        f"Sector {info.number}'s endgame bonus counts only if its linked living quarters are "
-        "occupied, and the catalogue does not know which quarters those are: add "
-        '"endgame_bonus_active": true or false to this Sector',
+        _("Sector {number}'s endgame bonus counts only if its linked living quarters are "
+          "occupied, and the catalogue does not know which quarters those are: add "
+          '"endgame_bonus_active": true or false to this Sector').format(number=info.number),
     )
 
 
@@ -259,12 +283,15 @@ def _check_hub_residents(
         return
     if not quarters:
         raise PositionError(player, "hub_residents",
-                            f"Hub {hub} has no living quarters (only B-11 and A-11 do)")
+                            _("Hub {hub} has no living quarters (only B-11 and A-11 do)").format(
+                                hub=hub))
     if not _fits(list(residents), [set(q) for q in quarters]):
-        allowed = "; ".join("/".join(q) for q in quarters)
+        allowed = "; ".join("/".join(map(color_name, q)) for q in quarters)
         raise PositionError(player, "hub_residents",
-                            f"{', '.join(residents)} do not fit Hub {hub}'s living quarters "
-                            f"({allowed})")
+                            _("{residents} do not fit Hub {hub}'s living quarters "
+                              "({allowed})").format(
+                                  residents=", ".join(map(color_name, residents)), hub=hub,
+                                  allowed=allowed))
 
 
 def _fits(residents: list[str], quarters: list[set[str]]) -> bool:
@@ -286,8 +313,10 @@ def _check_station(player: str, hub: str, sectors: tuple[BuiltSector, ...]) -> N
         if key in seen:
             raise PositionError(
                 player, "sectors",
-                f"Sectors {seen[key]} and {sector.number} are both Level-{sector.level} "
-                f"{sector.color}; each wing can have only one Sector of each level",
+                _("Sectors {first} and {second} are both Level-{level} {color}; each wing can "
+                  "have only one Sector of each level").format(
+                      first=seen[key], second=sector.number, level=sector.level,
+                      color=color_name(sector.color)),
             )
         seen[key] = sector.number
     if hub == ANY_ORDER_HUB:
@@ -296,8 +325,9 @@ def _check_station(player: str, hub: str, sectors: tuple[BuiltSector, ...]) -> N
         if level > 1 and (level - 1, color) not in seen:
             raise PositionError(
                 player, "sectors",
-                f"Sector {number} is Level-{level} {color} but the {color} wing has no "
-                f"Level-{level - 1} Sector; a wing is built from smallest to largest",
+                _("Sector {number} is Level-{level} {color} but the {color} wing has no "
+                  "Level-{below} Sector; a wing is built from smallest to largest").format(
+                      number=number, level=level, color=color_name(color), below=level - 1),
             )
 
 
@@ -305,7 +335,8 @@ def _check_unique_names(players: Sequence[PlayerPosition]) -> None:
     names = Counter(p.name for p in players)
     for name, count in names.items():
         if count > 1:
-            raise PositionError(name, "name", "two players have this name; names must differ")
+            raise PositionError(name, "name",
+                                _("two players have this name; names must differ"))
 
 
 def _check_sectors_unique_across_players(players: Sequence[PlayerPosition]) -> None:
@@ -314,33 +345,39 @@ def _check_sectors_unique_across_players(players: Sequence[PlayerPosition]) -> N
         for sector in player.sectors:
             if sector.number in owner:
                 other = owner[sector.number]
-                where = "twice" if other == player.name else f"and also by {other}"
+                text = (_("Sector {number} is built twice; there is one tile")
+                        if other == player.name else
+                        _("Sector {number} is built and also by {other}; there is one tile"))
                 raise PositionError(player.name, "sectors",
-                                    f"Sector {sector.number} is built {where}; there is one tile")
+                                    text.format(number=sector.number, other=other))
             owner[sector.number] = player.name
 
 
 def _whole(player: str, field: str, value: Any, minimum: int | None = 0) -> int:
     if value is _MISSING:
-        raise PositionError(player, field, "missing (expected a whole number)")
+        raise PositionError(player, field, _("missing (expected a whole number)"))
     if isinstance(value, bool) or not isinstance(value, int):
-        raise PositionError(player, field, f"expected a whole number, got {value!r}")
+        raise PositionError(player, field, _("expected a whole number, got {value}").format(
+            value=repr(value)))
     if minimum is not None and value < minimum:
-        raise PositionError(player, field, f"cannot be negative (got {value})")
+        raise PositionError(player, field, _("cannot be negative (got {value})").format(
+            value=value))
     return value
 
 
 def _species_list(player: str, field: str, raw: Any) -> tuple[str, ...]:
     if not isinstance(raw, list):
-        raise PositionError(player, field, "expected a list of residents")
+        raise PositionError(player, field, _("expected a list of residents"))
     for species in raw:
         if species not in SPECIES:
             raise PositionError(player, field,
-                                f"unknown resident {species!r} (teal, pink, brown, gold, human)")
+                                _("unknown resident {value} (teal, pink, brown, gold, "
+                                  "human)").format(value=repr(species)))
     return tuple(raw)
 
 
 def _reject_unknown_keys(player: str, field: str, raw: Mapping, known: set[str]) -> None:
     extra = sorted(set(raw) - known)
     if extra:
-        raise PositionError(player, field, f"unknown field(s): {', '.join(map(str, extra))}")
+        raise PositionError(player, field, _("unknown field(s): {fields}").format(
+            fields=", ".join(map(str, extra))))

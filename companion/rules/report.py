@@ -5,11 +5,12 @@ Both are plain data (JSON-ready) built from the state alone (and the catalogue f
 
 from __future__ import annotations
 
+from companion.i18n import _
 from companion.rules.catalogue import Catalogue
 from companion.rules.position import parse_position
 from companion.rules.scoring import ScoreSheet, score_game, sheet_as_json
 from companion.rules.state import State, fleet
-from companion.rules.words import RESOURCES
+from companion.rules.words import RESOURCES, word
 
 COUNTERS = ("points", "gems", *RESOURCES)  # a player's counters as reported: the score first
 
@@ -91,28 +92,39 @@ def summary(state: State, catalogue: Catalogue) -> dict:
 
 
 def format_report(report: dict) -> str:
-    """The state summary as text for a terminal."""
-    lines = [f"Phase: {report['phase']}"
-             + (f" (setup step: {report['setup_step']})" if report["phase"] == "setup" else "")]
+    """The state summary as text for a terminal (in the language spoken now; the names of
+    counters, colours, tracks and ships as the JSON report has them)."""
+    phase = report["phase"]
+    lines = [_("Phase: {phase} (setup step: {step})").format(phase=word(phase),
+                                                             step=report["setup_step"])
+             if phase == "setup" else _("Phase: {phase}").format(phase=word(phase))]
     if report["active"]:
-        lines.append(f"Turn {report['turn']}: {report['active']}"
-                     + (" (has acted)" if report["acted"] else ""))
+        lines.append((_("Turn {turn}: {player} (has acted)") if report["acted"]
+                      else _("Turn {turn}: {player}")).format(turn=report["turn"],
+                                                              player=report["active"]))
     for waiting in report["waiting_for"]:
-        lines.append(f"Waiting for {waiting['player']} to choose a {waiting['track']} "
-                     f"Diplomacy bonus: {waiting['options']}")
+        lines.append(_("Waiting for {player} to choose a {track} Diplomacy bonus: "
+                       "{options}").format(player=waiting["player"], track=word(waiting["track"]),
+                                           options=waiting["options"]))
     if report["end"]["triggered_by"]:
-        lines.append(f"End triggered by {report['end']['triggered_by']}; last turns for: "
-                     + (", ".join(report["end"]["final_turns"]) or "nobody"))
+        lines.append(_("End triggered by {player}; last turns for: {players}").format(
+            player=report["end"]["triggered_by"],
+            players=", ".join(report["end"]["final_turns"]) or _("nobody")))
     supply = report["supply"]
-    lines.append("Supply: " + ", ".join(f"{k} {v}" for k, v in supply.items()))
+    lines.append(_("Supply: {counts}").format(
+        counts=", ".join(f"{word(k)} {v}" for k, v in supply.items())))
     for p in report["players"]:
-        counters = ", ".join(f"{k} {p[k]}" for k in COUNTERS)
-        lines.append(f"{p['name']} ({p['color']}, Hub {p['hub']}): {counters}")
-        lines.append("  diplomacy: " + ", ".join(f"{k} {v}" for k, v in p["diplomacy"].items()))
-        lines.append(f"  ships: {', '.join(p['ships']) or 'none'}")
+        counters = ", ".join(f"{word(k)} {p[k]}" for k in COUNTERS)
+        lines.append(_("{player} ({color}, Hub {hub}): {counters}").format(
+            player=p["name"], color=word(p["color"]), hub=p["hub"], counters=counters))
+        lines.append(_("  diplomacy: {levels}").format(
+            levels=", ".join(f"{word(k)} {v}" for k, v in p["diplomacy"].items())))
+        lines.append(_("  ships: {ships}").format(ships=", ".join(p["ships"]) or _("none")))
         for s in p["sectors"]:
-            lines.append(f"  Sector {s['number']}: {', '.join(s['residents']) or 'empty'} "
-                         f"({len(s['residents'])}/{s['quarters']})")
+            lines.append(_("  Sector {number}: {residents} ({count}/{quarters})").format(
+                number=s["number"], residents=", ".join(map(word, s["residents"])) or _("empty"),
+                count=len(s["residents"]), quarters=s["quarters"]))
         if p["hub_residents"]:
-            lines.append(f"  Hub residents: {', '.join(p['hub_residents'])}")
+            lines.append(_("  Hub residents: {residents}").format(
+                residents=", ".join(map(word, p["hub_residents"]))))
     return "\n".join(lines)

@@ -1,6 +1,9 @@
 """Final scoring ("Game End Scoring" of the rulebook), category by category, with the ranking.
 
-Plain data in (`PlayerPosition`s and the catalogue), plain data out (a `ScoreSheet`).
+Plain data in (`PlayerPosition`s and the catalogue), plain data out (a `ScoreSheet`). The sheet's
+words are data and stay English (its labels, sources and tie-breaker are compared when a game
+record is imported); `category_name`, `source_name` and `tiebreak_text` say them in the
+language spoken now, and `format_sheet` prints the sheet in it.
 """
 
 from __future__ import annotations
@@ -8,9 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from companion import i18n
+from companion.i18n import N_, _
 from companion.rules.catalogue import Ability, Catalogue
 from companion.rules.position import PlayerPosition, station_count
-from companion.rules.words import SPECIES, SPECIES_NAMES
+from companion.rules.words import SPECIES, SPECIES_NAMES, species_name
 
 
 @dataclass(frozen=True)
@@ -42,6 +47,34 @@ class ScoringValues:
 
 # The rulebook's score sheet lists the pluralities in this order.
 PLURALITY_ORDER = ("human", "gold", "teal", "pink", "brown")
+PLURALITIES = "Pluralities: {species}"  # a row label of the sheet (English: the data)
+CATEGORIES = (N_("Total In-Game Points"), N_("Total for Sectors Built"), N_("Residents (2 each)"),
+              N_("Station Endgame Bonuses"), N_("Leftover GEMs & Resources"), N_("TOTAL"))
+TIE_ALIENS = N_("{names} tie on {best}; {winner} wins with the most Aliens ({aliens})")
+TIE_HUMANS = N_("{names} tie on {best}; most Aliens is also tied, so {winner} wins with the "
+                "most Humans ({humans})")
+TIE_SHARED = N_("{names} tie on {best} with equal Aliens and Humans; {sharing} share the "
+                "victory")
+
+
+def category_name(label: str) -> str:
+    """A row label of `ScoreSheet.rows()` (English, as the sheet keeps it) in the language
+    spoken now: "Pluralities: Ensaroo (pink)" -> "Mehrheiten: Ensaroo (rosa)"."""
+    for species in PLURALITY_ORDER:
+        if label == PLURALITIES.format(species=SPECIES_NAMES[species]):
+            return _("Pluralities: {species}").format(species=species_name(species))
+    return i18n._(label) if label in CATEGORIES else label
+
+
+def source_name(source: str) -> str:
+    """Where an endgame bonus comes from ("Hub B-3", "Sector 301", as the sheet keeps it) in
+    the language spoken now."""
+    kind, _space, what = source.partition(" ")
+    if kind == "Hub":
+        return _("Hub {hub}").format(hub=what)
+    if kind == "Sector":
+        return _("Sector {number}").format(number=what)
+    return source
 
 
 @dataclass(frozen=True)
@@ -87,7 +120,8 @@ class ScoreSheet:
             ("Residents (2 each)", [p.residents for p in self.players]),
         ]
         rows += [
-            (f"Pluralities: {SPECIES_NAMES[s]}", [p.pluralities[s] for p in self.players])
+            (PLURALITIES.format(species=SPECIES_NAMES[s]),
+             [p.pluralities[s] for p in self.players])
             for s in PLURALITY_ORDER
         ]
         rows += [
@@ -218,25 +252,36 @@ def rank(scores: Sequence[PlayerScore]) -> ScoreSheet:
     return ScoreSheet(players=ranked, winners=winners, tiebreak=_tiebreak(ordered))
 
 
-def _tiebreak(ordered: Sequence[PlayerScore]) -> str | None:
-    """Say which tie-breaker decided the winner, if the best total was shared."""
+def _tiebreak(ordered: Sequence[PlayerScore], *, translated: bool = False) -> str | None:
+    """Say which tie-breaker decided the winner, if the best total was shared (in English, the
+    sheet's data; `translated`: in the language spoken now)."""
+    def say(text: str) -> str:
+        return i18n._(text) if translated else text
+
     best = ordered[0].total
     tied = [s for s in ordered if s.total == best]
     if len(tied) == 1:
         return None
-    names = " and ".join(s.name for s in tied)
+    both = say(N_(" and "))
+    names = both.join(s.name for s in tied)
     most_aliens = max(s.aliens for s in tied)
     by_aliens = [s for s in tied if s.aliens == most_aliens]
     if len(by_aliens) == 1:
-        return (f"{names} tie on {best}; {by_aliens[0].name} wins with the most Aliens "
-                f"({most_aliens})")
+        return say(TIE_ALIENS).format(names=names, best=best, winner=by_aliens[0].name,
+                                      aliens=most_aliens)
     most_humans = max(s.humans for s in by_aliens)
     by_humans = [s for s in by_aliens if s.humans == most_humans]
     if len(by_humans) == 1:
-        return (f"{names} tie on {best}; most Aliens is also tied, so {by_humans[0].name} wins "
-                f"with the most Humans ({most_humans})")
-    sharing = " and ".join(s.name for s in by_humans)
-    return f"{names} tie on {best} with equal Aliens and Humans; {sharing} share the victory"
+        return say(TIE_HUMANS).format(names=names, best=best, winner=by_humans[0].name,
+                                      humans=most_humans)
+    sharing = both.join(s.name for s in by_humans)
+    return say(TIE_SHARED).format(names=names, best=best, sharing=sharing)
+
+
+def tiebreak_text(sheet: ScoreSheet) -> str | None:
+    """`sheet.tiebreak` in the language spoken now (None when the best total was not shared)."""
+    ordered = sorted(sheet.players, key=lambda s: (s.total, s.aliens, s.humans), reverse=True)
+    return _tiebreak(ordered, translated=True) if ordered else None
 
 
 def sheet_as_json(sheet: ScoreSheet) -> dict:
@@ -267,34 +312,35 @@ def sheet_as_json(sheet: ScoreSheet) -> dict:
 def format_sheet(sheet: ScoreSheet) -> str:
     """A readable score sheet: one column per player, one row per category, as in the rulebook."""
     names = [p.name for p in sheet.players]
-    rows = sheet.rows()
-    label_width = max(len(label) for label, _ in rows)
+    rows = [(category_name(label), label, values) for label, values in sheet.rows()]
+    label_width = max(len(shown) for shown, _label, _values in rows)
     widths = [max(len(n), 5) for n in names]
 
     def line(label: str, cells: Sequence[str]) -> str:
         return "  ".join([label.ljust(label_width), *(c.rjust(w) for c, w in zip(cells, widths))])
 
-    out = [line("Category", names), line("-" * label_width, ["-" * w for w in widths])]
-    for label, values in rows:
+    out = [line(_("Category"), names), line("-" * label_width, ["-" * w for w in widths])]
+    for shown, label, values in rows:
         if label == "TOTAL":
             out.append(line("-" * label_width, ["-" * w for w in widths]))
         blank_zero = label.startswith("Pluralities")
-        out.append(line(label, ["" if blank_zero and v == 0 else str(v) for v in values]))
+        out.append(line(shown, ["" if blank_zero and v == 0 else str(v) for v in values]))
     out.append("")
     by_rank = sorted(sheet.players, key=lambda p: p.rank)
-    out.append("Rank: " + ", ".join(f"{p.rank}. {p.name}" for p in by_rank))
+    out.append(_("Rank: {ranking}").format(
+        ranking=", ".join(f"{p.rank}. {p.name}" for p in by_rank)))
     if len(sheet.winners) == 1:
-        out.append(f"Winner: {sheet.winners[0]}")
+        out.append(_("Winner: {player}").format(player=sheet.winners[0]))
     else:
-        out.append(f"Shared victory: {', '.join(sheet.winners)}")
+        out.append(_("Shared victory: {players}").format(players=", ".join(sheet.winners)))
     if sheet.tiebreak:
-        out.append(f"Tie-breaker: {sheet.tiebreak}")
+        out.append(_("Tie-breaker: {tiebreak}").format(tiebreak=tiebreak_text(sheet)))
     bonus_notes = [
-        f"  {p.name}: {b.source} +{b.points}: {b.text}"
+        f"  {p.name}: {source_name(b.source)} +{b.points}: {b.text}"
         for p in sheet.players
         for b in p.bonus_lines
     ]
     if bonus_notes:
-        out.append("Station endgame bonuses:")
+        out.append(_("Station endgame bonuses:"))
         out.extend(bonus_notes)
     return "\n".join(out)

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from companion.files import JsonFileError, load_json
+from companion.i18n import _
 from companion.rules.catalogue import Catalogue
 from companion.rules.game import Game, Missing, Refused, Step
 
@@ -21,7 +22,7 @@ class ScriptError(ValueError):
     def __init__(self, line: int, reason: str) -> None:
         self.line = line
         self.reason = reason
-        super().__init__(f"line {line}: {reason}")
+        super().__init__(_("line {line}: {reason}").format(line=line, reason=reason))
 
 
 @dataclass(frozen=True)
@@ -41,8 +42,15 @@ def parse(lines: Iterable[str]) -> Iterator[ScriptLine]:
         except JsonFileError as error:
             raise ScriptError(number, str(error)) from None
         if not isinstance(command, dict) or not isinstance(command.get("cmd"), str):
-            raise ScriptError(number, "expected an object with a \"cmd\"")
+            raise ScriptError(number, _("expected an object with a \"cmd\""))
         yield ScriptLine(number, command)
+
+
+def missing_hint(missing: Missing) -> str:
+    """A script line's message for a value the catalogue lacks: the question, and how to give
+    the value on the line."""
+    return _("{question} - add \"catalogue\": {{\"{key}\": ...}} to this line").format(
+        question=missing.question, key=missing.key)
 
 
 def replay(lines: Iterable[str], catalogue: Catalogue, game: Game | None = None,
@@ -53,8 +61,7 @@ def replay(lines: Iterable[str], catalogue: Catalogue, game: Game | None = None,
         try:
             step = game.execute(line.command)
         except Missing as missing:
-            raise ScriptError(line.number, f"{missing.question} - add \"catalogue\": "
-                                           f"{{\"{missing.key}\": ...}} to this line") from None
+            raise ScriptError(line.number, missing_hint(missing)) from None
         except Refused as refused:
             raise ScriptError(line.number, refused.reason) from None
         if on_step:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from companion import i18n
+from companion.i18n import N_, _
 from companion.rules import ledger
 from companion.rules.abilities import after_gaining_resident
 from companion.rules.catalogue import Catalogue
@@ -19,23 +21,32 @@ from companion.rules.move import Move
 from companion.rules.state import Event, State, new_player, new_ship
 from companion.rules.station import add_sector, sector_color, sector_label
 from companion.rules.turns import start_turn
-from companion.rules.words import ALIEN_COLORS, PLAYER_COLORS, RESOURCES, SHIP_TYPES
+from companion.rules.words import (
+    ALIEN_COLORS,
+    PLAYER_COLORS,
+    RESOURCES,
+    SHIP_TYPES,
+    color_name,
+    joined,
+)
 from companion.text import name_problem
 
-HUB_QUESTIONS = {
-    **{f"starting_{k}": f"How many {k} does the back of Hub {{hub}} give at the start?"
-       for k in ("gems", *RESOURCES)},
-    "starting_diplomacy": "Which Diplomacy advances does the back of Hub {hub} give "
-                          "({{\"fixed\": {{track: n}}, \"choice\": n}})?",
-    "income_gems_per_ship": "How many GEMs per ship does Hub {hub} give at income?",
-    "income_fixed_gems": "What fixed GEM income does Hub {hub} give?",
-    "quarter_income": "What income does each living quarter of Hub {hub} show?",
+HUB_QUESTIONS = {  # the starting resources in the order ("gems", *RESOURCES)
+    "starting_gems": N_("How many gems does the back of Hub {hub} give at the start?"),
+    "starting_food": N_("How many food does the back of Hub {hub} give at the start?"),
+    "starting_water": N_("How many water does the back of Hub {hub} give at the start?"),
+    "starting_metal": N_("How many metal does the back of Hub {hub} give at the start?"),
+    "starting_diplomacy": N_("Which Diplomacy advances does the back of Hub {hub} give "
+                             "({{\"fixed\": {{track: n}}, \"choice\": n}})?"),
+    "income_gems_per_ship": N_("How many GEMs per ship does Hub {hub} give at income?"),
+    "income_fixed_gems": N_("What fixed GEM income does Hub {hub} give?"),
+    "quarter_income": N_("What income does each living quarter of Hub {hub} show?"),
 }
 
 
 def hub_value(move: Move, hub: str, field: str) -> Any:
     """A value printed on Hub `hub` (asked once when the catalogue lacks it)."""
-    return move.value("hubs", hub, field, HUB_QUESTIONS[field].format(hub=hub))
+    return move.value("hubs", hub, field, i18n._(HUB_QUESTIONS[field]).format(hub=hub))
 
 
 def _table(move: Move, record: str, field: str) -> Any:
@@ -58,20 +69,22 @@ def new_game(move: Move) -> None:
     {"players": [{"name", "color"}], "first_game": bool, "advanced": bool, "friendly": bool,
      "aliens": {"teal": n, "pink": n, "brown": n, "gold": n}}
     """
-    move.check(move.state["phase"] == "new", "a game has already been set up")
+    move.check(move.state["phase"] == "new", _("a game has already been set up"))
     players = move.command.get("players")
     if not isinstance(players, list) or not 2 <= len(players) <= 4:
-        move.fail("a game is for 2 to 4 players: give \"players\": [{\"name\", \"color\"}, ...]")
+        move.fail(_("a game is for 2 to 4 players: give \"players\": [{\"name\", \"color\"}, "
+                    "...]"))
     names = [p.get("name") if isinstance(p, dict) else None for p in players]
     if any(not isinstance(n, str) or not n.strip() for n in names) or len(set(names)) != len(names):
-        move.fail("each player needs a name of their own")
+        move.fail(_("each player needs a name of their own"))
     for number, name in enumerate(names, start=1):
-        problem = name_problem(name, f"player {number}'s name")
+        problem = name_problem(name, _("player {number}'s name").format(number=number))
         if problem:
             move.fail(problem)
     colors = [p.get("color") for p in players]
     if any(c not in PLAYER_COLORS for c in colors) or len(set(colors)) != len(colors):
-        move.fail(f"each player needs a different colour of {', '.join(PLAYER_COLORS)}")
+        move.fail(_("each player needs a different colour of {colors}").format(
+            colors=", ".join(PLAYER_COLORS)))
     count = len(players)
     first_game = bool(move.command.get("first_game"))
     options = {"first_game": first_game, "advanced": bool(move.command.get("advanced")),
@@ -83,11 +96,13 @@ def new_game(move: Move) -> None:
     if set(aliens) != set(ALIEN_COLORS) or not all(
         isinstance(n, int) and 0 <= n <= per_color for n in aliens.values()
     ):
-        move.fail(f"give the Aliens drawn by colour: \"aliens\": {{\"teal\", \"pink\", \"brown\", "
-                  f"\"gold\"}} ({drawn} in all for {count} players, at most {per_color} each)")
+        move.fail(_("give the Aliens drawn by colour: \"aliens\": {{\"teal\", \"pink\", \"brown\", "
+                    "\"gold\"}} ({drawn} in all for {count} players, at most {per_color} "
+                    "each)").format(drawn=drawn, count=count, per_color=per_color))
     move.check(sum(aliens.values()) == drawn,
-               f"Draw {drawn} Aliens for {count} players (\"2p: 50 / 3p: 70 / 4p: 90\"); "
-               f"these add up to {sum(aliens.values())}")
+               _("Draw {drawn} Aliens for {count} players (\"2p: 50 / 3p: 70 / 4p: 90\"); these "
+                 "add up to {total}").format(drawn=drawn, count=count,
+                                             total=sum(aliens.values())))
     state_players = [new_player(p["name"].strip(), p["color"]) for p in players]
     ships = {}
     for index, player in enumerate(state_players):
@@ -95,10 +110,15 @@ def new_game(move: Move) -> None:
             ships[f"{player['name']}:L1-{kind}"] = new_ship(f"L1-{kind}", kind, index)
     for kind in SHIP_TYPES:
         ships[f"neutral:{kind}"] = new_ship(f"neutral-{kind}", kind, None)
-    move.emit(Event.GAME_STARTED,
-              f"New game for {', '.join(names)} ({'first game' if first_game else 'standard'})"
-              + (" with example values (not stored for later games)" if options["example"]
-                 else ""),
+    if options["example"]:
+        started = (_("New game for {players} (first game) with example values (not stored for "
+                     "later games)") if first_game else
+                   _("New game for {players} (standard) with example values (not stored for "
+                     "later games)"))
+    else:
+        started = (_("New game for {players} (first game)") if first_game
+                   else _("New game for {players} (standard)"))
+    move.emit(Event.GAME_STARTED, started.format(players=", ".join(names)),
               ["set", ["phase"], "setup"],
               ["set", ["options"], options],
               ["set", ["players"], state_players],
@@ -110,7 +130,8 @@ def new_game(move: Move) -> None:
 def _step(move: Move, *steps: str) -> None:
     step = move.state["setup"].get("step")
     if move.state["phase"] != "setup" or step not in steps:  # the steps build on each other
-        move.fail(f"this setup step comes later (now: {step or move.state['phase']})")
+        move.fail(_("this setup step comes later (now: {step})").format(
+            step=step or move.state["phase"]))
 
 
 def sector_display(move: Move) -> None:
@@ -122,34 +143,38 @@ def sector_display(move: Move) -> None:
     _step(move, "display")
     numbers = move.command.get("sectors")
     if not isinstance(numbers, list) or not all(n in move.catalogue.sectors for n in numbers):
-        move.fail("give the Sector numbers on display: \"sectors\": [101, 112, ...]")
-    move.check(len(set(numbers)) == len(numbers), "a Sector is listed twice")
+        move.fail(_("give the Sector numbers on display: \"sectors\": [101, 112, ...]"))
+    move.check(len(set(numbers)) == len(numbers), _("a Sector is listed twice"))
     options = move.state["options"]
     per_stack = lay_out(move.catalogue, len(move.state["players"]),
                         options["friendly"])["per_stack"]
     stacks = Counter((move.catalogue.sectors[n].level, sector_color(move, n)) for n in numbers)
     for stack, count in sorted(stacks.items()):
-        move.check(count == per_stack, f"{count} Level-{stack[0]} {stack[1]} Sectors on display; "
-                                       f"the display has {per_stack} of each")
-    move.check(len(stacks) == 9, f"the display has Sectors of {len(stacks)} stacks; it needs "
-                                 "all nine (three levels of three colours)")
+        move.check(count == per_stack, _("{count} Level-{level} {color} Sectors on display; the "
+                                         "display has {per_stack} of each").format(
+                                             count=count, level=stack[0],
+                                             color=color_name(stack[1]), per_stack=per_stack))
+    move.check(len(stacks) == 9, _("the display has Sectors of {count} stacks; it needs all "
+                                   "nine (three levels of three colours)").format(
+                                       count=len(stacks)))
     if options["first_game"]:
         endings = _table(move, "sector_display", "first_game_number_endings")
         odd = [n for n in numbers if n % 10 not in endings]
-        move.check(not odd, f"first game: use only Sectors ending in 1-4, not {odd}")
+        move.check(not odd, _("first game: use only Sectors ending in 1-4, not {odd}").format(
+            odd=odd))
     next_step = "sets" if options["first_game"] else "hubs"
     labels = ", ".join(sector_label(move, n) for n in sorted(numbers))
-    move.emit(Event.DISPLAY_SET, f"Sector display: {labels}",
+    move.emit(Event.DISPLAY_SET, _("Sector display: {sectors}").format(sectors=labels),
               ["set", ["display"], sorted(numbers)], ["set", ["setup", "step"], next_step])
 
 
 def first_game_sets(move: Move) -> None:
     """`first_game_sets`: {"sets": {player: 1-4}} - the predefined Hub and ship sets."""
     _step(move, "sets")
-    sets = _per_player(move, "sets", "each player's set: \"sets\": {name: 1-4}")
+    sets = _per_player(move, "sets", _("each player's set: \"sets\": {name: 1-4}"))
     move.check(len(set(sets.values())) == len(sets) and all(v in (1, 2, 3, 4)
                                                              for v in sets.values()),
-               "each player gets a different set, 1 to 4")
+               _("each player gets a different set, 1 to 4"))
     for name, number in sets.items():
         player = move.player(name)
         record = f"first_game_set_{number}"
@@ -169,21 +194,23 @@ def first_game_sets(move: Move) -> None:
 def deal_hubs(move: Move) -> None:
     """`deal_hubs`: {"hubs": {player: [hub, hub]}} - "Deal each player 2 random Station Hubs"."""
     _step(move, "hubs")
-    dealt = _per_player(move, "hubs", "the two Hubs dealt to each player: "
-                                      "\"hubs\": {name: [hub, hub]}")
+    dealt = _per_player(move, "hubs", _("the two Hubs dealt to each player: "
+                                        "\"hubs\": {name: [hub, hub]}"))
     every = [h for pair in dealt.values() for h in pair]
     unknown = [h for h in every if h not in move.catalogue.hubs]
     if unknown:
-        move.fail(f"no Station Hub {unknown[0]!r}")
-    move.check(len(set(every)) == len(every), "a Hub is dealt twice")
-    move.check(all(len(pair) == 2 for pair in dealt.values()), "each player is dealt 2 Hubs")
+        move.fail(_("no Station Hub {hub}").format(hub=repr(unknown[0])))
+    move.check(len(set(every)) == len(every), _("a Hub is dealt twice"))
+    move.check(all(len(pair) == 2 for pair in dealt.values()), _("each player is dealt 2 Hubs"))
     if not move.state["options"]["advanced"]:
         advanced = [h for h in every if not h.startswith("B-")]
-        move.check(not advanced, f"the basic game uses Hubs B-1 to B-12 only, not {advanced}")
+        move.check(not advanced, _("the basic game uses Hubs B-1 to B-12 only, not {hubs}").format(
+            hubs=advanced))
     for name, pair in dealt.items():
-        move.emit(Event.HUBS_DEALT, f"{name} is dealt {' and '.join(pair)}",
+        move.emit(Event.HUBS_DEALT, _("{player} is dealt {hubs}").format(
+            player=name, hubs=joined(pair)),
                   ["set", ["players", move.player(name), "hub_options"], list(pair)])
-    move.emit(Event.SETUP_STEP, "Level-3 ship draft", ["set", ["setup", "step"], "reveal"],
+    move.emit(Event.SETUP_STEP, _("Level-3 ship draft"), ["set", ["setup", "step"], "reveal"],
               ["set", ["setup", "draft_level"], 3])
 
 
@@ -198,16 +225,21 @@ def reveal_ships(move: Move) -> None:
     designs = move.command.get("ships")
     count = _table(move, "ships_revealed_per_draft", f"players_{len(move.state['players'])}")
     if not isinstance(designs, list):
-        move.fail(f"give the {count} Level-{level} ships revealed: \"ships\": [design, ...]")
+        move.fail(_("give the {count} Level-{level} ships revealed: \"ships\": "
+                    "[design, ...]").format(count=count, level=level))
     for design in designs:
         ship = move.catalogue.ships.get(design)
         if ship is None or ship.group != "deck_design" or ship.level not in (level, None):
-            move.fail(f"{design!r} is not a Level-{level} ship design")
-    move.check(len(designs) == count, f"reveal {count} ships for "
-                                      f"{len(move.state['players'])} players, not {len(designs)}")
+            move.fail(_("{design} is not a Level-{level} ship design").format(
+                design=repr(design), level=level))
+    move.check(len(designs) == count, _("reveal {count} ships for {players} players, not "
+                                        "{given}").format(count=count,
+                                                          players=len(move.state["players"]),
+                                                          given=len(designs)))
     order = list(range(len(move.state["players"])))
     first, second = (order, order[::-1]) if level == 3 else (order[::-1], order)
-    move.emit(Event.SHIPS_REVEALED, f"Level-{level} ships revealed: {', '.join(designs)}",
+    move.emit(Event.SHIPS_REVEALED, _("Level-{level} ships revealed: {ships}").format(
+        level=level, ships=", ".join(designs)),
               ["set", ["setup", "revealed"], list(designs)],
               ["set", ["setup", "draft_order"], first + second],
               ["set", ["setup", "step"], "draft"])
@@ -219,21 +251,24 @@ def draft_ship(move: Move) -> None:
     player = move.player()
     setup = move.state["setup"]
     move.check(setup["draft_order"][0] == player,
-               f"it is {move.name(setup['draft_order'][0])}'s pick")
+               _("it is {player}'s pick").format(player=move.name(setup["draft_order"][0])))
     design = move.command.get("ship")
     if design not in setup["revealed"]:
-        move.fail(f"{design!r} is not among the ships on offer: {', '.join(setup['revealed'])}")
+        move.fail(_("{design} is not among the ships on offer: {ships}").format(
+            design=repr(design), ships=", ".join(setup["revealed"])))
     ship = move.catalogue.ships[design]
     _give_ship(move, player, design, ship.type)
-    move.emit(Event.SHIP_DRAFTED, f"{move.name(player)} drafts {design}",
+    move.emit(Event.SHIP_DRAFTED, _("{player} drafts {design}").format(
+        player=move.name(player), design=design),
               ["remove_at", ["setup", "revealed"], setup["revealed"].index(design)],
               ["remove_at", ["setup", "draft_order"], 0])
     if not setup["draft_order"]:
         if setup["draft_level"] == 3:
-            move.emit(Event.SETUP_STEP, "Level-2 ship draft", ["set", ["setup", "draft_level"], 2],
+            move.emit(Event.SETUP_STEP, _("Level-2 ship draft"),
+                      ["set", ["setup", "draft_level"], 2],
                       ["set", ["setup", "step"], "reveal"])
         else:
-            move.emit(Event.SETUP_STEP, "Each player keeps one of their two Hubs, in turn order",
+            move.emit(Event.SETUP_STEP, _("Each player keeps one of their two Hubs, in turn order"),
                       ["set", ["setup", "step"], "choose_hub"],
                       ["set", ["setup", "hub_order"], list(range(len(move.state["players"])))])
 
@@ -244,13 +279,16 @@ def choose_hub(move: Move) -> None:
     _step(move, "choose_hub")
     player = move.player()
     order = move.state["setup"]["hub_order"]
-    move.check(order[0] == player, f"it is {move.name(order[0])}'s turn to choose a Hub")
+    move.check(order[0] == player, _("it is {player}'s turn to choose a Hub").format(
+        player=move.name(order[0])))
     hub = move.command.get("hub")
     offered = move.state["players"][player]["hub_options"]
     if hub not in offered:
-        move.fail(f"{move.name(player)} was dealt {' and '.join(offered)}, not {hub}")
+        move.fail(_("{player} was dealt {hubs}, not {hub}").format(
+            player=move.name(player), hubs=joined(offered), hub=hub))
     _take_hub(move, player, hub)
-    move.emit(Event.HUB_CHOSEN, f"{move.name(player)} keeps Hub {hub}",
+    move.emit(Event.HUB_CHOSEN, _("{player} keeps Hub {hub}").format(player=move.name(player),
+                                                                     hub=hub),
               ["remove_at", ["setup", "hub_order"], 0])
     if not move.state["setup"]["hub_order"]:
         _start_bonuses(move)
@@ -258,7 +296,8 @@ def choose_hub(move: Move) -> None:
 
 def _take_hub(move: Move, player: int, hub: str) -> None:
     quarters = move.catalogue.hubs[hub].living_quarters
-    move.emit(Event.HUB_TAKEN, f"{move.name(player)} takes Station Hub {hub}",
+    move.emit(Event.HUB_TAKEN, _("{player} takes Station Hub {hub}").format(
+        player=move.name(player), hub=hub),
               ["set", ["players", player, "hub"], hub],
               ["set", ["players", player, "hub_quarters"], quarters],
               ["set", ["players", player, "hub_slots"], [None] * len(quarters)])
@@ -269,13 +308,14 @@ def _give_ship(move: Move, player: int, design: str, kind: str) -> str:
     ship_id, n = f"{name}:{design}", 2
     while ship_id in move.state["ships"]:
         ship_id, n = f"{name}:{design}#{n}", n + 1
-    move.emit(Event.SHIP_TAKEN, f"{name} takes a {design} ship",
+    move.emit(Event.SHIP_TAKEN, _("{player} takes a {design} ship").format(player=name,
+                                                                           design=design),
               ["set", ["ships", ship_id], new_ship(design, kind, player)])
     return ship_id
 
 
 def _start_bonuses(move: Move) -> None:
-    move.emit(Event.SETUP_STEP, "Each player takes the starting bonuses of their Hub",
+    move.emit(Event.SETUP_STEP, _("Each player takes the starting bonuses of their Hub"),
               ["set", ["setup", "step"], "bonuses"],
               ["set", ["setup", "bonus_order"], list(range(len(move.state["players"])))])
 
@@ -291,41 +331,44 @@ def starting_bonus(move: Move) -> None:
     _step(move, "bonuses")
     player = move.player()
     order = move.state["setup"]["bonus_order"]
-    move.check(order[0] == player, f"{move.name(order[0])} takes their bonuses first")
+    move.check(order[0] == player, _("{player} takes their bonuses first").format(
+        player=move.name(order[0])))
     me = move.state["players"][player]
     hub = me["hub"]
     info = move.catalogue.hubs[hub]
-    why = f"starting bonus of Hub {hub}"
+    why = _("starting bonus of Hub {hub}").format(hub=hub)
     start = {k: hub_value(move, hub, f"starting_{k}") for k in ("gems", *RESOURCES)}
     ledger.gain(move, player, start, why)
     _starting_diplomacy(move, player, hub, why)
     for spec, number in zip(info.value("setup_free_sectors", []),
                             _list(move, "sectors", len(info.value("setup_free_sectors", [])),
-                                  "the free Sector(s) taken")):
+                                  _("the free Sector(s) taken"))):
         sector = move.catalogue.sectors.get(number)
         move.check(sector is not None and (sector.level, sector_color(move, number)) ==
                    (spec["level"], spec["color"]),
-                   f"Hub {hub} gives a free Level-{spec['level']} {spec['color']} Sector, "
-                   f"not {number}")
+                   _("Hub {hub} gives a free Level-{level} {color} Sector, not {number}").format(
+                       hub=hub, level=spec["level"], color=color_name(spec["color"]),
+                       number=number))
         add_sector(move, player, number, why)
     private = info.value("setup_private_sectors", 0)
     if private:
-        numbers = _list(move, "private_sectors", private, "the private Sectors drawn")
-        move.emit(Event.PRIVATE_SECTORS, f"{move.name(player)} sets aside {numbers} (Hub {hub})",
+        numbers = _list(move, "private_sectors", private, _("the private Sectors drawn"))
+        move.emit(Event.PRIVATE_SECTORS, _("{player} sets aside {sectors} (Hub {hub})").format(
+            player=move.name(player), sectors=numbers, hub=hub),
                   ["set", ["players", player, "private_sectors"], numbers])
     for change in info.value("setup_ship_changes", []):
         _ship_change(move, player, change, hub)
     for species, count in info.value("setup_residents", {}).items():
-        for _ in range(count):
+        for _time in range(count):
             gain_resident(move, player, species, "hub", why=why,
                           when_gaining=after_gaining_resident)
     compensation = _table(move, "turn_order_gems", f"player_{player + 1}")
-    ledger.gain(move, player, {"gems": compensation}, "compensation for turn order")
-    move.emit(Event.BONUSES_TAKEN, f"{move.name(player)} has set up",
+    ledger.gain(move, player, {"gems": compensation}, _("compensation for turn order"))
+    move.emit(Event.BONUSES_TAKEN, _("{player} has set up").format(player=move.name(player)),
               ["remove_at", ["setup", "bonus_order"], 0],
               ["set", ["players", player, "ready"], True])
     if not move.state["setup"]["bonus_order"]:
-        move.emit(Event.PLAY_STARTED, "Setup complete: the game begins",
+        move.emit(Event.PLAY_STARTED, _("Setup complete: the game begins"),
                   ["set", ["phase"], "play"], ["set", ["setup", "step"], "done"])
         start_turn(move, 0)
 
@@ -337,11 +380,11 @@ def _starting_diplomacy(move: Move, player: int, hub: str, why: str) -> None:
     if plan.get("choice"):
         move.check(sum(chosen.values()) == plan["choice"] and (
             len(chosen) == 1 or all(n == 1 for n in chosen.values())),
-            f"Hub {hub}: move up two spaces on one Diplomacy track or one space each on two "
-            f"different tracks; give them as \"diplomacy\": {{track: n}}")
+            _("Hub {hub}: move up two spaces on one Diplomacy track or one space each on two "
+              "different tracks; give them as \"diplomacy\": {{track: n}}").format(hub=hub))
         steps.update(chosen)
     for track, n in steps.items():
-        for _ in range(n):
+        for _time in range(n):
             advance(move, player, track, pay=False, why=why)
 
 
@@ -365,12 +408,14 @@ def _ship_change(move: Move, player: int, change: dict, hub: str) -> None:
         return
     if change["op"] == "draw":
         kept = _list(move, "keep", change["keep"],
-                     f"the Level-{change['level']} ships kept of the {change['draw']} drawn")
+                     _("the Level-{level} ships kept of the {drawn} drawn").format(
+                         level=change["level"], drawn=change["draw"]))
         for design in kept:
             ship = move.catalogue.ships.get(design)
             move.check(ship is not None and ship.group == "deck_design"
                        and ship.level in (change["level"], None),
-                       f"{design!r} is not a Level-{change['level']} ship design")
+                       _("{design} is not a Level-{level} ship design").format(
+                           design=repr(design), level=change["level"]))
             _give_ship(move, player, design, ship.type if ship else "unknown")
         return
     candidates = discard_choices(move.state, player, change)
@@ -378,11 +423,13 @@ def _ship_change(move: Move, player: int, change: dict, hub: str) -> None:
         chosen = candidates
     else:
         chosen = _list(move, "discard", change["count"],
-                       f"the Level-{change['level']} ship(s) discarded")
+                       _("the Level-{level} ship(s) discarded").format(level=change["level"]))
         move.check(all(sid in candidates for sid in chosen),
-                   f"{name} can discard {', '.join(candidates)}")
+                   _("{player} can discard {ships}").format(player=name,
+                                                            ships=", ".join(candidates)))
     for sid in chosen:
-        move.emit(Event.SHIP_DISCARDED, f"{name} discards {sid} (Hub {hub})",
+        move.emit(Event.SHIP_DISCARDED, _("{player} discards {ship} (Hub {hub})").format(
+            player=name, ship=sid, hub=hub),
                   ["delete", ["ships", sid], None])
 
 
@@ -391,7 +438,7 @@ def _per_player(move: Move, key: str, what: str) -> dict:
     given = move.command.get(key)
     names = sorted(p["name"] for p in move.state["players"])
     if not isinstance(given, dict) or sorted(given) != names:
-        move.fail(f"give {what}")
+        move.fail(_("give {what}").format(what=what))
     return given
 
 
@@ -400,5 +447,6 @@ def _list(move: Move, key: str, count: int, what: str) -> list:
         return []
     given = move.command.get(key)
     if not isinstance(given, list) or len(given) != count:
-        move.fail(f"give {what}: \"{key}\": [{count} item(s)]")
+        move.fail(_("give {what}: \"{key}\": [{count} item(s)]").format(what=what, key=key,
+                                                                     count=count))
     return given

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.i18n import _
 from companion.rules.catalogue import Ability, Catalogue
 from companion.rules.move import Missing, Move
 from companion.rules.state import Event, Sector, State, find_sector, new_sector
-from companion.rules.words import AEROBIC
+from companion.rules.words import AEROBIC, color_name, resident_name
 
 # Sector 108: "Once the living quarters here are occupied, your teal Sectors can hold Aliens of any
 # color (they can intermingle). If this Sector is later unoccupied, previously placed residents
@@ -90,8 +91,8 @@ def places_for(state: State, player: int, species: str) -> list[Any]:
 
 
 def resident_label(species: str) -> str:
-    """'Human' or 'pink Alien'."""
-    return "Human" if species == "human" else f"{species} Alien"
+    """'Human' or 'pink Alien' (in the language spoken now)."""
+    return resident_name(species)
 
 
 def why_not_gained(state: State, player: int, species: str) -> str | None:
@@ -99,11 +100,12 @@ def why_not_gained(state: State, player: int, species: str) -> str | None:
     on Terra), or "Residents cannot be acquired if there are no available living quarters"."""
     label = resident_label(species)
     if state["supply"][species] <= 0:
-        return f"no {label} is left {'on Terra' if species == 'human' else 'in the supply'}"
+        return (_("no {resident} is left on Terra") if species == "human"
+                else _("no {resident} is left in the supply")).format(resident=label)
     if not places_for(state, player, species):
-        return (f"{state['players'][player]['name']} has no living quarters free for a {label} "
-                "(\"Residents cannot be acquired if there are no available living quarters for "
-                "them.\")")
+        return _("{player} has no living quarters free for a {resident} (\"Residents cannot be "
+                 "acquired if there are no available living quarters for them.\")").format(
+                     player=state["players"][player]["name"], resident=label)
     return None
 
 
@@ -113,7 +115,8 @@ def why_not_gained(state: State, player: int, species: str) -> str | None:
 def sector_color(move: Move, number: int) -> str:
     """Sector `number`'s colour: as given from the tile (`"catalogue": {"sectors/N/color": ...}`
     on a line, or the overlay), else the catalogue's (all but 218 inferred from the number)."""
-    return move.value("sectors", number, "color", f"What colour is Sector {number}?")
+    return move.value("sectors", number, "color",
+                      _("What colour is Sector {number}?").format(number=number))
 
 
 def sector_label(move: Move, number: int) -> str:
@@ -122,15 +125,17 @@ def sector_label(move: Move, number: int) -> str:
     color = sector_color(move, number)
     if (f"sectors/{number}/color" not in move.state["learned"]
             and move.catalogue.sectors[number]["color"].source == "inferred"):
-        return f"Sector {number} (assumed {color}, from its number)"
-    return f"Sector {number} ({color})"
+        return _("Sector {number} (assumed {color}, from its number)").format(
+            number=number, color=color_name(color))
+    return _("Sector {number} ({color})").format(number=number, color=color_name(color))
 
 
 def sector_layout(move: Move, number: int) -> dict:
     """Quarters, ability links and income icons of Sector `number`, asking for what's unknown."""
     info = move.catalogue.sectors[number]
     quarters = move.value("sectors", number, "quarters",
-                          f"How many living quarters does Sector {number} have?")
+                          _("How many living quarters does Sector {number} have?").format(
+                              number=number))
     links = []
     for index, ability in enumerate(info.abilities):
         if ability.trigger == "built":  # "No residents are required to activate immediate
@@ -138,7 +143,8 @@ def sector_layout(move: Move, number: int) -> dict:
             continue
         links.append(move.value(
             "sectors", number, f"abilities.{index}.quarter",
-            f"Which living quarter of Sector {number} (0 = leftmost) activates: {ability.text}",
+            _("Which living quarter of Sector {number} (0 = leftmost) activates: {text}").format(
+                number=number, text=ability.text),
         ))
     return {"quarters": quarters, "links": links, "income": income_icons(move, number)}
 
@@ -146,8 +152,8 @@ def sector_layout(move: Move, number: int) -> dict:
 def income_icons(move: Move, number: int) -> list[list]:
     """[[quarter, {resource: amount}], ...] of Sector `number`'s orange income icons."""
     key = f"sectors/{number}/income_icons"
-    question = (f"Which income icons does Sector {number} show, and above which living quarter "
-                "(0 = leftmost)? (an empty list if none)")
+    question = _("Which income icons does Sector {number} show, and above which living quarter "
+                 "(0 = leftmost)? (an empty list if none)").format(number=number)
     entered = move.catalogue.sectors[number]["income_icons"].source == "user"  # the whole list
     if key not in move.state["learned"] and not entered:
         shipped = move.catalogue.sectors[number]
@@ -178,7 +184,8 @@ def add_sector(move: Move, player: int, number: int, why: str) -> Sector:
     if number in private:
         ops.append(["remove_at", ["players", player, "private_sectors"], private.index(number)])
     move.emit(Event.SECTOR_BUILT,
-              f"{move.name(player)} adds {sector_label(move, number)} to their station: {why}",
+              _("{player} adds {sector} to their station: {why}").format(
+                  player=move.name(player), sector=sector_label(move, number), why=why),
               *ops)
     return sector
 
@@ -193,21 +200,24 @@ def place_resident(move: Move, player: int, species: str, where: Any = None, *,
     here: a resident gained from the supply goes through `gains.gain_resident`.
     """
     if from_supply and move.state["supply"][species] <= 0:
-        move.emit(Event.NOTE, f"No {species} left in the supply: {move.name(player)} gains none")
+        move.emit(Event.NOTE, _("No {species} left in the supply: {player} gains none").format(
+            species=color_name(species), player=move.name(player)))
         return False
     places = places_for(move.state, player, species)
     label = resident_label(species)
     if where is None:
-        move.check(bool(places), f"{move.name(player)} has no living quarters free for a {label}")
+        move.check(bool(places), _("{player} has no living quarters free for a {resident}").format(
+            player=move.name(player), resident=label))
         if not places:
             return False
         if len(places) > 1:
-            move.fail(f"Where does the {label} go? Choose one of: "
-                      + ", ".join(map(str, places)))
+            move.fail(_("Where does the {resident} go? Choose one of: {places}").format(
+                resident=label, places=", ".join(map(str, places))))
         where = places[0]
     move.check(where in places,
-               f"a {label} cannot go to {where}: free quarters for it are in "
-               + (", ".join(map(str, places)) or "no Sector"))
+               _("a {resident} cannot go to {place}: free quarters for it are in {places}").format(
+                   resident=label, place=where,
+                   places=", ".join(map(str, places)) or _("no Sector")))
     turn = move.state["turn"]["number"]
     ops: list[list] = [["add", ["supply", species], -1]] if from_supply else []
     me = move.state["players"][player]
@@ -215,17 +225,21 @@ def place_resident(move: Move, player: int, species: str, where: Any = None, *,
         slot = next((i for i, (s, allowed) in enumerate(zip(me["hub_slots"], me["hub_quarters"]))
                      if s is None and species in allowed), None)
         if slot is None:  # overridden, but there is no quarter to put it in
-            move.fail(f"{move.name(player)}'s Hub has no free living quarter for a {label}")
+            move.fail(_("{player}'s Hub has no free living quarter for a {resident}").format(
+                player=move.name(player), resident=label))
         ops.append(["set", ["players", player, "hub_slots", slot], species])
     else:
         index = find_sector(me, where)
         sector = None if index is None else me["sectors"][index]
         if sector is None or len(sector["residents"]) >= sector["quarters"]:  # overridden
-            move.fail(f"{move.name(player)} has no free living quarter in Sector {where}")
+            move.fail(_("{player} has no free living quarter in Sector {number}").format(
+                player=move.name(player), number=where))
         ops += [["append", ["players", player, "sectors", index, "residents"], species],
                 ["append", ["players", player, "sectors", index, "placed_turn"], turn]]
-    move.emit(Event.RESIDENT_PLACED, f"{move.name(player)} places a {label} in "
-              f"{'the Hub' if where == 'hub' else f'Sector {where}'}: {why}", *ops)
+    text = (_("{player} places a {resident} in the Hub: {why}") if where == "hub"
+            else _("{player} places a {resident} in Sector {number}: {why}"))
+    move.emit(Event.RESIDENT_PLACED, text.format(player=move.name(player), resident=label,
+                                                 number=where, why=why), *ops)
     return True
 
 
@@ -238,7 +252,8 @@ def remove_resident(move: Move, player: int, where: Any, slot: int, *, to: str,
     if where == "hub":
         species = me["hub_slots"][slot] if slot < len(me["hub_slots"]) else None
         if species is None:
-            move.fail(f"{move.name(player)}'s Hub has no resident in quarter {slot}")
+            move.fail(_("{player}'s Hub has no resident in quarter {slot}").format(
+                player=move.name(player), slot=slot))
         if me["hub"] == "A-11":
             ops = [["set", ["players", player, "hub_slots", slot], None]]
         else:
@@ -247,16 +262,21 @@ def remove_resident(move: Move, player: int, where: Any, slot: int, *, to: str,
     else:
         index = find_sector(me, where)
         if index is None:
-            move.fail(f"{move.name(player)} has no Sector {where}")
+            move.fail(_("{player} has no Sector {number}").format(player=move.name(player),
+                                                                  number=where))
         residents = me["sectors"][index]["residents"]
         if not 0 <= slot < len(residents):
-            move.fail(f"Sector {where} has no resident in quarter {slot}")
+            move.fail(_("Sector {number} has no resident in quarter {slot}").format(
+                number=where, slot=slot))
         species = residents[slot]
         base = ["players", player, "sectors", index]
         ops = [["remove_at", [*base, "residents"], slot],
                ["remove_at", [*base, "placed_turn"], slot]]
     if to == "supply":
         ops.append(["add", ["supply", species], 1])
-    move.emit(Event.RESIDENT_REMOVED, f"{move.name(player)} takes a {species} resident off "
-              f"{'the Hub' if where == 'hub' else f'Sector {where}'}: {why}", *ops)
+    text = (_("{player} takes a {species} resident off the Hub: {why}") if where == "hub"
+            else _("{player} takes a {species} resident off Sector {number}: {why}"))
+    move.emit(Event.RESIDENT_REMOVED, text.format(player=move.name(player),
+                                                  species=color_name(species), number=where,
+                                                  why=why), *ops)
     return species

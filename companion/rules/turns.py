@@ -7,6 +7,7 @@ the end of the game, then everyone else gets one more turn (but that player does
 
 from __future__ import annotations
 
+from companion.i18n import _
 from companion.rules.move import Move
 from companion.rules.state import Event, State
 from companion.rules.words import ALIEN_COLORS
@@ -14,8 +15,8 @@ from companion.rules.words import ALIEN_COLORS
 
 def start_turn(move: Move, player: int, *, extra: bool = False) -> None:
     """Begin `player`'s turn (a new turn number: residents placed earlier now count)."""
-    kind = "an additional turn" if extra else "the turn"
-    move.emit(Event.TURN_STARTED, f"{move.name(player)} takes {kind}",
+    text = (_("{player} takes an additional turn") if extra else _("{player} takes the turn"))
+    move.emit(Event.TURN_STARTED, text.format(player=move.name(player)),
               ["set", ["turn", "active"], player],
               ["add", ["turn", "number"], 1],
               ["set", ["turn", "acted"], False],
@@ -27,11 +28,14 @@ def require_main_action(move: Move, player: int) -> None:
     """The active player, in play, who has not yet taken this turn's action."""
     state = move.state
     if state["phase"] != "play":
-        move.fail("the game is not in play" if state["phase"] != "over" else "the game is over")
+        move.fail(_("the game is not in play") if state["phase"] != "over"
+                  else _("the game is over"))
     active = state["turn"]["active"]
-    move.check(player == active, f"it is {move.name(active)}'s turn, not {move.name(player)}'s")
+    move.check(player == active, _("it is {active}'s turn, not {player}'s").format(
+        active=move.name(active), player=move.name(player)))
     move.check(not state["turn"]["acted"],
-               f"{move.name(player)} has already taken an action this turn: end the turn first")
+               _("{player} has already taken an action this turn: end the turn first").format(
+                   player=move.name(player)))
 
 
 def end_conditions(state: State, player: int, catalogue_conditions: dict) -> list[str]:
@@ -39,12 +43,14 @@ def end_conditions(state: State, player: int, catalogue_conditions: dict) -> lis
     me = state["players"][player]
     met = []
     if me["points"] >= catalogue_conditions["points"]:
-        met.append(f"{me['name']} has {me['points']} points (40 or more)")
+        met.append(_("{player} has {points} points (40 or more)").format(
+            player=me["name"], points=me["points"]))
     if len(me["sectors"]) >= catalogue_conditions["sectors"]:
-        met.append(f"{me['name']} has built all nine Sectors")
+        met.append(_("{player} has built all nine Sectors").format(player=me["name"]))
     aliens = sum(state["supply"][c] for c in ALIEN_COLORS)
     if aliens <= catalogue_conditions["aliens_in_supply_at_most"]:
-        met.append(f"only {aliens} Aliens are left in the supply (4 or fewer)")
+        met.append(_("only {aliens} Aliens are left in the supply (4 or fewer)").format(
+            aliens=aliens))
     return met
 
 
@@ -53,14 +59,16 @@ def end_turn(move: Move) -> None:
     game is checked at the end of every turn, an additional turn's too."""
     state = move.state
     if state["phase"] != "play":
-        move.fail("the game is not in play")
+        move.fail(_("the game is not in play"))
     turn = state["turn"]
     active = turn["active"]
-    move.check(turn["acted"], f"{move.name(active)} has not taken an action or income yet")
+    move.check(turn["acted"], _("{player} has not taken an action or income yet").format(
+        player=move.name(active)))
     waiting = sorted({move.name(p["player"]) for p in state["pending"]})
-    move.check(not waiting, f"waiting for {', '.join(waiting)} to choose a Diplomacy bonus")
+    move.check(not waiting, _("waiting for {players} to choose a Diplomacy bonus").format(
+        players=", ".join(waiting)))
     if state["pending"]:
-        move.emit(Event.PENDING_DROPPED, "Unchosen Diplomacy bonuses are dropped (override)",
+        move.emit(Event.PENDING_DROPPED, _("Unchosen Diplomacy bonuses are dropped (override)"),
                   ["set", ["pending"], []])
     end = state["end"]
     if end["triggered_by"] is None:
@@ -72,22 +80,25 @@ def end_turn(move: Move) -> None:
         if met:
             count = len(state["players"])
             others = [(active + i) % count for i in range(1, count)]
-            move.emit(Event.END_TRIGGERED, f"The end of the game is triggered: {'; '.join(met)}. "
-                      "Everyone else gets one more turn.",
+            move.emit(Event.END_TRIGGERED, _("The end of the game is triggered: {conditions}. "
+                                             "Everyone else gets one more turn.").format(
+                                                 conditions="; ".join(met)),
                       ["set", ["end", "triggered_by"], active],
                       ["set", ["end", "final_turns"], others])
     if turn["extra_turns"] > 0:  # "an additional turn before the next player's turn"
-        move.emit(Event.EXTRA_TURN_TAKEN, f"{move.name(active)} takes an additional turn",
+        move.emit(Event.EXTRA_TURN_TAKEN, _("{player} takes an additional turn").format(
+            player=move.name(active)),
                   ["add", ["turn", "extra_turns"], -1])
         start_turn(move, active, extra=True)
         return
     if end["triggered_by"] is not None:
         if not end["final_turns"]:
-            move.emit(Event.GAME_OVER, "The game is over: final scoring",
+            move.emit(Event.GAME_OVER, _("The game is over: final scoring"),
                       ["set", ["phase"], "over"], ["set", ["turn", "active"], None])
             return
         nxt = end["final_turns"][0]
-        move.emit(Event.FINAL_TURN, f"{move.name(nxt)} takes their last turn",
+        move.emit(Event.FINAL_TURN, _("{player} takes their last turn").format(
+            player=move.name(nxt)),
                   ["remove_at", ["end", "final_turns"], 0])
         start_turn(move, nxt)
         return

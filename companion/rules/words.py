@@ -1,9 +1,17 @@
 """The game's words, defined once: colours, species, resources, counters, dice, ships, tracks.
 
-Every other module (the rules, the store, the UI) takes these from here. Imports nothing.
+Every other module (the rules, the store, the UI) takes these from here. The names are in
+English (the keys and dicts stay as they are); the functions below give them in the language
+spoken now: `ship_name`, `design_name`, `track_name`, `species_name`, `color_name`,
+`resource_name`, `word`, `resident_name`, `amount`, `joined`. Imports only companion.i18n.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
+
+from companion import i18n
+from companion.i18n import N_, _, ngettext
 
 # -- players ------------------------------------------------------------------------------------
 
@@ -18,11 +26,11 @@ AEROBIC = SECTOR_COLORS
 ALIEN_COLORS = (*AEROBIC, "gold")
 SPECIES = (*ALIEN_COLORS, "human")
 SPECIES_NAMES = {
-    "human": "Humans",
-    "gold": "Whijinga (gold)",
-    "teal": "Turkanshee (teal)",
-    "pink": "Ensaroo (pink)",
-    "brown": "Zonri (brown)",
+    "human": N_("Humans"),
+    "gold": N_("Whijinga (gold)"),
+    "teal": N_("Turkanshee (teal)"),
+    "pink": N_("Ensaroo (pink)"),
+    "brown": N_("Zonri (brown)"),
 }
 # What the supply counts: Humans on Terra and the Aliens drawn from the bag.
 SUPPLY_COUNTERS = ("human", *ALIEN_COLORS)
@@ -40,19 +48,102 @@ DIE_FACES = (*RESOURCES, "human")
 # The five ship types of every player's Level-1 fleet and of the neutral ships (the ones a ship
 # ability may name); Farms and Ice Collectors come only from the draft.
 SHIP_TYPES = ("dismantle", "construction", "expedition", "transport", "diplomacy")
-SHIP_NAMES = {"dismantle": "Dismantle", "construction": "Construction",
-              "expedition": "Terran Expedition", "transport": "Transport",
-              "diplomacy": "Diplomacy", "farm": "Farm", "ice_collector": "Ice Collector"}
+SHIP_NAMES = {"dismantle": N_("Dismantle"), "construction": N_("Construction"),
+              "expedition": N_("Terran Expedition"), "transport": N_("Transport"),
+              "diplomacy": N_("Diplomacy"), "farm": N_("Farm"),
+              "ice_collector": N_("Ice Collector")}
+
+
+def ship_name(kind: str) -> str:
+    """A ship type's name in the language spoken now ("Terran Expedition"); an unknown type as
+    it is."""
+    return i18n._(SHIP_NAMES[kind]) if kind in SHIP_NAMES else kind
 
 
 def design_name(design: str) -> str:
-    """A ship design as the players say it: "L3-ice_collector" -> "Ice Collector L3",
-    "neutral-dismantle" -> "neutral Dismantle"."""
-    level, _, kind = design.partition("-")
-    name = SHIP_NAMES.get(kind, kind)
-    return f"neutral {name}" if level == "neutral" else f"{name} {level}"
+    """A ship design as the players say it, in the language spoken now: "L3-ice_collector" ->
+    "Ice Collector L3", "neutral-dismantle" -> "neutral Dismantle"."""
+    level, _dash, kind = design.partition("-")
+    name = ship_name(kind)
+    if level == "neutral":
+        return _("neutral {ship}").format(ship=name)
+    return _("{ship} {level}").format(ship=name, level=level)
 
 
 TRACKS = ("dismantle", "construction", "transport", "expedition")  # the Diplomacy tracks
-TRACK_NAMES = {"dismantle": "Dismantle", "construction": "Construct",
-               "transport": "Transport", "expedition": "Expedition"}
+TRACK_NAMES = {"dismantle": N_("Dismantle"), "construction": N_("Construct"),
+               "transport": N_("Transport"), "expedition": N_("Expedition")}
+
+
+def track_name(track: str) -> str:
+    """A Diplomacy track's name in the language spoken now ("Construct")."""
+    return i18n._(TRACK_NAMES[track]) if track in TRACK_NAMES else track
+
+
+# -- words in the language spoken now -----------------------------------------------------------
+
+COLOR_NAMES = {"red": N_("red"), "blue": N_("blue"), "yellow": N_("yellow"),
+               "green": N_("green"), "teal": N_("teal"), "pink": N_("pink"),
+               "brown": N_("brown"), "gold": N_("gold")}
+RESOURCE_NAMES = {"food": N_("food"), "water": N_("water"), "metal": N_("metal"),
+                  "human": N_("human"), "gems": N_("gems"), "points": N_("points")}
+# The other words the JSON reports use as keys or values (English: the key itself).
+OTHER_WORDS = {"dismantle": N_("dismantle"), "construction": N_("construction"),
+               "transport": N_("transport"), "expedition": N_("expedition"),
+               "new": N_("new"), "setup": N_("setup"), "play": N_("play"), "over": N_("over")}
+
+
+def species_name(species: str) -> str:
+    """A species as the score sheet names it ("Ensaroo (pink)"), in the language spoken now."""
+    return i18n._(SPECIES_NAMES[species]) if species in SPECIES_NAMES else species
+
+
+def color_name(color: str) -> str:
+    """A player's or an Alien's colour ("pink"), in the language spoken now ("human" and the
+    counters as `resource_name` says them)."""
+    return i18n._(COLOR_NAMES[color]) if color in COLOR_NAMES else resource_name(color)
+
+
+def resource_name(key: str) -> str:
+    """A resource, a die face or a counter ("food", "human", "gems"), in the language spoken
+    now."""
+    return i18n._(RESOURCE_NAMES[key]) if key in RESOURCE_NAMES else str(key)
+
+
+def word(key: str) -> str:
+    """A game word as the JSON reports write it (a counter, colour, species, Diplomacy track or
+    phase: "gems", "pink", "construction", "play") in the language spoken now; in English the
+    word itself, and anything else as it is."""
+    if key in OTHER_WORDS:
+        return i18n._(OTHER_WORDS[key])
+    return color_name(key)
+
+
+def resident_name(species: str) -> str:
+    """A resident: "Human", or an Alien by colour ("pink Alien"), in the language spoken now."""
+    if species == "human":
+        return _("Human")
+    return _("{color} Alien").format(color=color_name(species))
+
+
+def joined(items: Iterable[str]) -> str:
+    """"a, b and c" in the language spoken now."""
+    items = list(items)
+    if len(items) < 2:
+        return "".join(items)
+    return _("{first} and {last}").format(first=", ".join(items[:-1]), last=items[-1])
+
+
+def amount(key: str, count: int) -> str:
+    """A number of one counter ("3 GEMs", "1 point", "2 food"), in the language spoken now."""
+    if key == "gems":
+        return ngettext("{count} GEM", "{count} GEMs", count).format(count=count)
+    if key == "points":
+        return ngettext("{count} point", "{count} points", count).format(count=count)
+    if key == "food":
+        return ngettext("{count} food", "{count} food", count).format(count=count)
+    if key == "water":
+        return ngettext("{count} water", "{count} water", count).format(count=count)
+    if key == "metal":
+        return ngettext("{count} metal", "{count} metal", count).format(count=count)
+    return f"{count} {key}"

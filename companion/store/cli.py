@@ -16,11 +16,13 @@ from pathlib import Path
 from companion import paths
 from companion.config import load_config
 from companion.files import JsonFileError, read_json, read_script, write_text_atomically
+from companion.i18n import _
 from companion.rules.catalogue import CatalogueError
 from companion.rules.game import Missing, Refused
 from companion.rules.report import final_score, format_report, summary
 from companion.rules.scoring import format_sheet
-from companion.rules.script import ScriptError, parse
+from companion.rules.script import ScriptError, missing_hint, parse
+from companion.rules.words import word
 from companion.store.db import Store, default_db_path, set_aside, sidecar_warning
 from companion.store.errors import DamagedDatabase, StoreError, UnusableDatabase
 from companion.store.export import export_text, import_record
@@ -33,7 +35,7 @@ DAMAGE = (sqlite3.DatabaseError, UnicodeDecodeError)
 
 
 def _fail(error: Exception) -> int:
-    hint = (" (`phoenix-companion games --db PATH --start-fresh` does that)"
+    hint = (_(" (`phoenix-companion games --db PATH --start-fresh` does that)")
             if isinstance(error, UnusableDatabase) else "")
     print(f"phoenix-companion: {error}{hint}", file=sys.stderr)
     return USAGE_ERROR
@@ -46,7 +48,8 @@ def start_fresh(path: Path) -> None:
     except UnusableDatabase as error:
         kept = set_aside(path)
         Store.open(path, create=True).close()
-        print(f"{error.problem}: kept it as {kept} and started a fresh database at {path}")
+        print(_("{problem}: kept it as {kept} and started a fresh database at {path}").format(
+            problem=error.problem, kept=kept, path=path))
 
 
 def _guarded(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
@@ -61,53 +64,57 @@ def _guarded(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Nam
 
 
 def _damaged(path: Path | None, error: Exception) -> DamagedDatabase:
-    return DamagedDatabase(path or default_db_path(), f"the database is damaged ({error})")
+    return DamagedDatabase(path or default_db_path(),
+                           _("the database is damaged ({error})").format(error=error))
 
 
 def database_argument(text: str) -> Path:
     """The --db argument: a path, not empty (argparse reports the error, exit code 2)."""
     if not text.strip():
-        raise argparse.ArgumentTypeError("give the path of a game database file (it is empty)")
+        raise argparse.ArgumentTypeError(_("give the path of a game database file (it is "
+                                           "empty)"))
     return Path(text)
 
 
 def _db_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", type=database_argument, default=None, metavar="PATH",
-                        help=f"the game database (default: {default_db_path()})")
+                        help=_("the game database (default: {path})").format(
+                            path=default_db_path()))
 
 
 def add_commands(subparsers: argparse._SubParsersAction) -> None:
     """Register `show`, `games`, `export` and `import` on phoenix-companion's sub-parsers."""
-    show = subparsers.add_parser("show", help="the state of a stored game")
+    show = subparsers.add_parser("show", help=_("the state of a stored game"))
     _db_argument(show)
     show.add_argument("--game", type=int, default=None, metavar="ID",
-                      help="which game (default: the last unfinished one, else the last played)")
-    show.add_argument("--json", action="store_true", help="print the state as JSON")
+                      help=_("which game (default: the last unfinished one, else the last "
+                             "played)"))
+    show.add_argument("--json", action="store_true", help=_("print the state as JSON"))
     show.set_defaults(run=_guarded(run_show))
 
-    games = subparsers.add_parser("games", help="the games in the database")
+    games = subparsers.add_parser("games", help=_("the games in the database"))
     _db_argument(games)
-    games.add_argument("--json", action="store_true", help="print the list as JSON")
+    games.add_argument("--json", action="store_true", help=_("print the list as JSON"))
     games.add_argument("--start-fresh", action="store_true",
-                       help="if the database cannot be used, keep it aside (renamed with a "
-                       "timestamp) and start a fresh one in its place")
+                       help=_("if the database cannot be used, keep it aside (renamed with a "
+                              "timestamp) and start a fresh one in its place"))
     games.set_defaults(run=_guarded(run_games))
 
-    export = subparsers.add_parser("export", help="a game record, CSV score sheet or BG Stats "
-                                   "play file")
+    export = subparsers.add_parser("export", help=_("a game record, CSV score sheet or BG Stats "
+                                                    "play file"))
     _db_argument(export)
     export.add_argument("--game", type=int, required=True, metavar="ID")
     export.add_argument("--format", choices=("record", "csv", "bgstats"), default="record")
     export.add_argument("--output", "-o", type=Path, default=None, metavar="FILE",
-                        help="write to FILE (default: print)")
+                        help=_("write to FILE (default: print)"))
     export.set_defaults(run=_guarded(run_export))
 
-    imported = subparsers.add_parser("import", help="add a game from a game record file")
+    imported = subparsers.add_parser("import", help=_("add a game from a game record file"))
     imported.add_argument("file", type=Path, metavar="FILE")
     _db_argument(imported)
     imported.add_argument("--no-digest", action="store_true",
-                          help="import a record that has no digest (it cannot be checked for "
-                          "changes made after export)")
+                          help=_("import a record that has no digest (it cannot be checked "
+                                 "for changes made after export)"))
     imported.set_defaults(run=_guarded(run_import))
 
 
@@ -125,14 +132,14 @@ def run_show(args: argparse.Namespace) -> int:
             if game_id is None:
                 listed = store.games()
                 if not listed:
-                    raise StoreError(f"{store.path}: no games yet")
+                    raise StoreError(_("{path}: no games yet").format(path=store.path))
                 game_id = listed[0].id
         played = store.open_game(game_id)
         report = summary(played.state, played.catalogue)
         if args.json:
             print(json.dumps(report, indent=2))
         else:
-            print(f"Game {played.id}: {played.name}")
+            print(_("Game {id}: {name}").format(id=played.id, name=played.name))
             print(format_report(report))
             if "score" in report:
                 print()
@@ -148,15 +155,16 @@ def run_games(args: argparse.Namespace) -> int:
         listed = store.games()
         warning = sidecar_warning(store.path)
     if warning:
-        print(f"phoenix-companion: warning: {warning}", file=sys.stderr)
+        print(_("phoenix-companion: warning: {warning}").format(warning=warning),
+              file=sys.stderr)
     if args.json:
         print(json.dumps([g.as_json() for g in listed], indent=2))
         return 0
     if not listed:
-        print("no games yet")
+        print(_("no games yet"))
     for info in listed:
-        status = "finished" if info.finished else info.phase
-        scores = ", ".join(f"{n} {s}" for n, s in info.scores.items()) or "no players yet"
+        status = _("finished") if info.finished else word(info.phase)
+        scores = ", ".join(f"{n} {s}" for n, s in info.scores.items()) or _("no players yet")
         print(f"{info.id:>4}  {info.updated[:16].replace('T', ' ')}  {status:<8}  {info.name}: "
               f"{scores}")
     return 0
@@ -166,15 +174,19 @@ def run_export(args: argparse.Namespace) -> int:
     """`export`: print or write a game record, CSV score sheet or BG Stats play."""
     settings = load_config(getattr(args, "config", None))
     for problem in settings.problems:
-        print(f"phoenix-companion: warning: {problem}", file=sys.stderr)
+        print(_("phoenix-companion: warning: {warning}").format(warning=problem),
+              file=sys.stderr)
     with _reader(args) as store:
         text = export_text(store, args.game, args.format, settings.bgstats.bgg_id)
     if args.output:
         try:
             write_text_atomically(args.output, text)
         except OSError as error:
-            raise StoreError(f"{args.output}: cannot write it ({error.strerror})") from None
-        print(f"exported game {args.game} ({args.format}) to {args.output}")
+            raise StoreError(_("{file}: cannot write it ({error})").format(
+                file=args.output, error=error.strerror)) from None
+        print(_("exported game {id} ({format}) to {file}").format(id=args.game,
+                                                                  format=args.format,
+                                                                  file=args.output))
     else:
         sys.stdout.write(text)
     return 0
@@ -187,10 +199,13 @@ def run_import(args: argparse.Namespace) -> int:
         game_id = import_record(store, record, source=str(args.file),
                                 require_digest=not args.no_digest)
         info = store.game_info(game_id)
-    unchecked = (" without a digest check (--no-digest: it may have been changed after export)"
-                 if args.no_digest and "digest" not in record else "")
-    print(f"imported {args.file} as game {game_id} ({info.name}, {info.steps} steps, "
-          f"{info.phase}){unchecked}")
+    if args.no_digest and "digest" not in record:
+        text = _("imported {file} as game {id} ({name}, {steps} steps, {phase}) without a digest "
+                 "check (--no-digest: it may have been changed after export)")
+    else:
+        text = _("imported {file} as game {id} ({name}, {steps} steps, {phase})")
+    print(text.format(file=args.file, id=game_id, name=info.name, steps=info.steps,
+                      phase=word(info.phase)))
     return 0
 
 
@@ -208,20 +223,21 @@ def replay_into_db(path_to_script: Path, db_path: Path | None, overlay_path: Pat
                 try:
                     played.execute(line.command)
                 except Missing as missing:
-                    raise ScriptError(line.number, f"{missing.question} - add \"catalogue\": "
-                                      f"{{\"{missing.key}\": ...}} to this line") from None
+                    raise ScriptError(line.number, missing_hint(missing)) from None
                 except Refused as refused:
                     raise ScriptError(line.number, refused.reason) from None
-                print(f"committed {count}: line {line.number} {line.command['cmd']} "
-                      f"(game {played.id})", flush=True)
+                print(_("committed {count}: line {line} {command} (game {id})").format(
+                    count=count, line=line.number, command=line.command["cmd"], id=played.id),
+                    flush=True)
                 for warning in played.warnings:
-                    print(f"warning: {warning}", file=sys.stderr)
+                    print(_("warning: {warning}").format(warning=warning), file=sys.stderr)
                 played.warnings.clear()
-            print(f"game {played.id} ({played.name}): {len(script)} commands stored in "
-                  f"{store.path}; phase {played.state['phase']}")
+            print(_("game {id} ({name}): {count} commands stored in {path}; phase {phase}").format(
+                id=played.id, name=played.name, count=len(script), path=store.path,
+                phase=word(played.state["phase"])))
     except ScriptError as error:
-        return _fail(JsonFileError(f"{path_to_script}: {error} (the commands before it are "
-                                   "stored)"))
+        return _fail(JsonFileError(_("{file}: {error} (the commands before it are "
+                                     "stored)").format(file=path_to_script, error=error)))
     except USER_ERRORS as error:
         return _fail(error)
     except DAMAGE as error:

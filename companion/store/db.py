@@ -29,6 +29,7 @@ from typing import Any
 from companion import paths
 from companion.catalogue_files import read_overlay, set_user_value, shipped_data
 from companion.files import JsonFileError, file_kind, load_json, make_private_folder
+from companion.i18n import _
 from companion.rules.catalogue import Catalogue, CatalogueError, Overlay, build_catalogue
 from companion.rules.game import Game, Step, remembered
 from companion.rules.report import final_score
@@ -77,8 +78,9 @@ def sidecar_warning(path: Path) -> str | None:
     probably deleted by hand, and the steps committed since the last checkpoint with it."""
     wal, shm = _sidecars(Path(path))
     if shm.exists() and not wal.exists():
-        return (f"{shm} exists without {wal.name}: if {wal.name} was deleted by hand, the steps "
-                "committed since the last checkpoint are lost (see docs/store.md, backups)")
+        return _("{shm} exists without {wal}: if {wal} was deleted by hand, the steps committed "
+                 "since the last checkpoint are lost (see docs/store.md, backups)").format(
+                     shm=shm, wal=wal.name)
     return None
 
 
@@ -91,19 +93,22 @@ def database_path(path: Path | str) -> Path:
     except FileNotFoundError:
         return path
     except OSError as error:
-        raise StoreError(f"{path}: cannot use it ({error.strerror})") from None
+        raise StoreError(_("{path}: cannot use it ({error})").format(
+            path=path, error=error.strerror)) from None
     if stat.S_ISLNK(info.st_mode):
         real = Path(os.path.realpath(path))
         if not real.exists():
-            raise StoreError(f"{path}: a symbolic link to {real}, which does not exist; remove "
-                             "the link or give the database's own path with --db")
+            raise StoreError(_("{path}: a symbolic link to {target}, which does not exist; "
+                               "remove the link or give the database's own path with "
+                               "--db").format(path=path, target=real))
         path, info = real, os.stat(real)
     if stat.S_ISDIR(info.st_mode):
-        raise StoreError(f"{path}: a folder, not a game database; give a file path with --db, "
-                         f"e.g. {path / 'games.sqlite'}")
+        raise StoreError(_("{path}: a folder, not a game database; give a file path with --db, "
+                           "e.g. {example}").format(path=path, example=path / "games.sqlite"))
     if not stat.S_ISREG(info.st_mode):
-        raise StoreError(f"{path}: {file_kind(info.st_mode)}, not a game database file; give "
-                         "the path of a database file with --db")
+        raise StoreError(_("{path}: {kind}, not a game database file; give the path of a "
+                           "database file with --db").format(path=path,
+                                                             kind=file_kind(info.st_mode)))
     return path
 
 
@@ -139,47 +144,52 @@ def inspect_database(path: Path) -> int:
         finally:
             os.close(fd)
     except OSError as error:
-        raise StoreError(f"{path}: cannot read it ({error.strerror})") from None
+        raise StoreError(_("{path}: cannot read it ({error})").format(
+            path=path, error=error.strerror)) from None
     if size == 0:
-        raise DamagedDatabase(path, "the file is empty, not a Phoenix Companion database")
+        raise DamagedDatabase(path, _("the file is empty, not a Phoenix Companion database"))
     if not header.startswith(SQLITE_HEADER):
         if SQLITE_HEADER.startswith(header):
-            raise DamagedDatabase(path, "the database is truncated")
-        raise NotADatabase(path, "this file is not a Phoenix Companion database "
-                                 "(not an SQLite database at all)")
+            raise DamagedDatabase(path, _("the database is truncated"))
+        raise NotADatabase(path, _("this file is not a Phoenix Companion database (not an "
+                                   "SQLite database at all)"))
     if len(header) < 100:
-        raise DamagedDatabase(path, "the database is truncated")
+        raise DamagedDatabase(path, _("the database is truncated"))
     page_size = int.from_bytes(header[16:18], "big")
     page_size = 65536 if page_size == 1 else page_size
     if page_size < 512 or page_size & (page_size - 1):
-        raise DamagedDatabase(path, "the database header is damaged")
+        raise DamagedDatabase(path, _("the database header is damaged"))
     wal = _sidecars(path)[0]
     wal_has_frames = wal.exists() and wal.stat().st_size > 32
     pages = int.from_bytes(header[28:32], "big")
     header_size_valid = header[24:28] == header[92:96]
     if size % page_size or (header_size_valid and size < pages * page_size
                             and not wal_has_frames):
-        raise DamagedDatabase(path, f"the database is truncated ({size} bytes of "
-                                    f"{pages * page_size})")
+        raise DamagedDatabase(path, _("the database is truncated ({size} bytes of "
+                                      "{expected})").format(size=size,
+                                                            expected=pages * page_size))
     try:
         conn = _reading(path)
         try:
             application = conn.execute("PRAGMA application_id").fetchone()[0]
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if application != schema.APPLICATION_ID:
-                raise NotADatabase(path, "this is an SQLite database of another program, not a "
-                                         "Phoenix Companion one")
+                raise NotADatabase(path, _("this is an SQLite database of another program, not "
+                                           "a Phoenix Companion one"))
             if version > schema.SCHEMA_VERSION:
-                raise NewerSchema(path, f"it was written by a newer Phoenix Companion (schema "
-                                        f"{version}; this one knows up to "
-                                        f"{schema.SCHEMA_VERSION}): update the app to open it")
+                raise NewerSchema(path, _("it was written by a newer Phoenix Companion (schema "
+                                          "{version}; this one knows up to {known}): update the "
+                                          "app to open it").format(
+                                              version=version, known=schema.SCHEMA_VERSION))
             if version < 1 or schema.schema_of(conn) != schema.expected_schema(version):
-                raise DamagedDatabase(path, "its tables are not the ones Phoenix Companion "
-                                            f"writes (schema {version})")
+                raise DamagedDatabase(path, _("its tables are not the ones Phoenix Companion "
+                                              "writes (schema {version})").format(
+                                                  version=version))
             problems = [row[0] for row in conn.execute("PRAGMA quick_check")]
             if problems != ["ok"]:
                 detail = problems[0].replace("*** in database main ***", "")
-                raise DamagedDatabase(path, f"the database is damaged ({detail.strip()})")
+                raise DamagedDatabase(path, _("the database is damaged ({error})").format(
+                    error=detail.strip()))
             if version == schema.SCHEMA_VERSION:
                 _check_rows(conn, path)
         finally:
@@ -188,10 +198,13 @@ def inspect_database(path: Path) -> int:
         if "unable to open" in str(error):
             if not os.access(path.parent if str(path.parent) else ".", os.W_OK):
                 raise StoreError(read_only_problem(path, str(error))) from None
-            raise StoreError(f"{path}: cannot open it ({error})") from None
-        raise DamagedDatabase(path, f"the database is damaged ({error})") from None
+            raise StoreError(_("{path}: cannot open it ({error})").format(
+                path=path, error=error)) from None
+        raise DamagedDatabase(path, _("the database is damaged ({error})").format(
+            error=error)) from None
     except (sqlite3.DatabaseError, UnicodeDecodeError) as error:  # SQLite's message not UTF-8
-        raise DamagedDatabase(path, f"the database is damaged ({error})") from None
+        raise DamagedDatabase(path, _("the database is damaged ({error})").format(
+            error=error)) from None
     return version
 
 
@@ -209,8 +222,9 @@ def _check_rows(conn: sqlite3.Connection, path: Path) -> None:
             if sound and table == "journal":
                 sound = is_time(row[2]) and isinstance(_decode(row[3]), dict)
             if not sound:
-                raise DamagedDatabase(path, f"game {row[0]}'s {table} row {row[1]} is damaged "
-                                            "(it does not match its check value)")
+                raise DamagedDatabase(path, _("game {id}'s {table} row {row} is damaged (it "
+                                              "does not match its check value)").format(
+                                                  id=row[0], table=table, row=row[1]))
 
 
 def _decode(text: object) -> Any:
@@ -241,7 +255,8 @@ def _game_info(row: tuple, path: Path) -> GameInfo:
             and isinstance(players, list) and all(isinstance(p, str) for p in players)
             and isinstance(scores, dict)
             and all(type(v) is int for v in scores.values())):
-        raise DamagedDatabase(path, f"game {game_id!r}'s entry in the game list is damaged")
+        raise DamagedDatabase(path, _("game {id}'s entry in the game list is damaged").format(
+            id=repr(game_id)))
     return GameInfo(game_id, name, created, updated, phase, players, scores, head)
 
 
@@ -281,8 +296,8 @@ def _migrate(conn: sqlite3.Connection, path: Path) -> None:
     try:
         schema.migrate(conn)
     except (ValueError, KeyError, TypeError, IndexError, RecursionError) as error:
-        raise DamagedDatabase(path, f"it cannot be upgraded: its rows are damaged "
-                                    f"({type(error).__name__})") from None
+        raise DamagedDatabase(path, _("it cannot be upgraded: its rows are damaged "
+                                      "({error})").format(error=type(error).__name__)) from None
 
 
 def _kept_name(path: Path, label: str) -> Path:
@@ -330,8 +345,9 @@ def set_aside(path: Path | str) -> Path:
                     os.rename(old, new)
             _fsync_dir(path.parent)
         except OSError as error:
-            raise StoreError(f"{path}: cannot keep it aside as {kept.name} ({error.strerror}); "
-                             "make its folder writable, or move the file away yourself") from None
+            raise StoreError(_("{path}: cannot keep it aside as {name} ({error}); make its "
+                               "folder writable, or move the file away yourself").format(
+                                   path=path, name=kept.name, error=error.strerror)) from None
         return kept
     finally:
         lock.release()
@@ -350,7 +366,7 @@ class LazyStep(Step):
             value = _decode(self._raw[index])
             if not isinstance(value, dict if index == 0 else list):
                 path, what = self._where
-                raise DamagedDatabase(path, f"{what} does not decode")
+                raise DamagedDatabase(path, _("{what} does not decode").format(what=what))
             self._raw[index] = value
             self._done[index] = True
         return self._raw[index]
@@ -473,14 +489,15 @@ class Store:
         overlay = paths.overlay_path(overlay)
         create = write if create is None else create
         if snapshot_every < 1:
-            raise StoreError("snapshot_every must be at least 1")
+            raise StoreError(_("snapshot_every must be at least 1"))
         lock = WriteLock(path).acquire() if write else None
         try:
             if not path.exists():
                 if not create:
                     raise NoDatabase(path)
                 if lock is None:
-                    raise StoreError(f"{path}: cannot create a database when reading")
+                    raise StoreError(_("{path}: cannot create a database when reading").format(
+                        path=path))
                 _create(path)
                 lock.lock_file()
                 version = schema.SCHEMA_VERSION
@@ -523,12 +540,12 @@ class Store:
     def conn(self) -> sqlite3.Connection:
         """The SQLite connection (for this package and its tests)."""
         if self._conn is None:
-            raise StoreError(f"{self.path}: the database is closed")
+            raise StoreError(_("{path}: the database is closed").format(path=self.path))
         return self._conn
 
     def _require_write(self) -> None:
         if not self.writable:
-            raise StoreError(f"{self.path}: opened for reading only")
+            raise StoreError(_("{path}: opened for reading only").format(path=self.path))
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
@@ -538,14 +555,15 @@ class Store:
         try:
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as error:
-            raise StoreError(f"{self.path}: cannot write ({error})") from None
+            raise StoreError(_("{path}: cannot write ({error})").format(
+                path=self.path, error=error)) from None
         try:
             yield conn
             conn.execute("COMMIT")
         except sqlite3.Error as error:
             _rollback(conn)
-            raise StoreError(f"{self.path}: could not save ({error}); nothing was "
-                             "changed") from None
+            raise StoreError(_("{path}: could not save ({error}); nothing was changed").format(
+                path=self.path, error=error)) from None
         except BaseException:
             _rollback(conn)
             raise
@@ -581,7 +599,8 @@ class Store:
         catalogue overlay as it is now."""
         values = self._user_values()
         at = timestamp()
-        name = _clean_name(name) if name is not None else f"Game of {at[:16].replace('T', ' ')}"
+        name = (_clean_name(name) if name is not None
+                else _("Game of {time}").format(time=at[:16].replace("T", " ")))
         phase, players, scores = schema.listing(new_state())
         with self._transaction() as conn:
             cursor = conn.execute("INSERT INTO games (name, created, updated, head, overlay, "
@@ -618,7 +637,8 @@ class Store:
         name, head, overlay = row
         stored = _decode(overlay)
         if not _is_overlay(stored):
-            raise DamagedDatabase(self.path, f"game {game_id}'s catalogue values are damaged")
+            raise DamagedDatabase(self.path, _("game {id}'s catalogue values are damaged").format(
+                id=game_id))
         base, state = 0, new_state()
         if use_snapshots:
             snapshot = conn.execute("SELECT seq, state FROM snapshots WHERE game_id = ? AND "
@@ -627,26 +647,29 @@ class Store:
             if snapshot:
                 base, state = snapshot[0], _decode(snapshot[1])
                 if not isinstance(state, dict) or state.keys() != new_state().keys():
-                    raise DamagedDatabase(self.path, f"game {game_id}'s snapshot at step "
-                                                     f"{base} is damaged")
+                    raise DamagedDatabase(self.path, _("game {id}'s snapshot at step {step} is "
+                                                       "damaged").format(id=game_id, step=base))
         steps: list[Step] = []
         undone: list[Step] = []
         for seq, command, events, inverse in conn.execute(
                 "SELECT seq, command, events, inverse FROM steps WHERE game_id = ? ORDER BY seq",
                 (game_id,)):
-            step = LazyStep(command, events, inverse, (self.path, f"game {game_id}'s step {seq}"))
+            where = _("game {id}'s step {step}").format(id=game_id, step=seq)
+            step = LazyStep(command, events, inverse, (self.path, where))
             if seq <= head:
                 if seq != len(steps) + 1:
-                    raise DamagedDatabase(self.path, f"game {game_id}'s log has a gap at step "
-                                                     f"{len(steps) + 1}")
+                    raise DamagedDatabase(self.path, _("game {id}'s log has a gap at step "
+                                                       "{step}").format(id=game_id,
+                                                                        step=len(steps) + 1))
                 steps.append(step)
                 if seq > base:
-                    _apply(state, step, self.path, f"game {game_id}'s step {seq}")
+                    _apply(state, step, self.path, where)
             else:
                 undone.append(step)
         if len(steps) != head:
-            raise DamagedDatabase(self.path, f"game {game_id}'s log ends at step {len(steps)}, "
-                                             f"not {head}")
+            raise DamagedDatabase(self.path, _("game {id}'s log ends at step {step}, not "
+                                               "{head}").format(id=game_id, step=len(steps),
+                                                                head=head))
         undone.reverse()
         journal = conn.execute("SELECT COALESCE(MAX(n), 0) FROM journal WHERE game_id = ?",
                                (game_id,)).fetchone()[0]
@@ -656,8 +679,9 @@ class Store:
         try:
             catalogue = self._catalogue(values)
         except CatalogueError as error:
-            raise DamagedDatabase(self.path, f"game {game_id}'s catalogue values cannot be "
-                                             f"used ({error})") from None
+            raise DamagedDatabase(self.path, _("game {id}'s catalogue values cannot be used "
+                                               "({error})").format(id=game_id,
+                                                                   error=error)) from None
         played = StoredGame(self, game_id, name, Game.restore(catalogue, state, steps, undone),
                             journal, snapshots)
         if self.writable:
@@ -679,15 +703,17 @@ class Store:
         for seq, command, events, inverse in conn.execute(
                 "SELECT seq, command, events, inverse FROM steps WHERE game_id = ? ORDER BY seq",
                 (game_id,)):
-            what = f"game {game_id}'s step {seq}"
+            what = _("game {id}'s step {step}").format(id=game_id, step=seq)
             _apply(state, LazyStep(command, events, inverse, (self.path, what)), self.path, what)
             if seq in snapshots:
                 if _decode(snapshots[seq]) != state:
-                    raise DamagedDatabase(self.path, f"game {game_id}'s snapshot at step {seq} "
-                                                     "differs from its log")
+                    raise DamagedDatabase(self.path, _("game {id}'s snapshot at step {step} "
+                                                       "differs from its log").format(
+                                                           id=game_id, step=seq))
                 checked += 1
         if checked != len(snapshots):
-            raise DamagedDatabase(self.path, f"game {game_id} has snapshots past its log")
+            raise DamagedDatabase(self.path, _("game {id} has snapshots past its log").format(
+                id=game_id))
         return checked
 
     def integrity_check(self) -> list[str]:
@@ -728,7 +754,8 @@ class Store:
                                "scores = ? WHERE id = ? AND head = ?",
                                (head, at, phase, players, scores, game_id, before))
         if updated.rowcount != 1:
-            raise StoreError(f"{self.path}: game {game_id} was changed or deleted elsewhere")
+            raise StoreError(_("{path}: game {id} was changed or deleted elsewhere").format(
+                path=self.path, id=game_id))
         played.journal += 1
         played.snapshots = sorted(snapshots)
 
@@ -753,7 +780,8 @@ class Store:
                     continue
                 set_user_value(self.overlay, kind, record, field, value)
         except (CatalogueError, OSError) as error:
-            played.warnings.append(f"could not remember a catalogue value: {error}")
+            played.warnings.append(_("could not remember a catalogue value: {error}").format(
+                error=error))
 
     # -- catalogues --------------------------------------------------------------------------
 
@@ -789,7 +817,7 @@ class Store:
             try:  # the limits every JSON reader of the app applies (e.g. at most 30 digits)
                 checked = load_json(key)
             except JsonFileError as error:
-                raise CatalogueError(f"catalogue values: {error}") from None
+                raise CatalogueError(_("catalogue values: {error}").format(error=error)) from None
             _CATALOGUES[key] = build_catalogue(shipped_data(), checked)
         return _CATALOGUES[key]
 
@@ -807,7 +835,8 @@ def _connect(path: Path, *, write: bool) -> sqlite3.Connection:
         raise StoreError(read_only_problem(path, str(error))) from None
     if mode != "wal":
         conn.close()
-        raise StoreError(f"{path}: cannot use a write-ahead log here (journal mode {mode})")
+        raise StoreError(_("{path}: cannot use a write-ahead log here (journal mode "
+                           "{mode})").format(path=path, mode=mode))
     conn.execute("PRAGMA synchronous = FULL")
     conn.execute("PRAGMA foreign_keys = ON")
     return conn
@@ -834,9 +863,9 @@ def _check_writable(path: Path) -> None:
     create its -wal and -shm files beside the database)."""
     folder = path.parent if str(path.parent) else Path(".")
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise StoreError(read_only_problem(path, "the folder is read-only"))
+        raise StoreError(read_only_problem(path, _("the folder is read-only")))
     if not os.access(path, os.W_OK):
-        raise StoreError(read_only_problem(path, "the file is read-only"))
+        raise StoreError(read_only_problem(path, _("the file is read-only")))
 
 
 def _insert(conn: sqlite3.Connection, table: str, values: tuple) -> None:
@@ -853,7 +882,8 @@ def _apply(state: dict, step: Step, path: Path, what: str) -> None:
         for event in step.events:
             apply_ops(state, event["ops"])
     except (KeyError, IndexError, TypeError, ValueError, AttributeError):
-        raise DamagedDatabase(path, f"{what} does not apply to the game") from None
+        raise DamagedDatabase(path, _("{what} does not apply to the game").format(
+            what=what)) from None
 
 
 def _is_overlay(value: object) -> bool:
@@ -869,7 +899,7 @@ def _rollback(conn: sqlite3.Connection) -> None:
 
 
 def _clean_name(name: str) -> str:
-    problem = name_problem(name, "a game's name")
+    problem = name_problem(name, _("a game's name"))
     if problem:
         raise StoreError(problem)
     return name.strip()

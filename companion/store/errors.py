@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from companion.i18n import _
+
 
 class StoreError(ValueError):
     """A game database that cannot be used as asked; the message says why and what to do."""
@@ -18,9 +20,11 @@ class StoreLocked(StoreError):
     def __init__(self, path: Path, pid: int | None) -> None:
         self.path = path
         self.pid = pid
-        who = f"another Phoenix Companion (pid {pid})" if pid else "another Phoenix Companion"
-        super().__init__(f"{path}: already open in {who}; close it first, or choose another "
-                         "database with --db")
+        text = (_("{path}: already open in another Phoenix Companion (pid {pid}); close it "
+                  "first, or choose another database with --db") if pid else
+                _("{path}: already open in another Phoenix Companion; close it first, or choose "
+                  "another database with --db"))
+        super().__init__(text.format(path=path, pid=pid))
 
 
 class NoDatabase(StoreError):
@@ -28,7 +32,8 @@ class NoDatabase(StoreError):
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        super().__init__(f"{path}: no game database here (replay or import a game to create one)")
+        super().__init__(_("{path}: no game database here (replay or import a game to create "
+                           "one)").format(path=path))
 
 
 class UnusableDatabase(StoreError):
@@ -37,8 +42,9 @@ class UnusableDatabase(StoreError):
     def __init__(self, path: Path, problem: str) -> None:
         self.path = path
         self.problem = problem = " ".join(problem.split())  # one line (SQLite's may be several)
-        super().__init__(f"{path}: {problem}. The file was not modified; Phoenix Companion can "
-                         "keep it aside (renamed with a timestamp) and start a fresh database")
+        super().__init__(_("{path}: {problem}. The file was not modified; Phoenix Companion can "
+                           "keep it aside (renamed with a timestamp) and start a fresh "
+                           "database").format(path=path, problem=problem))
 
 
 class NotADatabase(UnusableDatabase):
@@ -56,10 +62,11 @@ class DamagedDatabase(UnusableDatabase):
 def read_only_problem(path: Path, reason: str | None) -> str:
     """The message for a database (or its folder) that cannot be written: what to do."""
     folder = path.parent if str(path.parent) else Path(".")
-    return (f"{path}: cannot write here ({reason or 'read-only'}): the folder {folder} or the "
-            "file is read-only. The games in it are not damaged and can still be listed, shown "
-            "and exported; to play on, make the folder and file writable (chmod u+w) or copy "
-            "the database to a writable folder and use --db")
+    return _("{path}: cannot write here ({reason}): the folder {folder} or the file is "
+             "read-only. The games in it are not damaged and can still be listed, shown and "
+             "exported; to play on, make the folder and file writable (chmod u+w) or copy the "
+             "database to a writable folder and use --db").format(
+                 path=path, reason=reason or _("read-only"), folder=folder)
 
 
 class UnknownGame(StoreError):
@@ -67,7 +74,8 @@ class UnknownGame(StoreError):
 
     def __init__(self, game_id: object, path: Path) -> None:
         self.game_id = game_id
-        super().__init__(f"{path}: no game {game_id} (see `phoenix-companion games`)")
+        super().__init__(_("{path}: no game {id} (see `phoenix-companion games`)").format(
+            path=path, id=game_id))
 
 
 class RecordError(StoreError):

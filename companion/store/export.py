@@ -21,10 +21,11 @@ from typing import Any
 from companion import __version__
 from companion.catalogue_files import OVERLAY_FORMAT
 from companion.catalogue_files import VERSION as OVERLAY_VERSION
+from companion.i18n import _
 from companion.rules.catalogue import CatalogueError
 from companion.rules.game import Game, Missing, Refused
 from companion.rules.report import final_score
-from companion.rules.scoring import ScoreSheet, sheet_as_json
+from companion.rules.scoring import ScoreSheet, category_name, sheet_as_json
 from companion.rules.state import new_state
 from companion.store import schema
 from companion.store.db import Store, StoredGame, dumps, is_time, timestamp
@@ -92,66 +93,73 @@ def game_record(store: Store, game_id: int) -> dict:
 
 
 def _invalid(source: str, problem: str) -> RecordError:
-    return RecordError(f"{source}: not a game record Phoenix Companion can import ({problem})")
+    return RecordError(_("{source}: not a game record Phoenix Companion can import "
+                         "({problem})").format(source=source, problem=problem))
 
 
 def check_record(record: Any, source: str, *, require_digest: bool = True) -> None:
     """Refuse (RecordError naming the field) a record that is not one `game_record` writes,
     or that was changed after export (its digest); without a digest only when not required."""
     if not isinstance(record, Mapping) or record.get("format") != RECORD_FORMAT:
-        raise _invalid(source, f"expected \"format\": \"{RECORD_FORMAT}\"")
+        raise _invalid(source, _("expected \"format\": \"{format}\"").format(
+            format=RECORD_FORMAT))
     if record.get("version") != RECORD_VERSION:
-        raise _invalid(source, f"unsupported version {record.get('version')!r}")
+        raise _invalid(source, _("unsupported version {version}").format(
+            version=repr(record.get("version"))))
     digest = record.get("digest")
     if digest is None:
         if require_digest:
-            raise RecordError(f"{source}: this record has no digest, so it cannot be checked "
-                              "for changes made after export; nothing was imported (import it "
-                              "anyway with --no-digest if you trust where it came from)")
+            raise RecordError(_("{source}: this record has no digest, so it cannot be checked "
+                                "for changes made after export; nothing was imported (import it "
+                                "anyway with --no-digest if you trust where it came "
+                                "from)").format(source=source))
     elif not isinstance(digest, str) or digest != record_digest(record):
-        raise RecordError(f"{source}: the record was changed after it was exported (its digest "
-                          "does not match its content); nothing was imported")
+        raise RecordError(_("{source}: the record was changed after it was exported (its "
+                            "digest does not match its content); nothing was imported").format(
+                                source=source))
     unknown = set(record) - {"format", "version", "app", "exported", "game", "overlay",
                              "commands", "score_sheet", "digest"}
     if unknown:
-        raise _invalid(source, f"unknown field {sorted(unknown)[0]!r}")
+        raise _invalid(source, _("unknown field {field}").format(field=repr(sorted(unknown)[0])))
     if not isinstance(record.get("app"), str) or not is_time(record.get("exported")):
-        raise _invalid(source, "\"app\" must be text and \"exported\" a time")
+        raise _invalid(source, _("\"app\" must be text and \"exported\" a time"))
     game = record.get("game")
     if not isinstance(game, Mapping):
-        raise _invalid(source, "\"game\" must be an object")
+        raise _invalid(source, _("\"game\" must be an object"))
     problem = name_problem(game.get("name"), "game.name")
     if problem:
         raise _invalid(source, problem)
     for field in ("created", "updated"):
         if not is_time(game.get(field)):
-            raise _invalid(source, f"game.{field} must be a time like {timestamp()}")
+            raise _invalid(source, _("game.{field} must be a time like {time}").format(
+                field=field, time=timestamp()))
     players = game.get("players")
     if not isinstance(game.get("phase"), str) or not isinstance(players, list) or not all(
             isinstance(p, str) for p in players):
-        raise _invalid(source, "game.phase must be text and game.players a list of names")
+        raise _invalid(source, _("game.phase must be text and game.players a list of names"))
     overlay = record.get("overlay")
     if not isinstance(overlay, Mapping) or not isinstance(overlay.get("values"), Mapping):
-        raise _invalid(source, "\"overlay\" must hold the catalogue values as \"values\"")
+        raise _invalid(source, _("\"overlay\" must hold the catalogue values as \"values\""))
     commands = record.get("commands")
     if not isinstance(commands, list) or not commands:
-        raise _invalid(source, "\"commands\" must be a list of {\"at\": time, \"command\": "
-                               "{...}}, starting with new_game")
+        raise _invalid(source, _("\"commands\" must be a list of {\"at\": time, \"command\": "
+                                 "{...}}, starting with new_game"))
     previous = ""
     for number, entry in enumerate(commands, start=1):
         if not (isinstance(entry, Mapping) and set(entry) == {"at", "command"}
                 and isinstance(entry["command"], Mapping)
                 and isinstance(entry["command"].get("cmd"), str)):
-            raise _invalid(source, f"command {number} must be {{\"at\": time, \"command\": "
-                                   "{\"cmd\": ...}}")
+            raise _invalid(source, _("command {number} must be {{\"at\": time, \"command\": "
+                                     "{{\"cmd\": ...}}}}").format(number=number))
         at = entry["at"]
         if not is_time(at) or not _ISO.fullmatch(at) or at < previous:
-            raise _invalid(source, f"command {number}: \"at\" must be a time like "
-                                   f"{timestamp()}, not earlier than the command before")
+            raise _invalid(source, _("command {number}: \"at\" must be a time like {time}, not "
+                                     "earlier than the command before").format(
+                                         number=number, time=timestamp()))
         previous = at
     sheet = record.get("score_sheet")
     if sheet is not None and not isinstance(sheet, Mapping):
-        raise _invalid(source, "\"score_sheet\" must be an object or null")
+        raise _invalid(source, _("\"score_sheet\" must be an object or null"))
 
 
 _ISO = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00")
@@ -170,7 +178,7 @@ def import_record(store: Store, record: Any, *, source: str = "record",
     try:
         catalogue = store.catalogue_for(json.loads(json.dumps(values)))
     except CatalogueError as error:
-        raise _invalid(source, f"its catalogue overlay: {error}") from None
+        raise _invalid(source, _("its catalogue overlay: {error}").format(error=error)) from None
     name = name or game["name"].strip()
     created = game["created"]
     phase, players, scores = schema.listing(new_state())
@@ -186,12 +194,15 @@ def import_record(store: Store, record: Any, *, source: str = "record",
             try:
                 change, step = played.game.perform(command)
             except Refused as refused:
-                raise RecordError(f"{source}: command {number} ({command['cmd']}) is refused: "
-                                  f"{refused.reason}; nothing was imported") from None
+                raise RecordError(_("{source}: command {number} ({command}) is refused: "
+                                    "{reason}; nothing was imported").format(
+                                        source=source, number=number, command=command["cmd"],
+                                        reason=refused.reason)) from None
             except Missing as missing:
-                raise RecordError(f"{source}: command {number} ({command['cmd']}) needs "
-                                  f"{missing.key}, which the record's overlay lacks; nothing "
-                                  "was imported") from None
+                raise RecordError(_("{source}: command {number} ({command}) needs {key}, which "
+                                    "the record's overlay lacks; nothing was imported").format(
+                                        source=source, number=number, command=command["cmd"],
+                                        key=missing.key)) from None
             store._write(conn, played, change, step, entry["at"])
         expected = record.get("score_sheet")
         sheet = _sheet(played)
@@ -199,8 +210,9 @@ def import_record(store: Store, record: Any, *, source: str = "record",
         if (game["phase"], game["players"]) != (state["phase"],
                                                 [p["name"] for p in state["players"]]) or (
                 (sheet_as_json(sheet) if sheet else None) != expected):
-            raise RecordError(f"{source}: the replayed game does not end as the record says "
-                              "(phase, players or score sheet); nothing was imported")
+            raise RecordError(_("{source}: the replayed game does not end as the record says "
+                                "(phase, players or score sheet); nothing was imported").format(
+                                    source=source))
     return game_id
 
 
@@ -209,20 +221,23 @@ def score_csv(store: Store, game_id: int) -> str:
     played = store.open_game(game_id)
     sheet = _sheet(played)
     if sheet is None:
-        raise StoreError(f"game {game_id} has no score sheet yet (its players have no Hub)")
+        raise StoreError(_("game {id} has no score sheet yet (its players have no Hub)").format(
+            id=game_id))
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["Category", *[p.name for p in sheet.players]])
+    writer.writerow([_("Category"), *[p.name for p in sheet.players]])
     for label, values in sheet.rows():
-        writer.writerow([label, *values])
-    writer.writerow(["Rank", *[p.rank for p in sheet.players]])
-    writer.writerow(["Winner", *["yes" if p.name in sheet.winners else "" for p in sheet.players]])
+        writer.writerow([category_name(label), *values])
+    writer.writerow([_("Rank"), *[p.rank for p in sheet.players]])
+    writer.writerow([_("Winner"), *[_("yes") if p.name in sheet.winners else ""
+                                    for p in sheet.players]])
     return out.getvalue()
 
 
 def _local(at: str) -> datetime:
     if not is_time(at):
-        raise StoreError(f"a stored time {at!r} is not a time; the game cannot be exported")
+        raise StoreError(_("a stored time {time} is not a time; the game cannot be "
+                           "exported").format(time=repr(at)))
     return datetime.fromisoformat(at).astimezone()
 
 
@@ -232,7 +247,8 @@ def bgstats_play(store: Store, game_id: int, bgg_id: int | None = BGG_ID) -> dic
     command's time), so the same game exported twice is the same play."""
     info = store.game_info(game_id)
     if not info.finished:
-        raise StoreError(f"game {game_id} is not over yet: BG Stats records finished plays")
+        raise StoreError(_("game {id} is not over yet: BG Stats records finished plays").format(
+            id=game_id))
     played = store.open_game(game_id)
     sheet = _sheet(played)
     assert sheet is not None
@@ -295,4 +311,5 @@ def export_text(store: Store, game_id: int, kind: str, bgg_id: int | None = BGG_
         return score_csv(store, game_id)
     if kind == "bgstats":
         return json.dumps(bgstats_play(store, game_id, bgg_id), indent=1) + "\n"
-    raise StoreError(f"unknown export format {kind!r} (record, csv, bgstats)")
+    raise StoreError(_("unknown export format {kind} (record, csv, bgstats)").format(
+        kind=repr(kind)))

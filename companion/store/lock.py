@@ -26,6 +26,7 @@ import stat
 from pathlib import Path
 
 from companion.files import make_private_folder
+from companion.i18n import _
 from companion.store.errors import StoreError, StoreLocked, read_only_problem
 
 
@@ -41,16 +42,20 @@ def _open_regular(path: Path, flags: int, what: str) -> int:
         fd = os.open(path, flags | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o600)
     except OSError as error:
         if error.errno == errno.ELOOP:
-            raise StoreError(f"{path}: the {what} is a symbolic link; Phoenix Companion does not "
-                             "write through links (remove the link)") from None
+            raise StoreError(_("{path}: the {what} is a symbolic link; Phoenix Companion does "
+                               "not write through links (remove the link)").format(
+                                   path=path, what=what)) from None
         if error.errno == errno.EISDIR:
-            raise StoreError(f"{path}: the {what} is a folder; remove or rename it") from None
+            raise StoreError(_("{path}: the {what} is a folder; remove or rename it").format(
+                path=path, what=what)) from None
         if error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
             raise StoreError(read_only_problem(path, error.strerror)) from None
-        raise StoreError(f"{path}: cannot open the {what} ({error.strerror})") from None
+        raise StoreError(_("{path}: cannot open the {what} ({error})").format(
+            path=path, what=what, error=error.strerror)) from None
     if not stat.S_ISREG(os.fstat(fd).st_mode):
         os.close(fd)
-        raise StoreError(f"{path}: the {what} is not a regular file; remove it")
+        raise StoreError(_("{path}: the {what} is not a regular file; remove it").format(
+            path=path, what=what))
     return fd
 
 
@@ -67,7 +72,7 @@ class WriteLock:
         """Take the lock file now, and the database file when it exists (`lock_file()` takes it
         after creating the database), or raise StoreLocked naming the holder's pid."""
         make_private_folder(self.path.parent)
-        fd = _open_regular(self.path, os.O_RDWR | os.O_CREAT, "lock file")
+        fd = _open_regular(self.path, os.O_RDWR | os.O_CREAT, _("lock file"))
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -90,7 +95,7 @@ class WriteLock:
 
     def lock_file(self) -> None:
         """Lock the database file itself (a hard or symbolic link to it is then locked too)."""
-        fd = _open_regular(self.database, os.O_RDONLY, "database")
+        fd = _open_regular(self.database, os.O_RDONLY, _("database"))
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

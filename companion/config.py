@@ -21,10 +21,10 @@ from typing import Any
 
 import tomlkit
 
-from companion import paths
+from companion import i18n, paths
 from companion.files import read_text, write_text_atomically
 from companion.i18n import DEFAULT as DEFAULT_LANGUAGE
-from companion.i18n import LANGUAGES
+from companion.i18n import LANGUAGES, N_, _
 from companion.store.export import BGG_ID
 from hardware.config import PanelConfig, SettingError, panel_config_from_toml
 
@@ -71,8 +71,8 @@ def parse_window_size(text: str) -> tuple[int, int]:
     width, sep, height = text.lower().partition("x")
     if not (sep and width.isdigit() and height.isdigit() and int(width) >= 320
             and int(height) >= 240):
-        raise ValueError(f"must be WIDTHxHEIGHT such as 800x480 (at least 320x240), "
-                         f"got {text!r}")
+        raise ValueError(_("must be WIDTHxHEIGHT such as 800x480 (at least 320x240), "
+                           "got {value}").format(value=repr(text)))
     return int(width), int(height)
 
 
@@ -81,19 +81,21 @@ def display_config_from_toml(table: Mapping[str, Any], prefix: str = "display") 
     _known_keys(table, prefix, ("fullscreen", "size", "touch", "rotation", "language"))
     fullscreen = table.get("fullscreen", DisplayConfig.fullscreen)
     if not isinstance(fullscreen, bool):
-        raise SettingError(f"{prefix}.fullscreen", f"must be true or false, got {fullscreen!r}")
+        raise SettingError(f"{prefix}.fullscreen", _("must be true or false, got {value}").format(
+            value=repr(fullscreen)))
     size = table.get("size", size_text(DisplayConfig.size))
     try:
         if not isinstance(size, str):
-            raise ValueError(f"must be a string such as \"800x480\", got {size!r}")
+            raise ValueError(_("must be a string such as \"800x480\", got {value}").format(
+                value=repr(size)))
         parsed = parse_window_size(size)
     except ValueError as error:
         raise SettingError(f"{prefix}.size", str(error)) from None
     touch = _one_of(table, prefix, "touch", TOUCH_SOURCES, DisplayConfig.touch)
     rotation = table.get("rotation", DisplayConfig.rotation)
     if type(rotation) is not int or rotation not in ROTATIONS:
-        raise SettingError(f"{prefix}.rotation",
-                           f"must be 0, 90, 180 or 270 (degrees), got {rotation!r}")
+        raise SettingError(f"{prefix}.rotation", _("must be 0, 90, 180 or 270 (degrees), got "
+                                                   "{value}").format(value=repr(rotation)))
     language = _one_of(table, prefix, "language", tuple(LANGUAGES), DisplayConfig.language)
     return DisplayConfig(fullscreen=fullscreen, size=parsed, touch=touch, rotation=rotation,
                          language=language)
@@ -122,16 +124,18 @@ def camera_config_from_toml(table: Mapping[str, Any], prefix: str = "camera") ->
     if type(source) is int and source >= 0:
         source = str(source)
     if not isinstance(source, str) or not source.strip():
-        raise SettingError(f"{prefix}.source", 'must be "none", "auto", "pi", a USB camera\'s '
-                           f"number or a video file or folder of photos, got {source!r}")
+        raise SettingError(f"{prefix}.source", _('must be "none", "auto", "pi", a USB camera\'s '
+                                                 "number or a video file or folder of photos, "
+                                                 "got {value}").format(value=repr(source)))
     profile = table.get("profile", CameraConfig.profile)
     if not isinstance(profile, str):
-        raise SettingError(f"{prefix}.profile", "must be a calibration profile's path "
-                           f"(phoenix-dice calibrate), got {profile!r}")
+        raise SettingError(f"{prefix}.profile", _("must be a calibration profile's path "
+                                                  "(phoenix-dice calibrate), got {value}").format(
+                                                      value=repr(profile)))
     settle = table.get("settle", CameraConfig.settle)
     if type(settle) not in (int, float) or not 0 <= settle <= 10:
-        raise SettingError(f"{prefix}.settle", "must be a number of seconds from 0 to 10, got "
-                           f"{settle!r}")
+        raise SettingError(f"{prefix}.settle", _("must be a number of seconds from 0 to 10, "
+                                                 "got {value}").format(value=repr(settle)))
     return CameraConfig(source=source.strip(), profile=profile, settle=float(settle))
 
 
@@ -160,8 +164,10 @@ def bgstats_config_from_toml(table: Mapping[str, Any], prefix: str = "bgstats") 
     _known_keys(table, prefix, ("bgg_id",))
     bgg_id = table.get("bgg_id", BgStatsConfig.bgg_id)
     if type(bgg_id) is not int or bgg_id < 1:
-        raise SettingError(f"{prefix}.bgg_id", "must be a BoardGameGeek game id, a whole number "
-                           f"of 1 or more (Space Station Phoenix: {BGG_ID}), got {bgg_id!r}")
+        raise SettingError(f"{prefix}.bgg_id", _("must be a BoardGameGeek game id, a whole "
+                                                 "number of 1 or more (Space Station Phoenix: "
+                                                 "{id}), got {value}").format(
+                                                     id=BGG_ID, value=repr(bgg_id)))
     return BgStatsConfig(bgg_id=bgg_id)
 
 
@@ -169,7 +175,8 @@ def _known_keys(table: Mapping[str, Any], prefix: str, known: tuple[str, ...]) -
     """SettingError for the first key of the table that is not one of `known`."""
     for key in table:
         if key not in known:
-            raise SettingError(f"{prefix}.{key}", f"unknown setting (known: {', '.join(known)})")
+            raise SettingError(f"{prefix}.{key}", _("unknown setting (known: {keys})").format(
+                keys=", ".join(known)))
 
 
 def _one_of(table: Mapping[str, Any], prefix: str, key: str, choices: tuple[str, ...],
@@ -178,17 +185,19 @@ def _one_of(table: Mapping[str, Any], prefix: str, key: str, choices: tuple[str,
     value = table.get(key, default)
     if value not in choices:
         words = ", ".join(f'"{choice}"' for choice in choices)
-        raise SettingError(f"{prefix}.{key}", f"must be one of {words}, got {value!r}")
+        raise SettingError(f"{prefix}.{key}", _("must be one of {choices}, got {value}").format(
+            choices=words, value=repr(value)))
     return value
 
 
-# table name -> (its validator, what is used instead of a bad table)
+# table name -> (its validator, what is used instead of a bad table: words marked with N_,
+# translated where shown, "{id}" the default BoardGameGeek id)
 SECTIONS: dict[str, tuple[Callable[[Mapping[str, Any], str], Any], str]] = {
-    "panel": (panel_config_from_toml, "the default panel settings (touch only)"),
-    "display": (display_config_from_toml, "the default display settings"),
-    "camera": (camera_config_from_toml, "no camera (dice are tapped in)"),
-    "logging": (logging_config_from_toml, "the default logging settings (level info)"),
-    "bgstats": (bgstats_config_from_toml, f"the default BoardGameGeek id {BGG_ID}"),
+    "panel": (panel_config_from_toml, N_("the default panel settings (touch only)")),
+    "display": (display_config_from_toml, N_("the default display settings")),
+    "camera": (camera_config_from_toml, N_("no camera (dice are tapped in)")),
+    "logging": (logging_config_from_toml, N_("the default logging settings (level info)")),
+    "bgstats": (bgstats_config_from_toml, N_("the default BoardGameGeek id {id}")),
 }
 
 
@@ -197,7 +206,7 @@ def read_section(document: Mapping[str, Any], name: str) -> Any:
     SettingError names the first bad key."""
     table = document.get(name, {})
     if not isinstance(table, Mapping):
-        raise SettingError(name, f"must be a table ([{name}])")
+        raise SettingError(name, _("must be a table ([{name}])").format(name=name))
     return SECTIONS[name][0](table, name)
 
 
@@ -214,28 +223,33 @@ class AppConfig:
     problems: tuple[str, ...] = ()
 
 
-def load_config(path: Path | str | None = None) -> AppConfig:
+def load_config(path: Path | str | None = None, *, quiet: bool = False) -> AppConfig:
     """Read the config file at `path` (default: default_config_path()); never raises on a bad
-    file: each problem is logged, listed in `problems`, and the defaults are used instead."""
+    file: each problem is logged (not when `quiet`: read again for another language), listed
+    in `problems` (in the language spoken now), and the defaults are used instead."""
     explicit = path is not None
     file = Path(path) if path is not None else default_config_path()
     if not file.exists():
         if not explicit:
             return AppConfig()
-        return _defaults_because(f"config file {file} not found; using the default settings")
+        return _defaults_because(_("config file {file} not found; using the default "
+                                   "settings").format(file=file), quiet)
     try:
-        _, document = _parse(file)
+        document = _parse(file)[1]
     except ValueError as error:
-        return _defaults_because(f"{error}; using the default settings")
+        return _defaults_because(_("{problem}; using the default settings").format(
+            problem=error), quiet)
     problems: list[str] = []
     values: dict[str, Any] = {}
-    for name, (_, fallback) in SECTIONS.items():
+    for name, (_validator, fallback) in SECTIONS.items():
         try:
             values[name] = read_section(document, name)
         except SettingError as error:
             values[name] = read_section({}, name)
-            problems.append(f"{file}: {error.key}: {error.message}; using {fallback}")
-    for problem in problems:
+            problems.append(_("{file}: {key}: {problem}; using {fallback}").format(
+                file=file, key=error.key, problem=error.message,
+                fallback=i18n._(fallback).format(id=BGG_ID)))
+    for problem in problems if not quiet else ():
         log.warning("%s", problem)
     return AppConfig(**values, path=file, problems=tuple(problems))
 
@@ -243,18 +257,20 @@ def load_config(path: Path | str | None = None) -> AppConfig:
 def _parse(file: Path) -> tuple[str, dict[str, Any]]:
     """The file's text and TOML; ValueError saying what is wrong with it (JsonFileError:
     missing, not a regular file, not UTF-8, unreadable)."""
-    text = read_text(file, show=f"config file {file}")
+    text = read_text(file, show=_("config file {file}").format(file=file))
     try:
         return text, tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise ValueError(f"config file {file} is not valid TOML ({error})") from None
+        raise ValueError(_("config file {file} is not valid TOML ({error})").format(
+            file=file, error=error)) from None
     except RecursionError:
-        raise ValueError(f"config file {file} is nested too deeply to be a config "
-                         "file") from None
+        raise ValueError(_("config file {file} is nested too deeply to be a config "
+                           "file").format(file=file)) from None
 
 
-def _defaults_because(problem: str) -> AppConfig:
-    log.warning("%s", problem)
+def _defaults_because(problem: str, quiet: bool = False) -> AppConfig:
+    if not quiet:
+        log.warning("%s", problem)
     return AppConfig(problems=(problem,))
 
 
@@ -286,7 +302,7 @@ def open_config_file(path: Path) -> ConfigFile:
     if not path.exists():
         return ConfigFile(path, tomlkit.document())
     try:
-        text, _ = _parse(path)
+        text = _parse(path)[0]
         document = tomlkit.parse(text)
     except (ValueError, RecursionError):
         return ConfigFile(path, tomlkit.document(), bad=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from companion.i18n import _
+
 Colour = tuple[float, float, float]
 ColourLike = str | Colour
 
@@ -43,7 +45,8 @@ def parse_colour(value: ColourLike) -> Colour:
         except ValueError:
             pass
     known = ", ".join(sorted(NAMED_COLOURS))
-    raise ValueError(f"unknown colour {value!r} (use #rrggbb or one of: {known})")
+    raise ValueError(_("unknown colour {value} (use #rrggbb or one of: {known})").format(
+        value=repr(value), known=known))
 
 
 def colour_name(value: ColourLike) -> str:

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.i18n import _
 from hardware.colours import parse_colour
 from hardware.events import CONFIRM, NEXT_TURN, READ_DICE, UNDO
 
@@ -96,21 +97,22 @@ def _gpio(table: Mapping[str, Any], prefix: str) -> GPIOConfig:
                for name in (NEXT_TURN, UNDO, CONFIRM, READ_DICE)}
     if buttons[NEXT_TURN] is None and buttons[UNDO] is None and buttons[CONFIRM] is None \
             and buttons[READ_DICE] is None:
-        raise PanelConfigError(f"{prefix}.next_turn", "no button is wired (all are false)")
+        raise PanelConfigError(f"{prefix}.next_turn", _("no button is wired (all are false)"))
     leds = _choice(table, "leds", LED_KINDS, defaults.leds, prefix)
     rgb = defaults.rgb
     if "rgb" in table:
         value = table["rgb"]
         if not (isinstance(value, list) and len(value) == 3):
-            raise PanelConfigError(f"{prefix}.rgb", f"must be three pins [red, green, blue], "
-                                   f"got {value!r}")
+            raise PanelConfigError(f"{prefix}.rgb", _("must be three pins [red, green, blue], "
+                                                      "got {value}").format(value=repr(value)))
         rgb = tuple(_check_pin(pin, f"{prefix}.rgb") for pin in value)  # type: ignore[assignment]
     players = defaults.players
     if "players" in table:
         value = table["players"]
         if not isinstance(value, Mapping) or not 1 <= len(value) <= 4:
-            raise PanelConfigError(f"{prefix}.players", "must be a table of one to four "
-                                   f"colour = pin entries, got {value!r}")
+            raise PanelConfigError(f"{prefix}.players", _("must be a table of one to four "
+                                                          "colour = pin entries, got {value}")
+                                   .format(value=repr(value)))
         for colour in value:
             try:
                 parse_colour(colour)
@@ -123,16 +125,16 @@ def _gpio(table: Mapping[str, Any], prefix: str) -> GPIOConfig:
         if pin is None:
             continue
         if pin in used:
-            raise PanelConfigError(f"{prefix}.{name}", f"GPIO{pin} is already given to "
-                                   f"{used[pin]}")
+            raise PanelConfigError(f"{prefix}.{name}", _("GPIO{pin} is already given to "
+                                                         "{key}").format(pin=pin, key=used[pin]))
         used[pin] = f"{prefix}.{name}"
-    led_pins = list(rgb) if leds == "rgb" else [pin for _, pin in players] if leds == "players" \
+    led_pins = list(rgb) if leds == "rgb" else [pin for _c, pin in players] if leds == "players" \
         else []
     for pin in led_pins:
         if pin in used:
             key = "rgb" if leds == "rgb" else "players"
-            raise PanelConfigError(f"{prefix}.{key}", f"GPIO{pin} is already given to "
-                                   f"{used[pin]}")
+            raise PanelConfigError(f"{prefix}.{key}", _("GPIO{pin} is already given to "
+                                                        "{key}").format(pin=pin, key=used[pin]))
     return GPIOConfig(**buttons, leds=leds, rgb=rgb,
                       common_anode=_boolean(table, "common_anode", defaults.common_anode, prefix),
                       pwm=_boolean(table, "pwm", defaults.pwm, prefix), players=players)
@@ -150,10 +152,10 @@ def _serial(table: Mapping[str, Any], prefix: str) -> SerialConfig:
             raise PanelConfigError(f"{prefix}.usb", str(error)) from None
     baudrate = table.get("baudrate", defaults.baudrate)
     if not isinstance(baudrate, int) or isinstance(baudrate, bool) or baudrate <= 0:
-        raise PanelConfigError(f"{prefix}.baudrate", f"must be a positive whole number, "
-                               f"got {baudrate!r}")
+        raise PanelConfigError(f"{prefix}.baudrate", _("must be a positive whole number, "
+                                                       "got {value}").format(value=repr(baudrate)))
     if port is None and usb is None:
-        raise PanelConfigError(f"{prefix}.port", "give a port path or a usb VID:PID")
+        raise PanelConfigError(f"{prefix}.port", _("give a port path or a usb VID:PID"))
     return SerialConfig(port=port, usb=usb, baudrate=baudrate)
 
 
@@ -165,23 +167,26 @@ def parse_usb_id(text: str) -> tuple[int, int]:
             raise ValueError
         vid, pid = (int(part, 16) for part in parts)
     except ValueError:
-        raise ValueError(f'must be a USB id like "2e8a:0005" (hex VID:PID), got {text!r}') from None
+        raise ValueError(_('must be a USB id like "2e8a:0005" (hex VID:PID), got {value}')
+                         .format(value=repr(text))) from None
     if not (0 <= vid <= 0xFFFF and 0 <= pid <= 0xFFFF):
-        raise ValueError(f"USB VID and PID are 4 hex digits each, got {text!r}")
+        raise ValueError(_("USB VID and PID are 4 hex digits each, got {value}").format(
+            value=repr(text)))
     return vid, pid
 
 
 def _no_unknown_keys(table: Mapping[str, Any], known: set[str], prefix: str) -> None:
     for key in table:
         if key not in known:
-            raise PanelConfigError(f"{prefix}.{key}", "unknown setting (known: "
-                                   f"{', '.join(sorted(known))})")
+            raise PanelConfigError(f"{prefix}.{key}", _("unknown setting (known: {keys})")
+                                   .format(keys=", ".join(sorted(known))))
 
 
 def _table(table: Mapping[str, Any], key: str, prefix: str) -> Mapping[str, Any]:
     value = table.get(key, {})
     if not isinstance(value, Mapping):
-        raise PanelConfigError(f"{prefix}.{key}", f"must be a table, got {value!r}")
+        raise PanelConfigError(f"{prefix}.{key}", _("must be a table, got {value}").format(
+            value=repr(value)))
     return value
 
 
@@ -190,14 +195,16 @@ def _choice(table: Mapping[str, Any], key: str, choices: tuple[str, ...], defaul
     value = table.get(key, default)
     if value not in choices:
         options = " | ".join(f'"{choice}"' for choice in choices)
-        raise PanelConfigError(f"{prefix}.{key}", f"must be {options}, got {value!r}")
+        raise PanelConfigError(f"{prefix}.{key}", _("must be {choices}, got {value}").format(
+            choices=options, value=repr(value)))
     return value
 
 
 def _boolean(table: Mapping[str, Any], key: str, default: bool, prefix: str) -> bool:
     value = table.get(key, default)
     if not isinstance(value, bool):
-        raise PanelConfigError(f"{prefix}.{key}", f"must be true or false, got {value!r}")
+        raise PanelConfigError(f"{prefix}.{key}", _("must be true or false, got {value}").format(
+            value=repr(value)))
     return value
 
 
@@ -206,8 +213,9 @@ def _seconds(table: Mapping[str, Any], key: str, default: float, prefix: str,
     value = table.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int | float) or not value >= minimum \
             or value > 60:
-        raise PanelConfigError(f"{prefix}.{key}", f"must be a number of seconds from {minimum} "
-                               f"to 60, got {value!r}")
+        raise PanelConfigError(f"{prefix}.{key}", _("must be a number of seconds from "
+                                                    "{minimum} to 60, got {value}").format(
+                                                        minimum=minimum, value=repr(value)))
     return float(value)
 
 
@@ -216,13 +224,15 @@ def _text(table: Mapping[str, Any], key: str, default: str | None, prefix: str) 
     if value is None or value == "":
         return None
     if not isinstance(value, str):
-        raise PanelConfigError(f"{prefix}.{key}", f"must be a string, got {value!r}")
+        raise PanelConfigError(f"{prefix}.{key}", _("must be a string, got {value}").format(
+            value=repr(value)))
     return value
 
 
 def _check_pin(value: Any, key: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 27:
-        raise PanelConfigError(key, f"must be a BCM GPIO number from 0 to 27, got {value!r}")
+        raise PanelConfigError(key, _("must be a BCM GPIO number from 0 to 27, got {value}")
+                               .format(value=repr(value)))
     return value
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 
+from companion.i18n import _
 from hardware.config import PanelConfig
 from hardware.events import EventHandler
 from hardware.gpio_panel import GPIOPanel, PanelUnavailable
@@ -26,8 +27,8 @@ def open_panel(config: PanelConfig, *, pin_factory: object | None = None,
             return TouchOnlyPanel(problem=str(error))
         except Exception as error:  # an unexpected pin-library failure must not stop the app
             log.exception("GPIO panel failed to start")
-            return TouchOnlyPanel(problem=f"GPIO panel unavailable ({error}). Going on with "
-                                  "touch only.")
+            return TouchOnlyPanel(problem=_("GPIO panel unavailable ({error}). Going on with "
+                                            "touch only.").format(error=error))
     if config.kind == "serial":
         return SerialPanel(config.serial, hold_time=config.hold_time, when_event=when_event)
     return TouchOnlyPanel()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 
+from companion.i18n import _
 from hardware.buttons import PanelButton
 from hardware.config import GPIOConfig
 from hardware.events import NEXT_TURN, UNDO, EventHandler
@@ -43,15 +44,16 @@ class GPIOPanel(Panel):
                     hold_time=hold_time, bounce_time=bounce_time)
             except Exception as error:
                 self._close_buttons()
-                raise PanelUnavailable(
-                    f"GPIO panel unavailable: the {name} button on GPIO{pin} cannot be used "
-                    f"({_reason(error)}). Going on with touch only.") from error
+                raise PanelUnavailable(_(
+                    "GPIO panel unavailable: the {button} button on GPIO{pin} cannot be used "
+                    "({reason}). Going on with touch only.").format(
+                        button=name, pin=pin, reason=_reason(error))) from error
         lights_problem = None
         try:
             self.lights = _make_lights(config, pin_factory)
         except Exception as error:
-            lights_problem = (f"GPIO panel LEDs unavailable ({_reason(error)}); "
-                              "the buttons work.")
+            lights_problem = _("GPIO panel LEDs unavailable ({reason}); the buttons "
+                               "work.").format(reason=_reason(error))
         self._set_ready(self.description)
         if lights_problem:
             self._problem = lights_problem
@@ -82,7 +84,7 @@ def _reason(error: BaseException) -> str:
     name = type(error).__name__
     text = str(error) or name
     if name == "GPIOPinInUse" or "busy" in text.lower():
-        return f"{text}; is another program or device using that pin?"
+        return _("{error}; is another program or device using that pin?").format(error=text)
     if name in ("BadPinFactory", "PinFactoryFallback") or "pin factory" in text.lower():
-        return f"no GPIO on this machine: {text}"
+        return _("no GPIO on this machine: {error}").format(error=text)
     return text

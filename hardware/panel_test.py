@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from typing import TextIO
 
+from companion.i18n import _
 from hardware.config import PanelConfig
 from hardware.events import PanelEvent
 from hardware.factory import open_panel
@@ -26,9 +27,10 @@ TEST_COLOURS = ("red", "yellow", "green", "blue")
 def light_steps(lights: Lights) -> Iterator[str]:
     """Endlessly put the lights through every state the app uses; yields what each step shows."""
     steps: list[tuple[str, Callable[[], None]]] = [
-        (f"show {colour}", partial(lights.show, colour)) for colour in TEST_COLOURS]
-    steps += [("blink purple (waiting on a player)", partial(lights.blink, "purple")),
-              ("game end pattern", lights.game_end), ("off", lights.off)]
+        (_("show {colour}").format(colour=colour), partial(lights.show, colour))
+        for colour in TEST_COLOURS]
+    steps += [(_("blink purple (waiting on a player)"), partial(lights.blink, "purple")),
+              (_("game end pattern"), lights.game_end), (_("off"), lights.off)]
     for label, action in itertools.cycle(steps):
         action()
         yield label
@@ -50,26 +52,28 @@ def run(config: PanelConfig, *, duration: float | None = None, out: TextIO | Non
         print(text, file=out or sys.stdout, flush=True)
 
     if config.kind == "none":
-        say('panel-test: no panel configured. Set [panel] kind = "gpio" or "serial" in the '
-            "config file (see docs/panel.md).")
+        say(_('panel-test: no panel configured. Set [panel] kind = "gpio" or "serial" in the '
+              "config file (see docs/panel.md)."))
         return MISSING_DEVICE
     events: queue.Queue[PanelEvent] = queue.Queue()
     panel = open_panel(config, when_event=events.put)
     try:
         if isinstance(panel, TouchOnlyPanel) or not panel.wait_ready(CONNECT_TIMEOUT):
-            say(f"panel-test: {panel.problem or 'the panel did not start'}")
+            say(_("panel-test: {problem}").format(
+                problem=panel.problem or _("the panel did not start")))
             return MISSING_DEVICE
-        say(f"panel-test: {panel.description} ready. Press each button "
-            f"(long press of next_turn = undo after {config.hold_time:g} s); Ctrl+C to stop.")
+        say(_("panel-test: {panel} ready. Press each button (long press of next_turn = undo "
+              "after {seconds} s); Ctrl+C to stop.").format(
+                  panel=panel.description, seconds=f"{config.hold_time:g}"))
         if panel.problem:
-            say(f"panel-test: {panel.problem}")
+            say(_("panel-test: {problem}").format(problem=panel.problem))
         steps = light_steps(panel.lights)
         deadline = None if duration is None else time.monotonic() + duration
         next_step = time.monotonic()
         while deadline is None or time.monotonic() < deadline:
             now = time.monotonic()
             if now >= next_step:
-                say(f"lights: {next(steps)}")
+                say(_("lights: {step}").format(step=next(steps)))
                 next_step = now + LIGHT_STEP
             wait = next_step - now if deadline is None else min(next_step, deadline) - now
             try:

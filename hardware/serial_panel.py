@@ -13,6 +13,7 @@ from typing import Any
 import serial
 from serial.tools import list_ports
 
+from companion.i18n import _
 from hardware.config import SerialConfig, parse_usb_id
 from hardware.events import EventHandler
 from hardware.lights import Lights
@@ -132,11 +133,12 @@ class SerialPanel(Panel):
 
     def _missing_message(self) -> str:
         if self.config.port:
-            where = f"no device at {self.config.port}"
-        else:
-            where = f"no USB serial device {self.config.usb} (a Raspberry Pi Pico with MicroPython)"
-        return (f"Serial button panel not found: {where}. Is it plugged in? Going on with "
-                "touch only; the panel is picked up as soon as it appears.")
+            return _("Serial button panel not found: no device at {port}. Is it plugged in? "
+                     "Going on with touch only; the panel is picked up as soon as it "
+                     "appears.").format(port=self.config.port)
+        return _("Serial button panel not found: no USB serial device {usb} (a Raspberry Pi "
+                 "Pico with MicroPython). Is it plugged in? Going on with touch only; the "
+                 "panel is picked up as soon as it appears.").format(usb=self.config.usb)
 
     def _run(self) -> None:
         while not self._stop.is_set():
@@ -149,8 +151,9 @@ class SerialPanel(Panel):
                 conn = serial.Serial(port, self.config.baudrate, timeout=READ_TIMEOUT,
                                      write_timeout=1.0)
             except (serial.SerialException, OSError, ValueError) as error:
-                self._set_problem(f"Serial button panel on {port} cannot be opened ({error}). "
-                                  "Going on with touch only; retrying.")
+                self._set_problem(_("Serial button panel on {port} cannot be opened ({error}). "
+                                    "Going on with touch only; retrying.").format(
+                                        port=port, error=error))
                 self._stop.wait(self.retry_interval)
                 continue
             try:
@@ -158,9 +161,9 @@ class SerialPanel(Panel):
             except (serial.SerialException, OSError, TypeError) as error:
                 if not self._stop.is_set():
                     log.info("serial panel on %s lost: %s", port, error)
-                    self._set_problem(f"Serial button panel on {port} was unplugged or stopped "
-                                      "answering. Going on with touch only; waiting for it "
-                                      "to come back.")
+                    self._set_problem(_("Serial button panel on {port} was unplugged or "
+                                        "stopped answering. Going on with touch only; waiting "
+                                        "for it to come back.").format(port=port))
             finally:
                 with self._write_lock:
                     self._conn = None
@@ -179,8 +182,9 @@ class SerialPanel(Panel):
         next_hello = time.monotonic() + self.handshake_timeout
         while not self._stop.is_set():
             if self.device_version is None and time.monotonic() > next_hello:
-                self._set_problem(f"The device on {port} does not answer HELLO. Is it running "
-                                  "the Phoenix panel firmware (hardware/firmware/)?")
+                self._set_problem(_("The device on {port} does not answer HELLO. Is it "
+                                    "running the Phoenix panel firmware (hardware/firmware/)?")
+                                  .format(port=port))
                 self._send(hello_command())
                 next_hello = time.monotonic() + self.handshake_timeout
             data = conn.read(conn.in_waiting or 1)
@@ -197,9 +201,10 @@ class SerialPanel(Panel):
             return
         if isinstance(message, Hello):
             if not message.compatible:
-                self._set_problem(f"The device on {port} speaks panel protocol "
-                                  f"{message.version}; this app speaks 1. Update its firmware "
-                                  "from hardware/firmware/.")
+                self._set_problem(_("The device on {port} speaks panel protocol {version}; "
+                                    "this app speaks 1. Update its firmware from "
+                                    "hardware/firmware/.").format(port=port,
+                                                                  version=message.version))
                 return
             self.device_version = message.version
             self._send(hold_command(self.hold_time))

@@ -15,6 +15,7 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 
+from companion.i18n import _
 from companion.rules.catalogue import Catalogue
 from companion.store import StoredGame
 from companion.ui.action_model import ActionModel, Button, Panel, given_panel, prompt_panel
@@ -114,7 +115,7 @@ class ActionScreen(Screen):
             view.watch(panel.reads, dice_watcher(camera), self.camera_changed)
         extra = [camera_button(panel.reads, view.seen)]
         if view.taken:
-            extra.append(Button("action:camera-again", "Read again", ("camera-again",)))
+            extra.append(Button("action:camera-again", _("Read again"), ("camera-again",)))
         return Panel(panel.title, extra + panel.buttons, panel.lines, panel.cols, panel.reads)
 
     def camera_changed(self) -> None:
@@ -128,7 +129,7 @@ class ActionScreen(Screen):
         """The panel's Dice button: hold the camera's picture, then take its reading."""
         view = self.ids.camera
         if not self.camera:
-            self.message = "No camera is reading dice now."
+            self.message = _("No camera is reading dice now.")
         elif not view.taken:
             view.take()
         elif self.panel is not None:
@@ -234,10 +235,10 @@ class ActionScreen(Screen):
 
         def override(reason: str) -> str:
             if not reason.strip():
-                return "Say why the rule is overridden."
+                return _("Say why the rule is overridden.")
             return self.submit(outcome.override(reason))
 
-        NotePopup("Why override?", "", override).open()
+        NotePopup(_("Why override?"), "", override).open()
 
     def take_back(self) -> None:
         """Undo the last step (named on the button), then the table."""
@@ -261,7 +262,7 @@ class ActionScreen(Screen):
         """The panel's Confirm button: the panel's primary button, else say to choose."""
         button = primary(self.panel) if self.panel is not None else None
         if button is None:
-            self.message = "More than one answer: choose one on the screen."
+            self.message = _("More than one answer: choose one on the screen.")
         else:
             self.press(button)
 
@@ -277,9 +278,9 @@ def primary(panel: Panel) -> Button | None:
 
 def given_lines(given: list[tuple[str, str]], colors: dict[str, str]) -> list[str]:
     """'Given by themselves: Ann 1 GEM', each name in the player's colour."""
-    return ["Given by themselves (one choice): " + ", ".join(
+    return [_("Given by themselves (one choice): {bonuses}").format(bonuses=", ".join(
         f"[b][color={hex_color(PLAYER_RGBA[colors[player]])}]{player}[/color][/b] {what}"
-        for player, what in given)]
+        for player, what in given))]
 
 
 def show_answers(grid: GridLayout, panel: Panel, press: Callable[[Button], None]) -> None:

@@ -14,7 +14,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.rules.words import SHIP_NAMES, TRACK_NAMES, design_name
+from companion.i18n import _
+from companion.rules.words import design_name, ship_name, track_name
 from companion.ui.flows import (
     Abilities,
     Bonus,
@@ -31,6 +32,9 @@ from companion.ui.flows import (
     Tracks,
     Transactions,
     TransportFlow,
+    question_word,
+    word,
+    words,
 )
 from companion.ui.table_model import ALIEN_LETTERS
 
@@ -64,17 +68,20 @@ class Panel:
 def ship_title(flow: ShipFlow) -> str:
     """'Ann uses Construction L1' / 'Ann uses the neutral Transport'."""
     ship = flow.ship
-    name = SHIP_NAMES[ship["type"]]
+    name = ship_name(ship["type"])
     if ship["owner"] is None:
-        return f"{flow.player} uses the neutral {name}"
-    whose = "" if ship["owner"] == flow.player else f"{ship['owner']}'s "
-    return f"{flow.player} uses {whose}{design_name(ship['design'])}"
+        return _("{player} uses the neutral {ship}").format(player=flow.player, ship=name)
+    if ship["owner"] == flow.player:
+        return _("{player} uses {ship}").format(player=flow.player,
+                                                ship=design_name(ship["design"]))
+    return _("{player} uses {owner}'s {ship}").format(
+        player=flow.player, owner=ship["owner"], ship=design_name(ship["design"]))
 
 
 def prompt_panel(prompt: BonusPrompt, color: str) -> Panel:
     """A player's Diplomacy bonus choice as big buttons."""
-    return Panel(f"{prompt.player} ({color}): {TRACK_NAMES[prompt.track]} Diplomacy bonus - "
-                 "choose one",
+    return Panel(_("{player} ({color}): {track} Diplomacy bonus - choose one").format(
+                     player=prompt.player, color=word(color), track=track_name(prompt.track)),
                  [Button(f"bonus:{i}", c.label, ("bonus", c.value), c.allowed, c.reason or "")
                   for i, c in enumerate(prompt.choices)])
 
@@ -82,10 +89,10 @@ def prompt_panel(prompt: BonusPrompt, color: str) -> Panel:
 def given_panel(given: Sequence[tuple[str, str]], colors: dict[str, str]) -> Panel:
     """The Diplomacy bonuses given by themselves, one line per player in their colour, and OK
     (any of them goes on)."""
-    return Panel("Diplomacy bonuses given (only one choice each)", [
+    return Panel(_("Diplomacy bonuses given (only one choice each)"), [
         *(Button(f"given:{player}", f"{player}: {what}", ("ok",), color=colors[player])
           for player, what in given),
-        Button("action:ok", "OK", ("ok",))])
+        Button("action:ok", _("OK"), ("ok",))])
 
 
 class ActionModel:
@@ -107,9 +114,9 @@ class ActionModel:
         title = ship_title(self.flow)
         self.asking = None
         if self.outcome is not None:
-            return Panel(f"{title}: refused", [
-                Button("action:override", "Override…", ("override",)),
-                Button("action:back", "Back", ("back",))],
+            return Panel(_("{title}: refused").format(title=title), [
+                Button("action:override", _("Override…"), ("override",)),
+                Button("action:back", _("Back"), ("back",))],
                 [f"“{self.outcome.refused}”"])
         if not self.acted:
             found = self.action_panel(title)
@@ -119,18 +126,18 @@ class ActionModel:
         asked = self.ability_panel(title)
         if asked is not None:
             return asked
-        return Panel(f"{title}: confirm?", [
-            Button("action:confirm", "Confirm", ("confirm",)),
-            Button("action:back", "Back", ("back",))], self.flow.preview(), cols=2)
+        return Panel(_("{title}: confirm?").format(title=title), [
+            Button("action:confirm", _("Confirm"), ("confirm",)),
+            Button("action:back", _("Back"), ("back",))], self.flow.preview(), cols=2)
 
     def action_panel(self, title: str) -> Panel | None:
         """The action's own question now (None: nothing left to ask)."""
         flow = self.flow
         if isinstance(flow, ConstructionFlow) and flow.sector is None:
-            return Panel(f"{title}: which Sector?", choice_buttons("sector", flow.sectors),
-                         cols=2)
+            return Panel(_("{title}: which Sector?").format(title=title),
+                         choice_buttons("sector", flow.sectors), cols=2)
         if isinstance(flow, DismantleFlow) and flow.target is None:
-            return Panel(f"{title}: which ship is dismantled?",
+            return Panel(_("{title}: which ship is dismantled?").format(title=title),
                          choice_buttons("target", flow.targets))
         if isinstance(flow, DiplomacyFlow | TransportFlow | ExpeditionFlow):
             return entry_panel(title, flow, ("done",))
@@ -142,9 +149,10 @@ class ActionModel:
         abilities = self.flow.abilities
         for source, need in abilities.needs.items():
             if need["optional"] and source not in self.decided:
-                return Panel(f"{title}: use {source}?", [
-                    Button("ability:yes", "Yes", ("use", source, True)),
-                    Button("ability:no", "No", ("use", source, False))], [need["text"]], cols=2)
+                return Panel(_("{title}: use {source}?").format(title=title, source=source), [
+                    Button("ability:yes", _("Yes"), ("use", source, True)),
+                    Button("ability:no", _("No"), ("use", source, False))], [need["text"]],
+                    cols=2)
         for source, what in abilities.questions():
             need = abilities.needs[source]
             if what == "bonus":
@@ -156,8 +164,9 @@ class ActionModel:
                 return asked
             values = {"choice": need.get("choice", []), "where": abilities.places(source),
                       "pay": need.get("pay", [])}[what]
-            return Panel(f"{title}: {source} - {what}?", [
-                Button(f"ability:{i}", str(value), (what, source, value))
+            return Panel(_("{title}: {source} - {question}?").format(
+                title=title, source=source, question=question_word(what)), [
+                Button(f"ability:{i}", word(value), (what, source, value))
                 for i, value in enumerate(values)], [need["text"]])
         return None
 
@@ -210,9 +219,11 @@ class BonusModel:
         text = self.abilities.needs[self.source]["text"]
         asks = self.abilities.asks(self.source)
         if asks is not None:  # the screen asks it on the value-entry component
-            return Panel(f"{title}: {self.source}: a value first", [
-                Button("action:value", "Enter it…", ("value", asks["key"], asks["question"]))],
-                [text, f"Needed before: {asks['question']}"])
+            return Panel(_("{title}: {source}: a value first").format(
+                title=title, source=self.source), [
+                Button("action:value", _("Enter it…"),
+                       ("value", asks["key"], asks["question"]))],
+                [text, _("Needed before: {question}").format(question=asks["question"])])
         asked = entry_panel(f"{title}: {self.source}", entry, ("finish",))
         if asked is None:
             self.abilities.finish_bonus(self.source)
@@ -227,7 +238,7 @@ class BonusModel:
             if kind == "finish":
                 self.abilities.finish_bonus(self.source)
             elif entry is None:
-                return f"{self.source}: nothing to enter now"
+                return _("{source}: nothing to enter now").format(source=self.source)
             else:
                 ENTRY_ACTS[kind](entry, *args)
         except FlowError as error:
@@ -258,22 +269,24 @@ def entry_panel(title: str, entry: Bonus, finish: tuple) -> Panel | None:
     """The panel an entry asks now (None: it is answered): transactions or tracks (their Done
     button's act is `finish`), dice, or one of a bonus action's picks."""
     if isinstance(entry, Transactions | Tracks):
-        why = "add a transaction" if isinstance(entry, Transactions) else "choose a track"
-        done = Button("action:done", "Done", finish, bool(entry.detail()), why)
+        why = _("add a transaction") if isinstance(entry, Transactions) else _("choose a track")
+        done = Button("action:done", _("Done"), finish, bool(entry.detail()), why)
     if isinstance(entry, Transactions):
         return transactions_panel(title, entry, done)
     if isinstance(entry, Dice):
         return dice_panel(title, entry)
     if isinstance(entry, Tracks):
-        most = "" if entry.most is None else f" (up to {entry.most})"
-        return Panel(f"{title}: lobby on which track{most}?", [
+        question = (_("{title}: lobby on which track?") if entry.most is None
+                    else _("{title}: lobby on which track (up to {most})?"))
+        return Panel(question.format(title=title, most=entry.most), [
             *(Button(b.tag, b.label, b.act, b.allowed, b.reason, b.act[1] in entry.chosen)
               for b in choice_buttons("track", entry.tracks)), done])
     if entry.picked is not None:
         return None
-    question = {"sector": "which free Sector?", "resident": "which Hub resident moves out?"}
-    return Panel(f"{title}: {question.get(entry.what, 'what is returned to the supply?')}",
-                 choice_buttons("pick", entry.choices))
+    question = {"sector": _("{title}: which free Sector?"),
+                "resident": _("{title}: which Hub resident moves out?")}.get(
+        entry.what, _("{title}: what is returned to the supply?"))
+    return Panel(question.format(title=title), choice_buttons("pick", entry.choices))
 
 
 def choice_buttons(kind: str, choices: Sequence[Any]) -> list[Button]:
@@ -301,55 +314,64 @@ def transactions_panel(title: str, flow: Transactions, done: Button) -> Panel:
         color = choice.value
         places = flow.residents[color]["where"] or [None]
         for where in places:
-            to = f" to {where}" if len(places) > 1 else ""
+            to = _(" to {place}").format(place=where) if len(places) > 1 else ""
             buttons.append(Button(f"alien:{color}:{where}",
                                   f"({ALIEN_LETTERS[color]}) {choice.label}{to}",
                                   ("alien", color, where), choice.allowed, choice.reason or ""))
     for pair in flow.trades:
         for gain in flow.offer["trade"]["gain"]:
             buttons.append(Button(f"trade:{'+'.join(pair.value)}:{gain}",
-                                  f"{pair.label} for 1 {gain}", ("trade", pair.value, gain)))
+                                  _("{pay} for 1 {gain}").format(pay=pair.label,
+                                                                 gain=word(gain)),
+                                  ("trade", pair.value, gain)))
     for gain in flow.offer["buy"]["gain"]:
-        buttons.append(Button(f"buy:{gain}", f"buy 1 {gain} for {flow.offer['buy']['gems']} GEMs",
+        buttons.append(Button(f"buy:{gain}", _("buy 1 {gain} for {gems} GEMs").format(
+                                  gain=word(gain), gems=flow.offer["buy"]["gems"]),
                               ("buy", gain), flow.buy.allowed, flow.buy.reason or ""))
     chosen = flow.entry_lines()
-    buttons += [Button(f"remove:{i}", f"remove: {line}", ("remove", i))
+    buttons += [Button(f"remove:{i}", _("remove: {transaction}").format(transaction=line),
+                       ("remove", i))
                 for i, line in enumerate(chosen)]
-    limit = "" if flow.limit is None else f" ({len(flow.items)} of {flow.limit})"
-    return Panel(f"{title}: transactions{limit}", [*buttons, done],
-                 chosen or ["No transaction yet."], cols=2)
+    question = (_("{title}: transactions") if flow.limit is None
+                else _("{title}: transactions ({made} of {limit})"))
+    return Panel(question.format(title=title, made=len(flow.items), limit=flow.limit),
+                 [*buttons, done], chosen or [_("No transaction yet.")], cols=2)
 
 
 def dice_panel(title: str, dice: Dice) -> Panel | None:
     """Tap the faces rolled, then the dice kept (and a reroll where allowed), then observe or
     recruit each Human kept; None once all is answered."""
-    roll = f"Roll {dice.dice} · keep {dice.capacity}"
+    roll = _("Roll {dice} · keep {keep}").format(dice=dice.dice, keep=dice.capacity)
     if dice.reading is None:
         entered = len(dice.tapped.faces)
         buttons = [b for face in dice.faces for b in (
-            Button(f"die:{face}", f"{face}: {dice.tapped.counts.get(face, 0)}",
+            Button(f"die:{face}", f"{word(face)}: {dice.tapped.counts.get(face, 0)}",
                    ("die", face, 1)),
-            Button(f"die-less:{face}", f"{face} −1", ("die", face, -1)))]
+            Button(f"die-less:{face}", f"{word(face)} −1", ("die", face, -1)))]
         return Panel(f"{title}: {roll}", [*buttons, Button(
-            "action:dice", f"These {entered} dice", ("read",), entered == dice.dice,
-            f"enter the {dice.dice} dice rolled ({entered} entered)")],
-            ["Tap a face once per die showing it."], cols=2, reads=dice)
+            "action:dice", _("These {count} dice").format(count=entered), ("read",),
+            entered == dice.dice,
+            _("enter the {dice} dice rolled ({entered} entered)").format(dice=dice.dice,
+                                                                         entered=entered))],
+            [_("Tap a face once per die showing it.")], cols=2, reads=dice)
     if not dice.kept_chosen:
         rolled = Counter(dice.reading.faces)
         buttons = [b for face in dice.faces if rolled[face] for b in (
-            Button(f"keep:{face}", f"keep {face}: {dice.kept[face]} of {rolled[face]}",
+            Button(f"keep:{face}", _("keep {face}: {kept} of {rolled}").format(
+                face=word(face), kept=dice.kept[face], rolled=rolled[face]),
                    ("keep", face, 1), on=bool(dice.kept[face])),
-            Button(f"keep-less:{face}", f"{face} −1", ("keep", face, -1)))]
+            Button(f"keep-less:{face}", f"{word(face)} −1", ("keep", face, -1)))]
         if dice.rerolls < dice.rerolls_allowed:
-            buttons.append(Button("action:reroll", "Reroll", ("reroll",)))
-        buttons.append(Button("action:kept", "Keep these", ("kept",),
-                              bool(dice.kept.total()), "keep at least one die"))
-        return Panel(f"{title}: {roll} · which dice are kept?", buttons,
-                     [f"Rolled: {', '.join(dice.reading.faces)}"], cols=2)
+            buttons.append(Button("action:reroll", _("Reroll"), ("reroll",)))
+        buttons.append(Button("action:kept", _("Keep these"), ("kept",),
+                              bool(dice.kept.total()), _("keep at least one die")))
+        return Panel(_("{title}: {roll} · which dice are kept?").format(title=title, roll=roll),
+                     buttons, [_("Rolled: {faces}").format(faces=words(dice.reading.faces))],
+                     cols=2)
     for index, plan in enumerate(dice.humans):
         if plan is None:
-            return Panel(f"{title}: Human {index + 1}: observe or recruit?",
-                         human_buttons(dice, index))
+            return Panel(_("{title}: Human {number}: observe or recruit?").format(
+                title=title, number=index + 1), human_buttons(dice, index))
     return None
 
 
@@ -360,7 +382,7 @@ def human_buttons(dice: Dice, index: int) -> list[Button]:
     for choice in dice.human_choices:
         targets = places if choice.value == "recruit" and len(places) > 1 else [None]
         for where in targets:
-            to = "" if where is None else f" to {where}"
+            to = "" if where is None else _(" to {place}").format(place=where)
             found.append(Button(f"human:{choice.value}:{where}", choice.label + to,
                                 ("human", index, choice.value, where), choice.allowed,
                                 choice.reason or ""))

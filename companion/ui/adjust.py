@@ -8,8 +8,17 @@ from collections.abc import Callable
 
 from kivy.app import App
 
-from companion.ui.flows import FlowError, adjust
+from companion.i18n import _
+from companion.ui.flows import FlowError, adjust, word
 from companion.ui.widgets import KeypadPopup, NotePopup
+
+
+def counter_label(who: str, counter: str) -> str:
+    """A counter as the correction names it: "Ann's gems", "the supply's teal"."""
+    name = {"gems": _("gems"), "points": _("points")}.get(counter) or word(counter)
+    if who == "supply":
+        return _("the supply's {counter}").format(counter=name)
+    return _("{player}'s {counter}").format(player=who, counter=name)
 
 
 def correct(who: str, counter: str, label: str, value: int, done: Callable[[], None]) -> None:
@@ -27,13 +36,15 @@ def correct(who: str, counter: str, label: str, value: int, done: Callable[[], N
                 done()
             return problem or None
 
-        NotePopup(f"Why {label}: {value} -> {new}?", "", send).open()
+        NotePopup(_("Why {counter}: {value} -> {new}?").format(counter=label, value=value,
+                                                                new=new), "", send).open()
 
     def typed(new: int) -> str | None:
         if new == value:
-            return f"{label} is already {value}."
+            return _("{counter} is already {value}.").format(counter=label, value=value)
         noted(new)
         return None
 
-    KeypadPopup(f"Correct {label}", value, typed,
-                hint=f"Now {value}. Type the number on the table; a note follows.").open()
+    KeypadPopup(_("Correct {counter}").format(counter=label), value, typed,
+                hint=_("Now {value}. Type the number on the table; a note follows.").format(
+                    value=value)).open()

@@ -20,6 +20,7 @@ from companion.config import (
     default_config_path,
     load_config,
 )
+from companion.i18n import _
 from companion.logs import setup_logging
 
 REFERENCE_SIZE = WINDOW_SIZES[0]  # the official 7" Raspberry Pi display, 800x480
@@ -172,7 +173,10 @@ def app_class() -> Any:
         def build(self) -> Any:
             """The screens and the status strip, in the language of the settings; the game
             store opens here."""
-            i18n.set_language(self.settings.display.language)
+            if self.settings.display.language != i18n.language():
+                i18n.set_language(self.settings.display.language)
+                if self.settings.problems:  # read in English: worded in the player's language
+                    self.settings = load_config(self.config_path, quiet=True)
             i18n.on_change(self._language_changed)
             LabelBase.register(SYMBOL_FONT, os.path.join(kivy.kivy_data_dir, "fonts",
                                                          "DejaVuSans.ttf"))
@@ -244,9 +248,11 @@ def app_class() -> Any:
             and the panel is reconnected if its settings changed."""
             old = self.settings
             self.settings = load_config(self.config_path)
-            self.problems = list(self.settings.problems)
             if self.settings.display.language != i18n.language():
                 i18n.set_language(self.settings.display.language)
+                if self.settings.problems:  # worded in the new language
+                    self.settings = load_config(self.config_path, quiet=True)
+            self.problems = list(self.settings.problems)
             if self.settings.panel != old.panel:
                 self.connect_panel(self.settings.panel)
             else:
@@ -285,7 +291,7 @@ def app_class() -> Any:
             """Everything wrong outside the game, in the status strip."""
             problems = self.problems + (self.bridge.problems() if self.bridge else [])
             if self.camera_trouble:
-                problems.append(f"Dice camera: {self.camera_trouble}")
+                problems.append(_("Dice camera: {problem}").format(problem=self.camera_trouble))
             if self.session.problem:
                 problems.append(self.session.problem)
             if self.status is not None:

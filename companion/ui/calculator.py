@@ -25,18 +25,20 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 from kivy.utils import escape_markup
 
-from companion import paths
-from companion.rules.words import SECTOR_COLORS
+from companion import i18n, paths
+from companion.i18n import N_, _
+from companion.rules.scoring import PLURALITY_ORDER, category_name, tiebreak_text
+from companion.rules.words import SECTOR_COLORS, color_name, resource_name
 from companion.ui.form import (
     AUTOSAVE_NAME,
-    FIELD_LABELS,
     LEVELS,
     NUMBER_FIELDS,
-    SPECIES_LABELS,
     FormError,
     Problem,
     ScoreForm,
+    field_label,
     save_path,
+    species_label,
 )
 from companion.ui.widgets import (
     ACCENT,
@@ -69,14 +71,31 @@ WING_TEXT = {
     "pink": (1.0, 0.55, 0.75, 1),
     "brown": (0.85, 0.62, 0.42, 1),
 }
+# (marked with N_: in the player's language where shown)
 NUMBER_HINTS = {
-    "points": "Where the marker is on the score track. Can be negative (Hub A-12).",
-    "ships_left": "Ships still in front of the player (not dismantled).",
-    "gems": "GEMs left at the end (1 point per 20).",
-    "food": "Food left (resources score 1 point per 5).",
-    "water": "Water left (resources score 1 point per 5).",
-    "metal": "Metal left (resources score 1 point per 5).",
+    "points": N_("Where the marker is on the score track. Can be negative (Hub A-12)."),
+    "ships_left": N_("Ships still in front of the player (not dismantled)."),
+    "gems": N_("GEMs left at the end (1 point per 20)."),
+    "food": N_("Food left (resources score 1 point per 5)."),
+    "water": N_("Water left (resources score 1 point per 5)."),
+    "metal": N_("Metal left (resources score 1 point per 5)."),
 }
+WING_NAMES = {"teal": N_("Teal wing"), "pink": N_("Pink wing"), "brown": N_("Brown wing")}
+# the file chooser's shortcuts (their tags are made from these English words) -> the words shown,
+# translated where shown ("Home" is the folder's own name: as it is)
+SHORTCUTS = {"Examples": N_("Examples"), "App data": N_("App data"), "Home": None,
+             "USB drives": N_("USB drives"), "Mounted (/mnt)": N_("Mounted (/mnt)")}
+
+
+def and_names(names: list[str]) -> str:
+    """Names joined by "and" in the player's language: "Ann and Bob"."""
+    return _(" and ").join(names)
+
+
+def level_colour(level: int, colour: str | None) -> str:
+    """A Sector's place in words: "Level-2 teal"."""
+    return _("Level-{level} {colour}").format(level=level,
+                                              colour=color_name(colour) if colour else "")
 
 
 def fill_dots(box: Any, residents: list[str], quarters: int | None, tag: str) -> None:
@@ -169,22 +188,25 @@ class ResidentsPopup(ModalView):
         if self.is_hub:
             residents, quarters = entry.hub_residents, form.hub_quarters(self.player)
             allowed = form.hub_quarter_species(self.player)
-            self.title = f"{entry.name} · Hub {entry.hub} residents"
-            self.quarters_text = f"{quarters} living quarters"
-            hint = "; ".join("/".join(q) for q in allowed)
-            self.bonus_text = f"Quarters allow: {hint}" if hint else ""
+            self.title = _("{name} · Hub {hub} residents").format(name=entry.name, hub=entry.hub)
+            self.quarters_text = _("{count} living quarters").format(count=quarters)
+            hint = "; ".join("/".join(color_name(s) if s != "human" else resource_name(s)
+                                      for s in q) for q in allowed)
+            self.bonus_text = _("Quarters allow: {species}").format(species=hint) if hint else ""
         else:
             sector = self._sector()
             residents, quarters = sector.residents, sector.quarters
-            self.title = f"{entry.name} · Sector {sector.number} · Level-{sector.level} " \
-                         f"{sector.color}"
+            self.title = _("{name} · Sector {number} · {place}").format(
+                name=entry.name, number=sector.number,
+                place=level_colour(sector.level, sector.color))
             self.quarters_editable = not sector.quarters_known
             self.quarters_text = (
-                f"{quarters} living quarters" if sector.quarters_known
-                else f"Living quarters: {'?' if quarters is None else quarters}  (change)"
+                _("{count} living quarters").format(count=quarters) if sector.quarters_known
+                else _("Living quarters: {count}  (change)").format(
+                    count="?" if quarters is None else quarters)
             )
             self.show_bonus = sector.needs_bonus_answer
-            self.bonus_text = "Endgame bonus quarters occupied?"
+            self.bonus_text = _("Endgame bonus quarters occupied?")
             self.ids.bonus_yes.state = "down" if sector.bonus_active is True else "normal"
             self.ids.bonus_no.state = "down" if sector.bonus_active is False else "normal"
         self._draw_slots(residents, quarters)
@@ -201,13 +223,15 @@ class ResidentsPopup(ModalView):
             species = residents[i] if i < len(residents) else None
             slot = TagLabel(
                 tag=f"slot:{i}",
-                text=SPECIES_LABELS[species] if species else f"{i + 1}\nfree",
+                text=species_label(species) if species else _("{number}\nfree").format(
+                    number=i + 1),
             )
             slot.bg = SPECIES_RGBA[species] if species else PANEL
             slot.color = SPECIES_TEXT[species] if species else (0.6, 0.63, 0.7, 1)
             slots.add_widget(slot)
         if count == 0:
-            slots.add_widget(TagLabel(text="How many living quarters? Tap the button above."))
+            slots.add_widget(TagLabel(text=_("How many living quarters? Tap the button "
+                                             "above.")))
 
     def add(self, species: str) -> None:
         """A species button: the resident goes into the next free quarter."""
@@ -238,7 +262,9 @@ class ResidentsPopup(ModalView):
             self.root_ctl.touched(self.player, "sectors", self.number)
             self.dismiss()
 
-        ConfirmPopup(f"Remove Sector {self.number} from {name}?", remove).open(animation=False)
+        ConfirmPopup(_("Remove Sector {number} from {name}?").format(number=self.number,
+                                                                       name=name),
+                     remove).open(animation=False)
 
     def _act(self, action: Callable[[ScoreForm], None]) -> None:
         self.message = ""
@@ -285,15 +311,25 @@ class PlayerScreen(Screen):
         unit = App.get_running_app().unit
         grid.add_widget(TagLabel(text="", size_hint=(None, None), width=unit * 40,
                                  height=unit * 28))
+        self.headings: list[tuple[TagLabel, Callable[[], str]]] = []
         for color in SECTOR_COLORS:
-            grid.add_widget(TagLabel(text=f"{color.capitalize()} wing", tag=f"wing:{color}",
-                                     color=WING_TEXT[color], bold=True,
-                                     size_hint_y=None, height=unit * 28))
+            label = TagLabel(tag=f"wing:{color}", color=WING_TEXT[color], bold=True,
+                             size_hint_y=None, height=unit * 28)
+            self.headings.append((label, lambda color=color: i18n._(WING_NAMES[color])))
+            grid.add_widget(label)
         for level in LEVELS:
-            grid.add_widget(TagLabel(text=f"L{level}", tag=f"level:{level}", bold=True,
-                                     size_hint_x=None, width=unit * 40))
+            label = TagLabel(tag=f"level:{level}", bold=True, size_hint_x=None,
+                             width=unit * 40)
+            self.headings.append((label, lambda level=level: _("L{level}").format(level=level)))
+            grid.add_widget(label)
             for color in SECTOR_COLORS:
                 grid.add_widget(SectorCell(level=level, wing=color, tag=f"cell:{level}:{color}"))
+        self.name_headings()
+
+    def name_headings(self) -> None:
+        """The wings' and levels' names, in the player's language."""
+        for label, words in self.headings:
+            label.text = words()
 
 
 class ScoreScreen(Screen):
@@ -332,6 +368,7 @@ class CalculatorRoot(ScreenManager):
         self.catalogue, self.overlay = catalogue, overlay
         self.problem: Problem | None = None
         self.notice, self.notice_ok = "", True  # a message for the player page
+        self.sheet: Any = None  # the score sheet shown (drawn again in another language)
         self.popup: ModalView | None = None
         self.start = StartScreen(name="start")
         self.player_screen = PlayerScreen(name="player")
@@ -342,7 +379,7 @@ class CalculatorRoot(ScreenManager):
         self.form = ScoreForm(catalogue, 3, overlay) if catalogue is not None else None
         self.autosave = paths.data_folder() / AUTOSAVE_NAME
         if self.form is not None and self.form.restore(self.autosave):
-            self.tell("The entries of last time are back.")
+            self.tell(_("The entries of last time are back."))
         if catalogue_error:
             self.tell(catalogue_error, ok=False)
         self._folder = paths.data_folder() if paths.data_folder().is_dir() else Path.home()
@@ -367,8 +404,8 @@ class CalculatorRoot(ScreenManager):
         if self.form is None:
             return
         dropped = self.form.dropped_by(players)
-        self.confirm(f"{players} players: drop what was typed for {' and '.join(dropped)}?",
-                     bool(dropped), lambda: self._begin(players))
+        self.confirm(_("{count} players: drop what was typed for {names}?").format(
+            count=players, names=and_names(dropped)), bool(dropped), lambda: self._begin(players))
 
     def _begin(self, players: int) -> None:
         self.form.set_player_count(players)
@@ -395,7 +432,7 @@ class CalculatorRoot(ScreenManager):
         self.start.clear_armed = False
         self.form = ScoreForm(self.catalogue, len(self.form.players), self.overlay)
         self.problem = None
-        self.tell("The form is empty again.")
+        self.tell(_("The form is empty again."))
         self.keep_entries()
 
     def load_example(self) -> None:
@@ -407,20 +444,22 @@ class CalculatorRoot(ScreenManager):
         """Open the right keypad or picker for one of the current player's entries."""
         i = self.current_player
         entry = self.form.players[i]
-        label = FIELD_LABELS[key]
+        label = field_label(key)
         if key == "name":
-            self._open(NamePopup(title=f"Player {i + 1} · Name", value=entry.name,
+            self._open(NamePopup(title=_("Player {number} · Name").format(number=i + 1),
+                                 value=entry.name,
                                  on_ok=lambda text: self._apply(
                                      lambda: self.form.set_name(i, text), i, key)))
         elif key == "hub":
-            self._open(HubPopup(title=f"{entry.name} · choose the Station Hub",
+            self._open(HubPopup(title=_("{name} · choose the Station Hub").format(
+                                    name=entry.name),
                                 form=self.form, current=entry.hub,
                                 on_pick=lambda hub: self._apply(
                                     lambda: self.form.set_hub(i, hub), i, key)))
         else:
             self._open(KeypadPopup(
                 title=f"{entry.name} · {label}", value=entry.numbers[key],
-                allow_negative=key == "points", hint=NUMBER_HINTS[key],
+                allow_negative=key == "points", hint=i18n._(NUMBER_HINTS[key]),
                 on_ok=lambda value: self._apply(
                     lambda: self.form.set_number(i, key, value), i, key)))
 
@@ -435,16 +474,20 @@ class CalculatorRoot(ScreenManager):
         """Ask the Sector's number on the keypad, then its residents."""
         i = self.current_player
         entry = self.form.players[i]
-        where = f"Level-{level} {color} " if level else ""
-        hint = ("Type the number printed on the Sector tile (e.g. 101); "
-                "its level and colour come from the catalogue.")
+        title = _("{name} · add a {place} Sector").format(
+            name=entry.name, place=level_colour(level, color)) if level else \
+            _("{name} · add a Sector").format(name=entry.name)
+        hint = _("Type the number printed on the Sector tile (e.g. 101); its level and colour "
+                 "come from the catalogue.")
 
         def accept(number: int) -> str | None:
             try:
                 facts = self.form.sector_facts(number)
                 if level and (facts[0] != level or (facts[1] and facts[1] != color)):
-                    return (f"Sector {number} is a Level-{facts[0]} {facts[1] or ''} Sector, "
-                            f"not Level-{level} {color}. Check the number, or tap its own spot.")
+                    return _("Sector {number} is a {place} Sector, not {wanted}. Check the "
+                             "number, or tap its own spot.").format(
+                                 number=number, place=level_colour(facts[0], facts[1]),
+                                 wanted=level_colour(level, color))
                 self.form.add_sector(i, number, color)
             except FormError as error:
                 return _sentence(str(error))
@@ -457,8 +500,7 @@ class CalculatorRoot(ScreenManager):
                 Clock.schedule_once(lambda _dt: self.open_sector(number), 0)
             return None
 
-        self._open(KeypadPopup(title=f"{entry.name} · add a {where}Sector", value=None,
-                               hint=hint, on_ok=accept))
+        self._open(KeypadPopup(title=title, value=None, hint=hint, on_ok=accept))
 
     def ask_quarters(self, player: int, number: int, then: Callable[[], None]) -> None:
         """Ask how many living quarters a Sector has when the catalogue does not know."""
@@ -476,9 +518,10 @@ class CalculatorRoot(ScreenManager):
             return None
 
         self._open(KeypadPopup(
-            title=f"Sector {number}: how many living quarters?", value=sector.quarters,
-            hint="The catalogue does not know this Sector's living quarters: count them on "
-                 "the tile.",
+            title=_("Sector {number}: how many living quarters?").format(number=number),
+            value=sector.quarters,
+            hint=_("The catalogue does not know this Sector's living quarters: count them on "
+                   "the tile."),
             on_ok=accept), stack=True)
 
     def open_sector(self, number: int) -> None:
@@ -498,12 +541,12 @@ class CalculatorRoot(ScreenManager):
             except FormError as error:
                 return _sentence(str(error))
             except OSError as error:
-                return f"The file could not be written: {error}"
-            self.notice, self.notice_ok = f"Saved to {path}", True
+                return _("The file could not be written: {error}").format(error=error)
+            self.notice, self.notice_ok = _("Saved to {path}").format(path=path), True
             self.refresh()
             return None
 
-        self._open(NamePopup(title="Save as (a name for the file)", value="", on_ok=save))
+        self._open(NamePopup(title=_("Save as (a name for the file)"), value="", on_ok=save))
 
     def _apply(self, change: Callable[[], None], player: int, key: str) -> str | None:
         try:
@@ -544,6 +587,7 @@ class CalculatorRoot(ScreenManager):
 
     def _show_sheet(self, sheet: Any) -> None:
         """Fill the score screen from a ScoreSheet and switch to it."""
+        self.sheet = sheet
         screen = self.score_screen
         table = screen.ids.table
         table.clear_widgets()
@@ -551,7 +595,7 @@ class CalculatorRoot(ScreenManager):
         winners = set(sheet.winners)
         unit = App.get_running_app().unit
         label_width = unit * 250
-        table.add_widget(TagLabel(text="Category", tag="score:head:0", bold=True,
+        table.add_widget(TagLabel(text=_("Category"), tag="score:head:0", bold=True,
                                   halign="left", size_hint_x=None, width=label_width))
         for c, p in enumerate(sheet.players, start=1):
             head = TagLabel(text=f"[b]{escape_markup(p.name)}[/b]", tag=f"score:head:{c}",
@@ -559,14 +603,16 @@ class CalculatorRoot(ScreenManager):
             head.font_size = unit * 20  # after the TagLabel rule's own size
             table.add_widget(head)
         rows = sheet.rows()
+        pluralities = range(4, 4 + len(PLURALITY_ORDER))  # the rows of ScoreSheet.rows()
         for r, (label, values) in enumerate(rows, start=1):
-            total = label == "TOTAL"
+            total = r == len(rows)  # the last row: TOTAL
             shade = BUTTON if total else ((0, 0, 0, 0) if r % 2 else (1, 1, 1, 0.04))
+            label = category_name(label)  # the sheet keeps its labels in English
             table.add_widget(TagLabel(text=f"[b]{label}[/b]" if total else label, markup=True,
                                       tag=f"score:{r}:0", halign="left", size_hint_x=None,
                                       width=label_width, bg=shade))
             for c, value in enumerate(values, start=1):
-                blank = label.startswith("Pluralities") and value == 0
+                blank = r in pluralities and value == 0
                 text = "" if blank else str(value)
                 winner = total and sheet.players[c - 1].name in winners
                 cell = TagLabel(text=f"[b]{text}[/b]" if total else text, markup=True,
@@ -576,22 +622,24 @@ class CalculatorRoot(ScreenManager):
                 table.add_widget(cell)
         best = max(p.total for p in sheet.players)
         if len(sheet.winners) == 1:
-            screen.winner = f"Winner: {sheet.winners[0]} with {best}"
+            screen.winner = _("Winner: {name} with {points}").format(name=sheet.winners[0],
+                                                                      points=best)
         else:
-            screen.winner = f"Shared victory: {' and '.join(sheet.winners)} ({best})"
+            screen.winner = _("Shared victory: {names} ({points})").format(
+                names=and_names(list(sheet.winners)), points=best)
         notes = []
         if sheet.tiebreak:
-            notes.append(f"[b][color={hex_color(ACCENT)}]Tie-breaker[/color][/b]\n"
-                         f"{escape_markup(sheet.tiebreak)}")
+            notes.append(f"[b][color={hex_color(ACCENT)}]{escape_markup(_('Tie-breaker'))}"
+                         f"[/color][/b]\n{escape_markup(tiebreak_text(sheet) or '')}")
         ranking = sorted(sheet.players, key=lambda p: (p.rank, -p.total))
-        notes.append("[b]Ranking[/b]\n" + "\n".join(
+        notes.append(f"[b]{escape_markup(_('Ranking'))}[/b]\n" + "\n".join(
             f"{p.rank}. {escape_markup(p.name)}  {p.total}" for p in ranking))
         for p in sheet.players:
             lines = [f"{escape_markup(b.source)}: [b]+{b.points}[/b]  {escape_markup(b.text)}"
                      for b in p.bonus_lines]
             if lines:
-                notes.append(f"[b]{escape_markup(p.name)}: station bonuses[/b]\n" +
-                             "\n".join(lines))
+                heading = _("{name}: station bonuses").format(name=p.name)
+                notes.append(f"[b]{escape_markup(heading)}[/b]\n" + "\n".join(lines))
         screen.notes = "\n\n".join(notes)
         screen.ids.notes_scroller.scroll_y = 1
         self.current = "score"
@@ -609,7 +657,8 @@ class CalculatorRoot(ScreenManager):
         self.current = self._return_to
 
     def shortcuts(self) -> list[tuple[str, Path]]:
-        """The chooser's folder shortcuts that exist on this machine."""
+        """The chooser's folder shortcuts that exist on this machine (the English words: the
+        words shown are SHORTCUTS')."""
         found = [("Examples", EXAMPLES_DIR), ("App data", paths.data_folder()),
                  ("Home", Path.home())]
         found += [("USB drives", Path("/media")), ("Mounted (/mnt)", Path("/mnt"))]
@@ -626,14 +675,17 @@ class CalculatorRoot(ScreenManager):
         try:
             entries = sorted(Path(folder).iterdir(), key=lambda p: (not p.is_dir(), p.name.lower()))
         except OSError as error:
-            screen.message = f"Cannot open {folder}: {error.strerror or error}."
+            screen.message = _("Cannot open {folder}: {error}.").format(
+                folder=folder, error=error.strerror or error)
             return
         self._folder = Path(folder)
         screen.folder = str(self._folder)
         side = screen.ids.shortcuts
         side.clear_widgets()
         for label, path in self.shortcuts():
-            button = TagButton(text=label, tag=f"files:{label.lower().replace(' ', '-')}",
+            words = SHORTCUTS.get(label)
+            button = TagButton(text=i18n._(words) if words else label,
+                               tag=f"files:{label.lower().replace(' ', '-')}",
                                size_hint_y=None)
             button.bind(on_release=lambda _b, path=path: self.list_folder(path))
             side.add_widget(button)
@@ -641,7 +693,7 @@ class CalculatorRoot(ScreenManager):
         listing = screen.ids.listing
         listing.clear_widgets()
         if self._folder.parent != self._folder:
-            up = TagButton(text="..  (up one folder)", tag="files:up", size_hint_y=None)
+            up = TagButton(text=_("..  (up one folder)"), tag="files:up", size_hint_y=None)
             up.bind(on_release=lambda _b: self.list_folder(self._folder.parent))
             listing.add_widget(up)
         shown = 0
@@ -660,15 +712,15 @@ class CalculatorRoot(ScreenManager):
             listing.add_widget(button)
             shown += 1
         if not shown:
-            listing.add_widget(TagLabel(text="No folders or .json files here.",
+            listing.add_widget(TagLabel(text=_("No folders or .json files here."),
                                         size_hint_y=None))
         screen.ids.scroller.scroll_y = 1
 
     def open_file(self, path: Path, origin: str) -> None:
         """Load a position file into the form and score it (asking first when that replaces
         entries); problems stay on screen."""
-        self.confirm(f"Replace what you typed with {Path(path).name}?", self.form.has_entries(),
-                     lambda: self._open_file(path, origin))
+        self.confirm(_("Replace what you typed with {file}?").format(file=Path(path).name),
+                     self.form.has_entries(), lambda: self._open_file(path, origin))
 
     def _open_file(self, path: Path, origin: str) -> None:
         from companion.files import JsonFileError, read_json
@@ -678,10 +730,11 @@ class CalculatorRoot(ScreenManager):
             data = read_json(path)
             self.form.load_position(data)
         except (JsonFileError, FormError) as error:
+            said = _("Cannot open {file}: {error}").format(file=Path(path).name, error=error)
             if target is self.start:
-                self.tell(f"Cannot open {Path(path).name}: {error}", ok=False)
+                self.tell(said, ok=False)
             else:
-                target.message = f"Cannot open {Path(path).name}: {error}"
+                target.message = said
             return
         self.start.message = ""
         self.files.message = ""
@@ -694,7 +747,7 @@ class CalculatorRoot(ScreenManager):
         try:
             self.form.save(self.autosave)
         except OSError as error:
-            self.tell(f"The entries could not be kept: {error}", ok=False)
+            self.tell(_("The entries could not be kept: {error}").format(error=error), ok=False)
 
     # drawing ---------------------------------------------------------------------------------
     def refresh(self, *_args: Any) -> None:
@@ -718,7 +771,8 @@ class CalculatorRoot(ScreenManager):
         screen.banner = problem.message if shown else self.notice
         screen.tone = NOTICE if not shown and self.notice_ok else ERROR
         mine = problem if problem is not None and problem.player == i else None
-        values = {"name": escape_markup(entry.name), "hub": entry.hub or "choose"}
+        screen.name_headings()
+        values = {"name": escape_markup(entry.name), "hub": entry.hub or _("choose")}
         for key in NUMBER_FIELDS:
             value = entry.numbers[key]
             values[key] = "—" if value is None else str(value)
@@ -728,7 +782,9 @@ class CalculatorRoot(ScreenManager):
         hub_quarters = form.hub_quarters(i)
         screen.show_hub_residents = hub_quarters > 0
         screen.hub_residents_text = (
-            f"Hub residents {len(entry.hub_residents)}/{hub_quarters}" if hub_quarters else "")
+            _("Hub residents {count}/{quarters}").format(count=len(entry.hub_residents),
+                                                         quarters=hub_quarters)
+            if hub_quarters else "")
         fill_dots(screen.ids.hub_dots, entry.hub_residents, hub_quarters, "hubres:dot")
         small = int(15 * App.get_running_app().unit)
         for cell in screen.ids.station.children:
@@ -741,15 +797,16 @@ class CalculatorRoot(ScreenManager):
             fill_dots(cell.ids.dots, sector.residents if sector else [],
                       sector.quarters if sector else None, f"{cell.tag}:dot")
             if sector is None:
-                cell.text = "[color=#8a93a6]+ add[/color]"
+                cell.text = f"[color=#8a93a6]{escape_markup(_('+ add'))}[/color]"
                 cell.bg = PANEL
                 continue
             text = f"[b]{sector.number}[/b]"  # at the top; the dots below it
             if sector.needs_bonus_answer:
-                answer = {True: "bonus: yes", False: "bonus: no", None: "bonus: ?"}
-                text += f"  [size={small}]{answer[sector.bonus_active]}[/size]"
+                answer = {True: _("bonus: yes"), False: _("bonus: no"),
+                          None: _("bonus: ?")}[sector.bonus_active]
+                text += f"  [size={small}]{escape_markup(answer)}[/size]"
             if sector.quarters is None:
-                text += f"\n[size={small}]living quarters?[/size]"
+                text += f"\n[size={small}]{escape_markup(_('living quarters?'))}[/size]"
             cell.text = text
             cell.bg = WING_TINT[sector.color]
 
@@ -770,10 +827,15 @@ class CalculatorScreen(Screen):
 
             catalogue = load_catalogue(overlay=App.get_running_app().overlay)
         except Exception as exc:
-            error = f"The catalogue could not be loaded, so nothing can be scored: {exc}"
+            error = _("The catalogue could not be loaded, so nothing can be scored: "
+                      "{error}").format(error=exc)
         self.controller = CalculatorRoot(catalogue, error, App.get_running_app().overlay)
         self.add_widget(self.controller)
 
     def refresh(self) -> None:
-        """Lay the current page out again (the window size may have changed)."""
-        self.controller.refresh()
+        """Lay the current page out again (the window size or the language may have changed);
+        the score sheet shown is drawn again."""
+        controller = self.controller
+        controller.refresh()
+        if controller.current == "score" and controller.sheet is not None:
+            controller._show_sheet(controller.sheet)

@@ -8,58 +8,74 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion import i18n
 from companion.catalogue_files import load_catalogue, set_user_value
+from companion.i18n import _
 from companion.rules.actions import SHIP_VALUES
 from companion.rules.catalogue import Catalogue, CatalogueError, check_entry
-from companion.rules.words import SECTOR_COLORS, TRACK_NAMES
+from companion.rules.words import SECTOR_COLORS, color_name, track_name
 from companion.ui.values_model import ValueEntry, can_enter, words
 
-KIND_NAMES = {"hubs": "Hubs", "sectors": "Sectors", "ships": "Ships", "diplomacy": "Diplomacy"}
-SOURCE_WORDS = {"rulebook": "rulebook", "inferred": "inferred", "user": "entered",
-                "unknown": "unknown"}
-# A field as a player says it, by "kind/field" (ships: the engine's SHIP_VALUES words; a
-# Diplomacy bonus and a Sector ability's quarter: field_words builds them).
-FIELD_WORDS = {
-    "hubs/game": "game (basic or advanced)",
-    "hubs/theme": "theme",
-    "hubs/income_gems_per_ship": "income: GEMs per ship",
-    "hubs/income_fixed_gems": "income: fixed GEMs",
-    "hubs/starting_gems": "starting GEMs",
-    "hubs/starting_food": "starting food",
-    "hubs/starting_water": "starting water",
-    "hubs/starting_metal": "starting metal",
-    "hubs/starting_diplomacy": "starting Diplomacy",
-    "hubs/setup_free_sectors": "free Sectors at setup",
-    "hubs/setup_private_sectors": "private Sectors at setup",
-    "hubs/setup_ship_changes": "ship changes at setup",
-    "hubs/setup_residents": "residents at setup",
-    "hubs/living_quarters": "living quarters",
-    "hubs/quarter_income": "income of each living quarter",
-    "sectors/level": "level",
-    "sectors/color": "colour",
-    "sectors/cost": "cost (metal)",
-    "sectors/quarters": "living quarters",
-    "sectors/income_icons": "income icons",
-    "sectors/income_icons_complete": "all income icons known",
-    "sectors/first_game": "in the first game",
-    "ships/type": "type",
-    "ships/level": "level",
-    "ships/count": "cards in the game",
-    "ships/size": "cards in the deck",
-    **{f"ships/{field}": words for field, words in SHIP_VALUES.items()},
-    "diplomacy/lobbying_cost": "lobbying cost (GEMs)",
-    "diplomacy/tracks": "tracks",
-    "diplomacy/top_level": "top level",
-}
+KIND_NAMES = ("hubs", "sectors", "ships", "diplomacy")  # the kinds, as tabs (`kind_name`)
+
+
+def kind_name(kind: str) -> str:
+    """A kind of component (one of KIND_NAMES) as its tab says it now."""
+    return {"hubs": _("Hubs"), "sectors": _("Sectors"), "ships": _("Ships"),
+            "diplomacy": _("Diplomacy")}[kind]
+
+
+def source_word(source: str) -> str:
+    """Where a value comes from, in words: rulebook / inferred / entered / unknown."""
+    return {"rulebook": _("rulebook"), "inferred": _("inferred"), "user": _("entered"),
+            "unknown": _("unknown")}[source]
+
+
+def _field_words() -> dict[str, str]:
+    """A field as a player says it now, by "kind/field" (ships: the engine's SHIP_VALUES
+    words; a Diplomacy bonus and a Sector ability's quarter: field_words builds them)."""
+    return {
+        "hubs/game": _("game (basic or advanced)"),
+        "hubs/theme": _("theme"),
+        "hubs/income_gems_per_ship": _("income: GEMs per ship"),
+        "hubs/income_fixed_gems": _("income: fixed GEMs"),
+        "hubs/starting_gems": _("starting GEMs"),
+        "hubs/starting_food": _("starting food"),
+        "hubs/starting_water": _("starting water"),
+        "hubs/starting_metal": _("starting metal"),
+        "hubs/starting_diplomacy": _("starting Diplomacy"),
+        "hubs/setup_free_sectors": _("free Sectors at setup"),
+        "hubs/setup_private_sectors": _("private Sectors at setup"),
+        "hubs/setup_ship_changes": _("ship changes at setup"),
+        "hubs/setup_residents": _("residents at setup"),
+        "hubs/living_quarters": _("living quarters"),
+        "hubs/quarter_income": _("income of each living quarter"),
+        "sectors/level": _("level"),
+        "sectors/color": _("colour"),
+        "sectors/cost": _("cost (metal)"),
+        "sectors/quarters": _("living quarters"),
+        "sectors/income_icons": _("income icons"),
+        "sectors/income_icons_complete": _("all income icons known"),
+        "sectors/first_game": _("in the first game"),
+        "ships/type": _("type"),
+        "ships/level": _("level"),
+        "ships/count": _("cards in the game"),
+        "ships/size": _("cards in the deck"),
+        **{f"ships/{field}": i18n._(words) for field, words in SHIP_VALUES.items()},
+        "diplomacy/lobbying_cost": _("lobbying cost (GEMs)"),
+        "diplomacy/tracks": _("tracks"),
+        "diplomacy/top_level": _("top level"),
+    }
 
 
 def field_words(kind: str, field: str) -> str:
     """A catalogue field in words: "metal value", "Transport bonus", "ability 1's quarter"."""
     if field.startswith("bonus_"):
-        return f"{TRACK_NAMES[field.removeprefix('bonus_')]} bonus"
+        return _("{track} bonus").format(track=track_name(field.removeprefix("bonus_")))
     if field.startswith("abilities."):
-        return f"living quarter of ability {int(field.split('.')[1]) + 1}"
-    return FIELD_WORDS[f"{kind}/{field}"]
+        return _("living quarter of ability {number}").format(
+            number=int(field.split(".")[1]) + 1)
+    return _field_words()[f"{kind}/{field}"]
 
 
 @dataclass(frozen=True)
@@ -107,8 +123,11 @@ class CatalogueBrowser:
         """"Sector 214 · Level 2 pink", "Hub B-1", "ship L2-farm", "Diplomacy level-1"."""
         if kind == "sectors":
             sector = self.catalogue.sectors[int(record)]
-            return f"Sector {record} · Level {sector.level} {sector.color or ''}".rstrip()
-        return {"hubs": "Hub", "ships": "ship", "diplomacy": "Diplomacy"}[kind] + f" {record}"
+            return _("Sector {number} · Level {level} {color}").format(
+                number=record, level=sector.level,
+                color=color_name(sector.color) if sector.color else "").rstrip()
+        return {"hubs": _("Hub {record}"), "ships": _("ship {record}"),
+                "diplomacy": _("Diplomacy {record}")}[kind].format(record=record)
 
     def values(self, kind: str, record: str) -> list[ValueRow]:
         """Every value of one component, Sector ability links included."""
@@ -117,7 +136,7 @@ class CatalogueBrowser:
             if k != kind or r != record:
                 continue
             key = f"{kind}/{record}/{name}"
-            source = SOURCE_WORDS[field.source]
+            source = source_word(field.source)
             shown = "?" if not field.known else words(field.value)
             colors = SECTOR_COLORS if kind == "sectors" and name == "color" else ()
             rows.append(ValueRow(key, name, field_words(kind, name), f"{shown} · {source}",
@@ -128,8 +147,9 @@ class CatalogueBrowser:
     def entry(self, row: ValueRow) -> ValueEntry:
         """How a value is corrected (values_model.py)."""
         kind, record = row.key.split("/")[:2]
-        return ValueEntry(row.key, self.catalogue, f"{self.label(kind, record)}: "
-                                                   f"{row.words}, as printed on your copy")
+        return ValueEntry(row.key, self.catalogue,
+                          _("{component}: {field}, as printed on your copy").format(
+                              component=self.label(kind, record), field=row.words))
 
     def correct(self, key: str, value: Any) -> bool:
         """Keep `value` for `key` in the overlay (for all later games); False: `message`."""

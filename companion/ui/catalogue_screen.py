@@ -14,7 +14,9 @@ from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
-from companion.ui.catalogue_model import KIND_NAMES, CatalogueBrowser, ValueRow
+from companion.i18n import _
+from companion.rules.words import color_name
+from companion.ui.catalogue_model import KIND_NAMES, CatalogueBrowser, ValueRow, kind_name
 from companion.ui.values import ask_value
 from companion.ui.widgets import BUTTON, SELECTED, SPECIES_RGBA, TagButton
 
@@ -33,7 +35,7 @@ class ValueLine(BoxLayout):
 class CatalogueScreen(Screen):
     """Kinds as tabs, a kind's components, a component's values."""
 
-    title = StringProperty("Catalogue")
+    title = StringProperty("")
     message = StringProperty("")
 
     def __init__(self, **kwargs: Any) -> None:
@@ -49,19 +51,21 @@ class CatalogueScreen(Screen):
         self.message = self.browser.message
         tabs = self.ids.kinds
         tabs.clear_widgets()
-        for kind, name in KIND_NAMES.items():
-            tab = TagButton(text=name, tag=f"catalogue:kind:{kind}",
+        for kind in KIND_NAMES:
+            tab = TagButton(text=kind_name(kind), tag=f"catalogue:kind:{kind}",
                             bg=SELECTED if kind == self.kind else BUTTON)
             tab.bind(on_release=lambda _b, k=kind: self.choose(k, None))
             tabs.add_widget(tab)
         body = self.ids.body
         body.clear_widgets()
         if self.record is None:
-            self.title = f"Catalogue: {KIND_NAMES[self.kind]}"
+            self.title = _("Catalogue: {kind}").format(kind=kind_name(self.kind))
             body.cols = 3
             for row in self.browser.records(self.kind):
-                unknown = f" · {row.unknown} unknown" if row.unknown else ""
-                button = TagButton(text=f"{row.label}{unknown}", font_size=self._unit(15),
+                text = (_("{component} · {count} unknown").format(component=row.label,
+                                                                   count=row.unknown)
+                        if row.unknown else row.label)
+                button = TagButton(text=text, font_size=self._unit(15),
                                    tag=f"catalogue:record:{row.record}")
                 button.bind(on_release=lambda _b, r=row.record: self.choose(self.kind, r))
                 body.add_widget(button)
@@ -76,12 +80,12 @@ class CatalogueScreen(Screen):
                          key=row.key)
         actions = line.ids.actions
         for color in row.colors:
-            button = TagButton(text=color, tag=f"catalogue:color:{color}",
+            button = TagButton(text=color_name(color), tag=f"catalogue:color:{color}",
                                bg=SPECIES_RGBA[color])
             button.bind(on_release=lambda _b, c=color: self.correct(row.key, c))
             actions.add_widget(button)
         if row.correctable and not row.colors:
-            button = TagButton(text="Correct" if row.source != "unknown" else "Enter",
+            button = TagButton(text=_("Correct") if row.source != "unknown" else _("Enter"),
                                tag=f"catalogue:correct:{row.name}")
             button.bind(on_release=lambda _b: self.enter(row))
             actions.add_widget(button)

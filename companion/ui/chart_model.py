@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from companion.i18n import _
 from companion.ui.past_game_model import Series
 
 STEPS = (1, 2, 5, 10, 20, 25, 50, 100)  # a tick every so many points or turns
@@ -46,5 +47,5 @@ def layout(series: Sequence[Series], box: tuple[float, float, float, float],
     x_ticks = [(str(t), across(t)) for t in range(first, shown + 1,
                                                    tick_step(shown - first, 10))]
     return Layout([(str(p), up(p)) for p in range(0, top + 1, y_step)],
-                  x_ticks + ([("Final", across(last))] if final else []),
+                  x_ticks + ([(_("Final"), across(last))] if final else []),
                   [[c for t, p in s.points for c in (across(t), up(p))] for s in series])

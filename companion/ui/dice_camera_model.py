@@ -13,8 +13,9 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from companion.i18n import _
 from companion.ui.action_model import Button
-from companion.ui.flows import UNSURE, Dice
+from companion.ui.flows import UNSURE, Dice, word
 
 
 @dataclass(frozen=True)
@@ -82,15 +83,17 @@ class CameraDice:
                 at = self.choices.index(key) if key in self.choices else -1
                 if at + 1 >= len(self.choices):
                     del self.dice[index]
-                    return f"die {index + 1} taken away (not a die)"
+                    return _("die {number} taken away (not a die)").format(number=index + 1)
                 value, face = self.choices[at + 1]
                 self.dice[index] = replace(die, face=face, value=value, certainty=1.0)
-                return f"die {index + 1}: {_shown(value, face)}"
+                return _("die {number}: {face}").format(number=index + 1,
+                                                        face=_shown(value, face))
         side = self.die_side()
         box = (round(x - side / 2), round(y - side / 2), round(x + side / 2), round(y + side / 2))
         value, face = self.choices[0]
         self.dice.append(SeenDie(face, box, 1.0, value))
-        return f"die {len(self.dice)} added: {_shown(value, face)}"
+        return _("die {number} added: {face}").format(number=len(self.dice),
+                                                      face=_shown(value, face))
 
     def die_side(self) -> float:
         """The dice's median side in pixels (a die added by tap is drawn so), 40 with none."""
@@ -101,7 +104,7 @@ class CameraDice:
 
 def _shown(value: int | None, face: str) -> str:
     """A die's face as a label shows it: "3 water", or "food" with no pip value."""
-    return face if value is None else f"{value} {face}"
+    return word(face) if value is None else f"{value} {word(face)}"
 
 
 def camera_line(rolled: int | None, seen: CameraDice | None, taken: bool,
@@ -109,23 +112,27 @@ def camera_line(rolled: int | None, seen: CameraDice | None, taken: bool,
     """The line under the picture: what the camera sees against the dice rolled (None: not
     known, a preview), what is marked, and what to do."""
     if problem:
-        return f"Camera: {problem}. Tap the faces in instead."
+        return _("Camera: {problem}. Tap the faces in instead.").format(problem=problem)
     if seen is None:
-        return "Camera: waiting for a picture…"
-    unsure = f", {seen.unsure} to check (yellow)" if seen.unsure else ""
+        return _("Camera: waiting for a picture…")
+    unsure = (_(", {count} to check (yellow)").format(count=seen.unsure) if seen.unsure
+              else "")
     if rolled is None:
-        return f"Camera sees {len(seen.dice)} dice{unsure}."
-    count = f"{len(seen.dice)} of the {rolled} dice"
+        return _("Camera sees {count} dice{unsure}.").format(count=len(seen.dice),
+                                                             unsure=unsure)
+    count = _("{seen} of the {rolled} dice").format(seen=len(seen.dice), rolled=rolled)
     if taken:
-        return f"Read: {count}{unsure}. Tap a die to change it, or a missed one to add it."
-    return f"Camera sees {count}{unsure}: hold still, or tap the picture."
+        return _("Read: {count}{unsure}. Tap a die to change it, or a missed one to add "
+                 "it.").format(count=count, unsure=unsure)
+    return _("Camera sees {count}{unsure}: hold still, or tap the picture.").format(
+        count=count, unsure=unsure)
 
 
 def camera_button(dice: Dice, seen: CameraDice | None) -> Button:
     """'These N dice (camera)': the camera's reading goes to the flow once it shows as many
     dice as were rolled."""
     count = len(seen.dice) if seen is not None else 0
-    return Button("action:camera-dice", f"These {count} dice (camera)", ("camera",),
-                  count == dice.dice,
-                  f"the camera shows {count} of the {dice.dice} dice rolled: tap a missed die "
-                  "on the picture, or tap the faces in")
+    return Button("action:camera-dice", _("These {count} dice (camera)").format(count=count),
+                  ("camera",), count == dice.dice,
+                  _("the camera shows {count} of the {dice} dice rolled: tap a missed die on "
+                    "the picture, or tap the faces in").format(count=count, dice=dice.dice))

@@ -8,6 +8,7 @@ from kivy.app import App
 from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
+from companion.i18n import _
 from companion.ui.chart import ChartPopup
 from companion.ui.end_model import end_sheet
 from companion.ui.past_game_model import game_history
@@ -29,17 +30,18 @@ class EndScreen(Screen):
             return
         sheet = end_sheet(session.state, session.game.catalogue)
         self.winner = sheet.winner
-        self.tiebreak = f"Tie-breaker: {sheet.tiebreak}" if sheet.tiebreak else ""
+        self.tiebreak = (_("Tie-breaker: {rule}").format(rule=sheet.tiebreak) if sheet.tiebreak
+                         else "")
         unit = App.get_running_app().unit
         grid = self.ids.sheet
         grid.clear_widgets()
         grid.cols = len(sheet.names) + 1
-        grid.add_widget(TagLabel(text="Category", bold=True, halign="left"))
+        grid.add_widget(TagLabel(text=_("Category"), bold=True, halign="left"))
         for name, color in zip(sheet.names, sheet.colors):
             grid.add_widget(TagLabel(text=name, tag=f"end:name:{name}", bold=True,
                                      bg=PLAYER_RGBA[color], color=PLAYER_TEXT[color]))
         for row, (label, values) in enumerate(sheet.rows):
-            total = label == "TOTAL"
+            total = row == len(sheet.rows) - 1  # TOTAL, in whichever language
             size = unit * (30 if total else 17)
             look = {"bold": total, "bg": PANEL if row % 2 else (0, 0, 0, 0),
                     "size_hint_y": None if total else 1, "height": unit * 46}
@@ -53,7 +55,7 @@ class EndScreen(Screen):
     def chart(self) -> None:
         """The score over time, every player's points by turn, the final tally last."""
         seen = game_history(App.get_running_app().session.game)
-        ChartPopup("The score over time", seen.series, seen.final).open()
+        ChartPopup(_("The score over time"), seen.series, seen.final).open()
 
     def bgstats(self) -> None:
         """The play as BG Stats' createPlay link, a QR code for a phone."""

@@ -16,21 +16,42 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from companion.i18n import _
 from companion.rules.catalogue import Catalogue
 from companion.rules.ledger import describe
 from companion.rules.move import Missing, Refused
 from companion.rules.options import bonus_offer, options
 from companion.rules.state import State
 from companion.rules.words import (
+    COLOR_NAMES,
     COUNTERS,
-    SHIP_NAMES,
+    DIE_FACES,
     SUPPLY_COUNTERS,
-    TRACK_NAMES,
-    UNITS,
+    color_name,
     design_name,
+    resource_name,
+    ship_name,
+    track_name,
 )
 
 UNSURE = 0.9  # a die read with less certainty than this is marked for the player to check
+
+
+def word(key: Any) -> str:
+    """A colour, resource or die face in the language spoken now ("teal", "food", "human";
+    rules.words); anything else (a Sector number, "hub", a name) as it is."""
+    if not isinstance(key, str):
+        return str(key)
+    if key in COLOR_NAMES:
+        return color_name(key)
+    if key in DIE_FACES:
+        return resource_name(key)
+    return _("unknown") if key == "unknown" else key
+
+
+def words(keys: Sequence[Any]) -> str:
+    """Several keys as words, with commas: "food, water, human"."""
+    return ", ".join(word(key) for key in keys)
 
 
 class FlowError(ValueError):
@@ -54,7 +75,9 @@ def _amounts(amounts: Mapping[str, int] | None) -> str:
 
 def _of(counter: str, n: int | None) -> str:
     """'3 metal', or '? metal' for a value the catalogue lacks (asked on confirming)."""
-    return f"? {UNITS[counter][1]}" if n is None else describe({counter: n})
+    if n is None:
+        return {"gems": _("? GEMs"), "points": _("? points")}.get(counter) or f"? {word(counter)}"
+    return describe({counter: n})
 
 
 def _pick(choices: Sequence[Choice], value: Any) -> Choice:
@@ -62,9 +85,10 @@ def _pick(choices: Sequence[Choice], value: Any) -> Choice:
     for choice in choices:
         if choice.value == value:
             if not choice.allowed:
-                raise FlowError(choice.reason or f"{choice.label} cannot be taken now")
+                raise FlowError(choice.reason or _("{choice} cannot be taken now").format(
+                    choice=choice.label))
             return choice
-    raise FlowError(f"{value!r} is not on offer")
+    raise FlowError(_("{value} is not on offer").format(value=repr(value)))
 
 
 # -- sending a command: accepted, refused (override) or a value to give -------------------------
@@ -83,13 +107,13 @@ class Outcome:
     def override(self, reason: str) -> dict:
         """The refused command again, applied in spite of the rule (the reason is recorded)."""
         if not reason.strip():
-            raise FlowError("an override needs a reason")
+            raise FlowError(_("an override needs a reason"))
         return {**self.command, "override": reason}
 
     def answer(self, value: Any) -> dict:
         """The command again with the value the engine asked for."""
         if self.key is None:
-            raise FlowError("the engine asked for no value")
+            raise FlowError(_("the engine asked for no value"))
         return {**self.command, "catalogue": {**self.command.get("catalogue", {}),
                                               self.key: value}}
 
@@ -136,6 +160,14 @@ class BonusOffers:
 def judge(state: State, catalogue: Catalogue) -> Judge:
     """`options.bonus_offer` on this game."""
     return lambda source, kind, command: bonus_offer(state, catalogue, source, kind, command)
+
+
+
+def question_word(what: str) -> str:
+    """What an ability still asks (Abilities.questions: "choice", "where", "pay", "bonus") in
+    the language spoken now."""
+    return {"choice": _("choice"), "where": _("where"), "pay": _("pay"),
+            "bonus": _("bonus")}.get(what, what)
 
 
 class Abilities:
@@ -189,14 +221,15 @@ class Abilities:
     def use(self, source: str, taken: bool = True) -> None:
         """Take (or leave) an optional ability."""
         if not self._need(source)["optional"]:
-            raise FlowError(f"{source} is not optional: it fires by itself")
+            raise FlowError(_("{source} is not optional: it fires by itself").format(source=source))
         (self.used.add if taken else self.used.discard)(source)
 
     def choose(self, source: str, value: Any) -> None:
         """The ability's choice (again for the next time when it is asked several times)."""
         need = self._need(source)
         if value not in need.get("choice", []):
-            raise FlowError(f"{source}: {value!r} is not one of {need.get('choice', [])}")
+            raise FlowError(_("{source}: {value} is not one of {choices}").format(
+                source=source, value=repr(value), choices=need.get("choice", [])))
         picked = self.choices.setdefault(source, [])
         if len(picked) >= need.get("times", 1):
             picked.clear()
@@ -206,23 +239,24 @@ class Abilities:
         """Where the resident the ability gains goes."""
         places = self.places(source)
         if where not in places:
-            raise FlowError(f"{source}: the free quarters are in {places}")
+            raise FlowError(_("{source}: the free quarters are in {places}").format(
+                source=source, places=places))
         self.where[source] = where
 
     def give_bonus(self, source: str, detail: Any) -> None:
         """A bonus action's details (transactions, dice, tracks, a Sector number, A-11's and
         A-12's objects)."""
         if "bonus" not in self._need(source):
-            raise FlowError(f"{source} has no bonus action")
+            raise FlowError(_("{source} has no bonus action").format(source=source))
         self.bonus[source] = detail
 
     def finish_bonus(self, source: str) -> None:
         """The details entered on `source`'s entry are its bonus action's."""
         entry = self.entry(source)
         if entry is None:
-            raise FlowError(f"{source}: nothing to enter now")
+            raise FlowError(_("{source}: nothing to enter now").format(source=source))
         missing = (entry.dice_questions() if isinstance(entry, Dice)
-                   else [] if entry.detail() else ["choose one"])
+                   else [] if entry.detail() else [_("choose one")])
         if missing:
             raise FlowError(f"{source}: {missing[0]}")
         self.give_bonus(source, entry.detail())
@@ -255,7 +289,8 @@ class Abilities:
     def pay_with(self, source: str, resource: str) -> None:
         """The resource paid for an "any resource" cost."""
         if resource not in self._need(source).get("pay", []):
-            raise FlowError(f"{source} is paid with one of {self._need(source).get('pay', [])}")
+            raise FlowError(_("{source} is paid with one of {resources}").format(
+                source=source, resources=self._need(source).get("pay", [])))
         self.choices[f"{source}:pay"] = [resource]
 
     def fields(self) -> dict:
@@ -277,16 +312,16 @@ class Abilities:
         found = []
         for source, need in self.needs.items():
             unused = need["optional"] and source not in self.used
-            to = (f" (to {_place(self.where[source])})" if source in self.where and not unused
-                  else "")
-            found.append(f"{source}: {need['text']}" + (" (not used)" if unused else to))
+            to = (_(" (to {place})").format(place=_place(self.where[source]))
+                  if source in self.where and not unused else "")
+            found.append(f"{source}: {need['text']}" + (_(" (not used)") if unused else to))
             if source in self.bonus and source in self.entries and not unused:
                 found += [f"{source}: {line}" for line in self.entries[source].entry_lines()]
         return found
 
     def _need(self, source: str) -> dict:
         if source not in self.needs:
-            raise FlowError(f"no ability of {source} fires here")
+            raise FlowError(_("no ability of {source} fires here").format(source=source))
         return self.needs[source]
 
 
@@ -319,7 +354,8 @@ class ShipFlow:
 
     def questions(self) -> list[str]:
         """What the player has still to answer before confirming."""
-        return [f"{source}: {what}" for source, what in self.abilities.questions()]
+        return [f"{source}: {question_word(what)}"
+                for source, what in self.abilities.questions()]
 
     def command(self) -> dict:
         details, answers = self.details(), self.abilities.fields()
@@ -330,17 +366,19 @@ class ShipFlow:
     def preview(self) -> list[str]:
         """What will be paid and gained, in order, before confirming."""
         ship = self.ship
-        lines = [f"{self.player} puts {_of('gems', ship['cost'])} on {ship['ship']} "
-                 f"({SHIP_NAMES[ship['type']]})"]
+        lines = [_("{player} puts {gems} on {ship} ({name})").format(
+            player=self.player, gems=_of("gems", ship["cost"]), ship=ship["ship"],
+            name=ship_name(ship["type"]))]
         if ship["fee"] != 0 and ship["owner"] not in (None, self.player):
-            lines.append(f"{self.player} pays {ship['owner']} the owner's fee: "
-                         f"{_of('gems', ship['fee'])}")
+            lines.append(_("{player} pays {owner} the owner's fee: {gems}").format(
+                player=self.player, owner=ship["owner"], gems=_of("gems", ship["fee"])))
         lines += self.action_lines() + self.abilities.lines()
         for bonus in ship.get("diplomacy_bonuses", []):
-            picks = " or ".join(_bonus_label(levels, gives)
-                                for levels, gives in zip(bonus["options"], bonus["gives"]))
-            lines.append(f"Diplomacy bonus for {bonus['player']}: {picks}"
-                         + ("" if bonus["automatic"] else " (their choice)"))
+            picks = _(" or ").join(_bonus_label(levels, gives)
+                                   for levels, gives in zip(bonus["options"], bonus["gives"]))
+            lines.append(_("Diplomacy bonus for {player}: {choices}").format(
+                player=bonus["player"], choices=picks)
+                + ("" if bonus["automatic"] else _(" (their choice)")))
         return lines
 
     def action_lines(self) -> list[str]:
@@ -367,14 +405,15 @@ class DismantleFlow(ShipFlow):
         self.target = _pick(self.targets, ship_id).value
 
     def questions(self) -> list[str]:
-        return (["which ship to dismantle"] if self.target is None else []) + super().questions()
+        return ([_("which ship to dismantle")] if self.target is None else []) \
+            + super().questions()
 
     def details(self) -> dict:
         return {} if self.target is None else {"dismantle": self.target}
 
     def action_lines(self) -> list[str]:
         return [] if self.target is None else [
-            f"dismantles {_pick(self.targets, self.target).label}"]
+            _("dismantles {ship}").format(ship=_pick(self.targets, self.target).label)]
 
 
 class ConstructionFlow(ShipFlow):
@@ -395,7 +434,7 @@ class ConstructionFlow(ShipFlow):
                                    self.offers)
 
     def questions(self) -> list[str]:
-        return (["which Sector"] if self.sector is None else []) + super().questions()
+        return ([_("which Sector")] if self.sector is None else []) + super().questions()
 
     def details(self) -> dict:
         return {} if self.sector is None else {"sector": self.sector}
@@ -404,21 +443,24 @@ class ConstructionFlow(ShipFlow):
         if self.sector is None:
             return []
         offer = self.built[self.sector]
-        return [f"builds Sector {self.sector} ({offer['wing']} wing, Level {offer['level']}) "
-                f"for {_price(offer)}"]
+        return [_("builds Sector {number} ({wing} wing, Level {level}) for {price}").format(
+            number=self.sector, wing=word(offer["wing"]), level=offer["level"],
+            price=_price(offer))]
 
 
 def _price(offer: dict) -> str:
     """'7 metal (9 - 2)', or the price when there is no discount."""
     price, cost = offer["price"], offer["cost"]
     if price is None:
-        return "? metal"
-    return f"{price} metal" + (f" ({cost} - {cost - price})" if cost is not None
-                               and cost != price else "")
+        return _("? metal")
+    return _("{price} metal").format(price=price) + (
+        f" ({cost} - {cost - price})" if cost is not None and cost != price else "")
 
 
 def _sector_label(offer: dict) -> str:
-    return f"Sector {offer['number']} · {offer['wing']} · Level {offer['level']} · {_price(offer)}"
+    return _("Sector {number} · {wing} · Level {level} · {price}").format(
+        number=offer["number"], wing=word(offer["wing"]), level=offer["level"],
+        price=_price(offer))
 
 
 class Transactions:
@@ -429,13 +471,16 @@ class Transactions:
         self.offer, self.limit, self.name = offer, limit, name
         self.residents = {item.get("color", "gold"): item
                           for item in [*offer["aliens"], offer["gold"]]}
-        self.aliens = [Choice(color, f"{color} Alien ({item['in_supply']} left): "
-                                     f"{_amounts(item['cost'])}", item["allowed"],
+        self.aliens = [Choice(color, _("{color} Alien ({left} left): {cost}").format(
+                                  color=word(color), left=item["in_supply"],
+                                  cost=_amounts(item["cost"])), item["allowed"],
                               item["reason"])
                        for color, item in self.residents.items()]
-        self.trades = [Choice(pair, f"pay {pair[0]} and {pair[1]}")
+        self.trades = [Choice(pair, _("pay {one} and {other}").format(
+                                  one=word(pair[0]), other=word(pair[1])))
                        for pair in offer["trade"]["pay"]]
-        self.buy = Choice("buy", f"buy 1 resource for {offer['buy']['gems']} GEMs",
+        self.buy = Choice("buy", _("buy 1 resource for {gems} GEMs").format(
+                              gems=offer["buy"]["gems"]),
                           offer["buy"]["allowed"], offer["buy"]["reason"])
         self.items: list[dict] = []
 
@@ -446,20 +491,23 @@ class Transactions:
         if where is None and len(places) == 1:
             where = places[0]
         if where not in places:
-            raise FlowError(f"where does the {color} Alien go? ({', '.join(map(str, places))})")
+            raise FlowError(_("where does the {color} Alien go? ({places})").format(
+                color=word(color), places=", ".join(map(str, places))))
         self._add({**({"type": "gold"} if color == "gold" else {"type": "alien", "color": color}),
                    "where": where})
 
     def add_trade(self, pay: Sequence[str], gain: str) -> None:
         pair = _pick(self.trades, sorted(pay, key=("food", "water", "metal").index)).value
         if gain not in self.offer["trade"]["gain"]:
-            raise FlowError(f"a trade gains one of {self.offer['trade']['gain']}")
+            raise FlowError(_("a trade gains one of {resources}").format(
+                resources=self.offer["trade"]["gain"]))
         self._add({"type": "trade", "pay": list(pair), "gain": gain})
 
     def add_buy(self, gain: str) -> None:
         _pick([self.buy], "buy")
         if gain not in self.offer["buy"]["gain"]:
-            raise FlowError(f"buy one of {self.offer['buy']['gain']}")
+            raise FlowError(_("buy one of {resources}").format(
+                resources=self.offer["buy"]["gain"]))
         self._add({"type": "buy", "gain": gain})
 
     def remove(self, index: int) -> None:
@@ -467,7 +515,8 @@ class Transactions:
 
     def _add(self, item: dict) -> None:
         if self.limit is not None and len(self.items) >= self.limit:
-            raise FlowError(f"{self.name} makes at most {self.limit} transactions")
+            raise FlowError(_("{ship} makes at most {limit} transactions").format(
+                ship=self.name, limit=self.limit))
         self.items.append(item)
 
     def entry_lines(self) -> list[str]:
@@ -486,7 +535,7 @@ class TransportFlow(ShipFlow, Transactions):
         Transactions.__init__(self, self.action, self.action["transactions"], self.ship["ship"])
 
     def questions(self) -> list[str]:
-        return (["a transaction"] if not self.items else []) + super().questions()
+        return ([_("a transaction")] if not self.items else []) + super().questions()
 
     def details(self) -> dict:
         return {"transactions": list(self.items)}
@@ -499,11 +548,16 @@ def _transaction_line(item: dict, residents: dict, offer: dict) -> str:
     kind = item["type"]
     if kind in ("alien", "gold"):
         color = item.get("color", "gold")
-        to = "" if item["where"] is None else f" to {_place(item['where'])}"
-        return f"pays {_amounts(residents[color]['cost'])} for a {color} Alien{to}"
+        cost = _amounts(residents[color]["cost"])
+        if item["where"] is None:
+            return _("pays {cost} for a {color} Alien").format(cost=cost, color=word(color))
+        return _("pays {cost} for a {color} Alien to {place}").format(
+            cost=cost, color=word(color), place=_place(item["where"]))
     if kind == "trade":
-        return f"trades {item['pay'][0]} and {item['pay'][1]} for 1 {item['gain']}"
-    return f"pays {offer['buy']['gems']} GEMs for 1 {item['gain']}"
+        return _("trades {one} and {other} for 1 {gain}").format(
+            one=word(item["pay"][0]), other=word(item["pay"][1]), gain=word(item["gain"]))
+    return _("pays {gems} GEMs for 1 {gain}").format(gems=offer["buy"]["gems"],
+                                                     gain=word(item["gain"]))
 
 
 class DiceReading(Protocol):
@@ -528,7 +582,7 @@ class TappedDice:
 
     @property
     def faces(self) -> list[str]:
-        return [face for face, n in self.counts.items() for _ in range(n)]
+        return [face for face, n in self.counts.items() for _die in range(n)]
 
     @property
     def certainty(self) -> list[float]:
@@ -554,8 +608,10 @@ class Dice:
         self.humans: list[str | None] = []
         self.human_to: dict[int, Any] = {}  # where each Human recruited goes, when chosen
         self.human_choices = [
-            Choice("observe", f"Observe: {_amounts(self.human_offer['observe'])}"),
-            Choice("recruit", f"Recruit: {_amounts(self.human_offer['recruit'])}",
+            Choice("observe", _("Observe: {gain}").format(
+                gain=_amounts(self.human_offer["observe"]))),
+            Choice("recruit", _("Recruit: {cost}").format(
+                cost=_amounts(self.human_offer["recruit"])),
                    self.human_offer["recruit_reason"] is None,
                    self.human_offer["recruit_reason"])]
 
@@ -563,15 +619,16 @@ class Dice:
         """The dice rolled (taps or camera); what was kept is chosen again."""
         unknown = [f for f in reading.faces if f not in self.faces]
         if unknown:
-            raise FlowError(f"a die shows {', '.join(self.faces)}, not {unknown[0]!r}")
+            raise FlowError(_("a die shows {faces}, not {face}").format(
+                faces=words(self.faces), face=repr(unknown[0])))
         self.reading, self.kept, self.humans, self.human_to = reading, Counter(), [], {}
         self.kept_chosen = False
 
     def read_taps(self) -> None:
         """The faces tapped are the dice rolled (all of them, or it says how many)."""
         if len(self.tapped.faces) != self.dice:
-            raise FlowError(f"enter the {self.dice} dice rolled ({len(self.tapped.faces)} "
-                            "entered)")
+            raise FlowError(_("enter the {dice} dice rolled ({entered} entered)").format(
+                dice=self.dice, entered=len(self.tapped.faces)))
         self.read(TappedDice(dict(self.tapped.counts)))
 
     @property
@@ -583,7 +640,8 @@ class Dice:
     def reroll(self) -> None:
         """Use one reroll (B-4, 315): the dice are entered again as they now lie."""
         if self.rerolls >= self.rerolls_allowed:
-            raise FlowError(f"you may reroll {self.rerolls_allowed} time(s)")
+            raise FlowError(_("you may reroll {times} time(s)").format(
+                times=self.rerolls_allowed))
         self.rerolls += 1
         self.reading, self.kept, self.humans, self.human_to = None, Counter(), [], {}
         self.tapped, self.kept_chosen = TappedDice(), False
@@ -593,9 +651,11 @@ class Dice:
         rolled = Counter(self.reading.faces if self.reading else [])
         count = self.kept[face] + step
         if count < 0 or count > rolled[face]:
-            raise FlowError(f"{rolled[face]} dice show {face}")
+            raise FlowError(_("{count} dice show {face}").format(count=rolled[face],
+                                                                 face=word(face)))
         if step > 0 and self.capacity is not None and sum(self.kept.values()) >= self.capacity:
-            raise FlowError(f"keep at most {self.capacity} dice (the capacity)")
+            raise FlowError(_("keep at most {capacity} dice (the capacity)").format(
+                capacity=self.capacity))
         self.kept[face] = count
         self.humans = (self.humans + [None] * count)[:self.kept["human"]]
         self.human_to = {i: p for i, p in self.human_to.items() if i < self.kept["human"]}
@@ -603,7 +663,7 @@ class Dice:
     def choose_kept(self) -> None:
         """The dice kept are chosen: each Human kept is asked next."""
         if not self.kept.total():
-            raise FlowError("keep at least one die")
+            raise FlowError(_("keep at least one die"))
         self.kept_chosen = True
 
     def plan_human(self, index: int, plan: str, where: Any = None) -> None:
@@ -611,7 +671,8 @@ class Dice:
         _pick(self.human_choices, plan)
         places = self.human_offer["where"]
         if plan == "recruit" and len(places) > 1 and where not in places:
-            raise FlowError(f"where does the Human go? ({', '.join(map(str, places))})")
+            raise FlowError(_("where does the Human go? ({places})").format(
+                places=", ".join(map(str, places))))
         self.humans[index] = plan
         self.human_to.pop(index, None)
         if plan == "recruit" and len(places) > 1:
@@ -627,11 +688,12 @@ class Dice:
         asked = []
         entered = len(self.reading.faces) if self.reading else 0
         if entered != self.dice:
-            asked.append(f"the {self.dice} dice rolled ({entered} entered)")
+            asked.append(_("the {dice} dice rolled ({entered} entered)").format(
+                dice=self.dice, entered=entered))
         if not self.kept.total():
-            asked.append("the dice kept")
-        return asked + [f"Human {i + 1}: observe or recruit" for i, p in enumerate(self.humans)
-                        if p is None]
+            asked.append(_("the dice kept"))
+        return asked + [_("Human {number}: observe or recruit").format(number=i + 1)
+                        for i, p in enumerate(self.humans) if p is None]
 
     def detail(self) -> dict:
         """The dice rolled and kept, and each Human's plan (a bonus roll's details)."""
@@ -640,10 +702,11 @@ class Dice:
 
     def entry_lines(self) -> list[str]:
         gained = {f: n for f, n in self.kept.items() if f != "human" and n}
-        lines = [f"gains {describe(gained)}"] if gained else []
+        lines = [_("gains {gain}").format(gain=describe(gained))] if gained else []
         labels = {c.value: c.label for c in self.human_choices}
-        return lines + [f"Human {i + 1}: {labels[p]}" + (
-            f" to {_place(self.human_to[i])}" if i in self.human_to else "")
+        return lines + [_("Human {number}: {plan}").format(number=i + 1, plan=labels[p]) + (
+            _(" to {place}").format(place=_place(self.human_to[i])) if i in self.human_to
+            else "")
             for i, p in enumerate(self.humans) if p]
 
 
@@ -676,9 +739,10 @@ class Tracks:
     def __init__(self, offer: dict, name: str) -> None:
         self.most: int | None = offer["tracks_at_most"]
         self.name = name
-        self.tracks = [Choice(t["track"], f"{TRACK_NAMES[t['track']]}: level {t['level']} -> "
-                                          f"{t['level'] + 1}, "
-                                          + ("free" if t["cost"] == 0 else _of("gems", t["cost"])),
+        self.tracks = [Choice(t["track"], _("{track}: level {level} -> {next}, {cost}").format(
+                                  track=track_name(t["track"]), level=t["level"],
+                                  next=t["level"] + 1,
+                                  cost=_("free") if t["cost"] == 0 else _of("gems", t["cost"])),
                               t["allowed"], t["reason"])
                        for t in offer["tracks"]]
         self.chosen: list[str] = []
@@ -690,11 +754,13 @@ class Tracks:
             return
         _pick(self.tracks, track)
         if self.most is not None and len(self.chosen) >= self.most:
-            raise FlowError(f"{self.name} advances on at most {self.most} track(s)")
+            raise FlowError(_("{ship} advances on at most {most} track(s)").format(
+                ship=self.name, most=self.most))
         self.chosen.append(track)
 
     def entry_lines(self) -> list[str]:
-        return [f"lobbies: {_pick(self.tracks, track).label}" for track in self.chosen]
+        return [_("lobbies: {track}").format(track=_pick(self.tracks, track).label)
+                for track in self.chosen]
 
     def detail(self) -> list[str]:
         """The tracks chosen (a bonus action's details)."""
@@ -709,7 +775,7 @@ class DiplomacyFlow(ShipFlow, Tracks):
         Tracks.__init__(self, self.action, self.ship["ship"])
 
     def questions(self) -> list[str]:
-        return (["which track"] if not self.chosen else []) + super().questions()
+        return ([_("which track")] if not self.chosen else []) + super().questions()
 
     def details(self) -> dict:
         return {"tracks": list(self.chosen)}
@@ -739,7 +805,7 @@ class Picks:
 
 
 def _place(where: Any) -> str:
-    return "the Hub" if where == "hub" else f"Sector {where}"
+    return _("the Hub") if where == "hub" else _("Sector {number}").format(number=where)
 
 
 def _pick_label(what: str, choice: dict) -> str:
@@ -747,17 +813,24 @@ def _pick_label(what: str, choice: dict) -> str:
     102 quarter 1', 'Sector 102 and its residents (teal)', 'nothing: lose 5 points'."""
     detail = choice["detail"]
     if what == "sector":
-        return f"Sector {detail} ({choice['wing'] or '?'} wing)"
+        return _("Sector {number} ({wing} wing)").format(
+            number=detail, wing=word(choice["wing"]) if choice["wing"] else "?")
     if what == "resident":
-        to = "back to the supply" if detail["to"] is None else f"to Sector {detail['to']}"
-        return f"{choice['species']} from Hub quarter {detail['slot'] + 1} {to}"
+        species, quarter = word(choice["species"]), detail["slot"] + 1
+        if detail["to"] is None:
+            return _("{species} from Hub quarter {quarter} back to the supply").format(
+                species=species, quarter=quarter)
+        return _("{species} from Hub quarter {quarter} to Sector {number}").format(
+            species=species, quarter=quarter, number=detail["to"])
     if "resident" in detail:
         where = detail["resident"]
-        return f"the {choice['species']} in {_place(where['from'])} quarter {where['slot'] + 1}"
+        return _("the {species} in {place} quarter {quarter}").format(
+            species=word(choice["species"]), place=_place(where["from"]),
+            quarter=where["slot"] + 1)
     if "sector" in detail:
-        return (f"Sector {detail['sector']} and its residents "
-                f"({', '.join(choice['residents']) or 'none'})")
-    return f"nothing: lose {-choice['points']} points"
+        return _("Sector {number} and its residents ({residents})").format(
+            number=detail["sector"], residents=words(choice["residents"]) or _("none"))
+    return _("nothing: lose {points} points").format(points=-choice["points"])
 
 
 Bonus = Transactions | Dice | Tracks | Picks  # a bonus action's entry, by what it asks
@@ -780,7 +853,7 @@ class GainFlow(ShipFlow):
 
     def action_lines(self) -> list[str]:
         resource = "food" if "food" in self.action else "water"
-        return [f"gains {_of(resource, self.action[resource])}"]
+        return [_("gains {gain}").format(gain=_of(resource, self.action[resource]))]
 
 
 FLOWS: dict[str, type[ShipFlow]] = {
@@ -823,28 +896,33 @@ class IncomeFlow:
         for line in self.lines:
             total.update(line["gains"])
             where = line["source"] + ("" if line["quarter"] is None
-                                      else f" quarter {line['quarter'] + 1}")
-            per_ship = (f": {line['per_ship']} GEM x {line['ships']} ships"
+                                      else _(" quarter {quarter}").format(
+                                          quarter=line["quarter"] + 1))
+            per_ship = (_(": {gems} GEM x {ships} ships").format(gems=line["per_ship"],
+                                                                 ships=line["ships"])
                         if line.get("per_ship") else "")
             found.append(f"{where}{per_ship} = {describe(line['gains'])}")
-        return [*found, f"Total: {describe(dict(total))}"]
+        return [*found, _("Total: {gains}").format(gains=describe(dict(total)))]
 
     def relocate(self, source: Any, slot: int, to: Any) -> None:
         """Move the resident in `source`'s quarter `slot` to `to` (1 GEM)."""
         if self.human_first:
-            raise FlowError("Hub A-8's Human then income moves no resident")
+            raise FlowError(_("Hub A-8's Human then income moves no resident"))
         for resident in self.residents:
             if (resident["from"], resident["slot"]) == (source, slot):
                 if to not in resident["to"]:
-                    raise FlowError(f"the {resident['species']} can go to {resident['to']}")
+                    raise FlowError(_("the {species} can go to {places}").format(
+                        species=word(resident["species"]), places=resident["to"]))
                 self.moves.append({"from": source, "slot": slot, "to": to})
                 return
-        raise FlowError(f"no resident in {source} quarter {slot + 1}")
+        raise FlowError(_("no resident in {source} quarter {quarter}").format(
+            source=source, quarter=slot + 1))
 
     def gain_human_first(self) -> None:
         """Hub A-8: gain a Human, then take income."""
         if not self.human_offer:
-            raise FlowError(f"{self.player}'s Hub cannot gain a Human before income")
+            raise FlowError(_("{player}'s Hub cannot gain a Human before income").format(
+                player=self.player))
         if not self.human_offer["allowed"]:
             raise FlowError(self.human_offer["reason"])
         self.human_first, self.moves = True, []
@@ -862,8 +940,9 @@ class IncomeFlow:
         lines = ([f"{self.human_offer['source']}: {self.human_offer['text']}"]
                  if self.human_first else [])
         lines += self.receipt() + self.abilities.lines()
-        lines += [f"moves the resident of {m['from']} quarter {m['slot'] + 1} to {m['to']}: "
-                  f"{self.gems_per_move} GEM" for m in self.moves]
+        lines += [_("moves the resident of {source} quarter {quarter} to {to}: {gems} GEM").format(
+                  source=m["from"], quarter=m["slot"] + 1, to=m["to"], gems=self.gems_per_move)
+                  for m in self.moves]
         return lines
 
 
@@ -893,7 +972,7 @@ def _bonus_label(levels: list[int], gives: list[dict] | None) -> str:
     """'2 GEMs', '1 point + 1 metal' (two levels), or 'level 3: ?' when the catalogue lacks
     what a level gives (asked when it is chosen)."""
     if gives is None:
-        return "level " + "+".join(map(str, levels)) + ": ?"
+        return _("level {levels}: ?").format(levels="+".join(map(str, levels)))
     return " + ".join(describe(amounts) for amounts in gives)
 
 
@@ -904,7 +983,7 @@ def bonus_prompts(state: State, catalogue: Catalogue) -> list[BonusPrompt]:
     order = names[active:] + names[:active]
     found = [BonusPrompt(p["player"], p["track"], [
         Choice(o["levels"], _bonus_label(o["levels"], o["gives"])
-               + (" (asked)" if o["gives"] is None else "")) for o in p["options"]])
+               + (_(" (asked)") if o["gives"] is None else "")) for o in p["options"]])
         for p in options(state, catalogue)["pending"]]
     return sorted(found, key=lambda prompt: order.index(prompt.player))
 
@@ -943,10 +1022,11 @@ def adjust(who: str, counter: str, note: str, *, delta: int | None = None,
     """A correction of any counter (a player's, or the supply's), with a note saying why."""
     counters = SUPPLY_COUNTERS if who == "supply" else COUNTERS
     if counter not in counters:
-        raise FlowError(f"{who} counts {', '.join(counters)}")
+        raise FlowError(_("{who} counts {counters}").format(who=who,
+                                                          counters=", ".join(counters)))
     if not note.strip():
-        raise FlowError("a correction needs a note saying why")
+        raise FlowError(_("a correction needs a note saying why"))
     if (delta is None) == (value is None):
-        raise FlowError("give the change or the new value")
+        raise FlowError(_("give the change or the new value"))
     change = {"delta": delta} if value is None else {"value": value}
     return {"cmd": "adjust", "who": who, "counter": counter, **change, "note": note}

@@ -16,35 +16,53 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion import i18n
 from companion.files import write_text_atomically
-from companion.rules.words import SECTOR_COLORS, SPECIES
+from companion.i18n import N_, _
+from companion.rules.words import SECTOR_COLORS, SPECIES, color_name
 
 LEVELS = (1, 2, 3)
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 MAX_SHIPS_LEFT = 9  # ships left on a player board
 NUMBER_FIELDS = ("points", "ships_left", "gems", "food", "water", "metal")
 HUBS = tuple(f"B-{i}" for i in range(1, 13)) + tuple(f"A-{i}" for i in range(1, 13))
+# The words of the fields and residents (marked with N_; in the player's language where shown:
+# `field_label`, `species_label`).
 FIELD_LABELS = {
-    "name": "Name",
-    "hub": "Station Hub",
-    "points": "Score track",
-    "ships_left": "Ships left",
-    "gems": "GEMs",
-    "food": "Food",
-    "water": "Water",
-    "metal": "Metal",
-    "hub_residents": "Hub residents",
-    "sectors": "Station",
+    "name": N_("Name"),
+    "hub": N_("Station Hub"),
+    "points": N_("Score track"),
+    "ships_left": N_("Ships left"),
+    "gems": N_("GEMs"),
+    "food": N_("Food"),
+    "water": N_("Water"),
+    "metal": N_("Metal"),
+    "hub_residents": N_("Hub residents"),
+    "sectors": N_("Station"),
 }
 SPECIES_LABELS = {
-    "teal": "Teal Alien",
-    "pink": "Pink Alien",
-    "brown": "Brown Alien",
-    "gold": "Gold Alien",
-    "human": "Human",
+    "teal": N_("Teal Alien"),
+    "pink": N_("Pink Alien"),
+    "brown": N_("Brown Alien"),
+    "gold": N_("Gold Alien"),
+    "human": N_("Human"),
 }
+# a Sector's part a PositionError names ("sectors[2] (Sector 308).quarters") -> its words
+SECTOR_PARTS = {"residents": N_("residents"), "quarters": N_("living quarters"),
+                "level": N_("level"), "color": N_("colour"),
+                "endgame_bonus_active": N_("endgame bonus"), "number": N_("number")}
 NAME_MAX = 16
 AUTOSAVE_NAME = "score-calculator.json"  # in the data folder: the entries, kept after each change
+
+
+def field_label(key: str) -> str:
+    """A field's name ("Score track") in the player's language; an unknown key as it is."""
+    return i18n._(FIELD_LABELS[key]) if key in FIELD_LABELS else key
+
+
+def species_label(species: str) -> str:
+    """A resident's name ("Pink Alien") in the player's language."""
+    return i18n._(SPECIES_LABELS[species]) if species in SPECIES_LABELS else species
 
 
 class FormError(ValueError):
@@ -124,7 +142,7 @@ class Outcome:
 
 def default_name(index: int) -> str:
     """The name a player has until someone types one."""
-    return f"Player {index + 1}"
+    return _("Player {number}").format(number=index + 1)
 
 
 class ScoreForm:
@@ -148,7 +166,8 @@ class ScoreForm:
     def set_player_count(self, count: int) -> None:
         """Add or drop players at the end, keeping what was entered for the others."""
         if not MIN_PLAYERS <= count <= MAX_PLAYERS:
-            raise FormError(f"the game is for {MIN_PLAYERS} to {MAX_PLAYERS} players")
+            raise FormError(_("the game is for {least} to {most} players").format(
+                least=MIN_PLAYERS, most=MAX_PLAYERS))
         while len(self.players) < count:
             self.players.append(PlayerEntry(name=default_name(len(self.players))))
         del self.players[count:]
@@ -157,21 +176,22 @@ class ScoreForm:
         """Rename a player (trimmed; empty is refused so every column has a heading)."""
         text = " ".join(text.split())[:NAME_MAX]
         if not text:
-            raise FormError("a player needs a name")
+            raise FormError(_("a player needs a name"))
         for i, other in enumerate(self.players):
             if i != player and other.name.casefold() == text.casefold():
-                raise FormError(f"another player is already called {other.name}")
+                raise FormError(_("another player is already called {name}").format(
+                    name=other.name))
         self.players[player].name = text
 
     def set_hub(self, player: int, hub: str) -> None:
         """Choose the Station Hub; Hub residents that no longer fit are dropped."""
         hub = hub.strip().upper()
         if hub not in self.catalogue.hubs:
-            raise FormError(f"there is no Station Hub {hub}")
+            raise FormError(_("there is no Station Hub {hub}").format(hub=hub))
         for i, other in enumerate(self.players):
             if i != player and other.hub == hub:
-                raise FormError(f"{other.name} already has Hub {hub}; every player has their "
-                                "own Hub")
+                raise FormError(_("{name} already has Hub {hub}; every player has their own "
+                                  "Hub").format(name=other.name, hub=hub))
         entry = self.players[player]
         entry.hub = hub
         del entry.hub_residents[self.hub_quarters(player):]
@@ -181,9 +201,10 @@ class ScoreForm:
         if key not in NUMBER_FIELDS:
             raise KeyError(key)
         if value < 0 and key != "points":
-            raise FormError(f"{FIELD_LABELS[key]} cannot be negative")
+            raise FormError(_("{field} cannot be negative").format(field=field_label(key)))
         if key == "ships_left" and value > MAX_SHIPS_LEFT:
-            raise FormError(f"a player has at most {MAX_SHIPS_LEFT} ships")
+            raise FormError(_("a player has at most {count} ships").format(
+                count=MAX_SHIPS_LEFT))
         self.players[player].numbers[key] = value
 
     # hub residents ---------------------------------------------------------------------------
@@ -213,12 +234,13 @@ class ScoreForm:
         _check_species(species)
         entry = self.players[player]
         if len(entry.hub_residents) >= self.hub_quarters(player):
-            raise FormError(f"Hub {entry.hub} has no free living quarter")
+            raise FormError(_("Hub {hub} has no free living quarter").format(hub=entry.hub))
         quarters = self.hub_quarter_species(player)
         if not _fits([*entry.hub_residents, species], quarters):
-            kinds = ", ".join(sorted({SPECIES_LABELS[s] for q in quarters for s in q}))
-            raise FormError(f"Hub {entry.hub} has no free living quarter for a "
-                            f"{SPECIES_LABELS[species]} (its quarters take: {kinds})")
+            kinds = ", ".join(sorted({species_label(s) for q in quarters for s in q}))
+            raise FormError(_("Hub {hub} has no free living quarter for a {resident} (its "
+                              "quarters take: {kinds})").format(
+                                  hub=entry.hub, resident=species_label(species), kinds=kinds))
         entry.hub_residents.append(species)
 
     def remove_last_hub_resident(self, player: int) -> None:
@@ -232,7 +254,8 @@ class ScoreForm:
         """What the catalogue says: level, colour, quarters, bonus link unknown, bonus text."""
         info = self.catalogue.sectors.get(number)
         if info is None:
-            raise FormError(f"there is no Sector {number} in the catalogue")
+            raise FormError(_("there is no Sector {number} in the catalogue").format(
+                number=number))
         quarters = info.quarters.value if info.quarters.known else None
         bonuses = list(self.catalogue.endgame_abilities(info)) if info.level == 3 else []
         unknown_link = bool(bonuses) and not all(_known(b.quarter) for b in bonuses)
@@ -244,20 +267,25 @@ class ScoreForm:
         level, known_color, quarters, unknown_link, text = self.sector_facts(number)
         color = known_color or color
         if color is None:
-            raise FormError(f"the catalogue does not know Sector {number}'s colour; choose it")
+            raise FormError(_("the catalogue does not know Sector {number}'s colour; choose "
+                              "it").format(number=number))
         if color not in SECTOR_COLORS:
-            raise FormError(f"a Sector is teal, pink or brown, not {color}")
+            raise FormError(_("a Sector is teal, pink or brown, not {colour}").format(
+                colour=color))
         for i, other in enumerate(self.players):
             if any(s.number == number for s in other.sectors):
-                where = "this station" if i == player else f"{other.name}'s station"
-                raise FormError(f"Sector {number} is already in {where}; there is only one tile")
+                if i == player:
+                    raise FormError(_("Sector {number} is already in this station; there is "
+                                      "only one tile").format(number=number))
+                raise FormError(_("Sector {number} is already in {name}'s station; there is "
+                                  "only one tile").format(number=number, name=other.name))
         entry = self.players[player]
         taken = entry.at(level, color)
         if taken is not None:
-            raise FormError(
-                f"Sector {number} is Level-{level} {color}, and this station already has "
-                f"Sector {taken.number} there; remove that one first"
-            )
+            raise FormError(_(
+                "Sector {number} is Level-{level} {colour}, and this station already has "
+                "Sector {taken} there; remove that one first").format(
+                    number=number, level=level, colour=color_name(color), taken=taken.number))
         sector = SectorEntry(
             number=number, level=level, color=color, quarters=quarters,
             quarters_known=quarters is not None, needs_bonus_answer=unknown_link,
@@ -278,13 +306,13 @@ class ScoreForm:
         be remembered, or None."""
         sector = self.players[player].sector(number)
         if sector.quarters_known:
-            raise FormError(f"the catalogue already says Sector {number} has "
-                            f"{sector.quarters} living quarters")
+            raise FormError(_("the catalogue already says Sector {number} has {count} living "
+                              "quarters").format(number=number, count=sector.quarters))
         if not 1 <= quarters <= 9:
-            raise FormError("a Sector has between 1 and 9 living quarters")
+            raise FormError(_("a Sector has between 1 and 9 living quarters"))
         if quarters < len(sector.residents):
-            raise FormError(f"Sector {number} already has {len(sector.residents)} residents; "
-                            "remove some first")
+            raise FormError(_("Sector {number} already has {count} residents; remove some "
+                              "first").format(number=number, count=len(sector.residents)))
         sector.quarters = quarters
         if self.overlay is None:
             return None
@@ -293,7 +321,8 @@ class ScoreForm:
         try:
             set_user_value(self.overlay, "sectors", str(number), "quarters", quarters)
         except (OSError, ValueError) as error:  # CatalogueError is a ValueError
-            return f"Sector {number}'s living quarters could not be remembered: {error}"
+            return _("Sector {number}'s living quarters could not be remembered: {error}").format(
+                number=number, error=error)
         return None
 
     def add_resident(self, player: int, number: int, species: str) -> None:
@@ -301,9 +330,11 @@ class ScoreForm:
         _check_species(species)
         sector = self.players[player].sector(number)
         if sector.quarters is None:
-            raise FormError(f"first say how many living quarters Sector {number} has")
+            raise FormError(_("first say how many living quarters Sector {number} has").format(
+                number=number))
         if sector.full:
-            raise FormError(f"all {sector.quarters} living quarters of Sector {number} are taken")
+            raise FormError(_("all {count} living quarters of Sector {number} are taken").format(
+                count=sector.quarters, number=number))
         sector.residents.append(species)
 
     def remove_last_resident(self, player: int, number: int) -> None:
@@ -321,20 +352,22 @@ class ScoreForm:
         """The first thing not entered yet, in reading order, or None."""
         for i, p in enumerate(self.players):
             if p.hub is None:
-                return Problem(f"{p.name}: choose the Station Hub", i, "hub")
+                return Problem(_("{name}: choose the Station Hub").format(name=p.name), i, "hub")
             for key in NUMBER_FIELDS:
                 if p.numbers[key] is None:
-                    return Problem(f"{p.name}: enter {FIELD_LABELS[key]} (0 if none)", i, key)
+                    return Problem(_("{name}: enter {field} (0 if none)").format(
+                        name=p.name, field=field_label(key)), i, key)
             for s in p.sectors:
                 if s.quarters is None:
-                    return Problem(
-                        f"{p.name}: Sector {s.number}: how many living quarters does it have? "
-                        "Open the Sector and enter them", i, "sectors", (s.number,))
-                if s.needs_bonus_answer and s.bonus_active is None:
-                    return Problem(
-                        f"{p.name}: Sector {s.number}: are the living quarters of its endgame "
-                        "bonus occupied? Open the Sector and answer Yes or No",
+                    return Problem(_(
+                        "{name}: Sector {number}: how many living quarters does it have? Open "
+                        "the Sector and enter them").format(name=p.name, number=s.number),
                         i, "sectors", (s.number,))
+                if s.needs_bonus_answer and s.bonus_active is None:
+                    return Problem(_(
+                        "{name}: Sector {number}: are the living quarters of its endgame bonus "
+                        "occupied? Open the Sector and answer Yes or No").format(
+                            name=p.name, number=s.number), i, "sectors", (s.number,))
         return None
 
     def to_position(self) -> dict:
@@ -415,11 +448,13 @@ class ScoreForm:
     def load_position(self, data: Any) -> None:
         """Fill the form from a position (e.g. a JSON file); FormError if it cannot be shown."""
         if not isinstance(data, Mapping) or not isinstance(data.get("players"), list):
-            raise FormError('this is not a position file: expected {"players": [...]}')
+            raise FormError(_('this is not a position file: expected {example}').format(
+                example='{"players": [...]}'))
         raw_players = data["players"]
         if not MIN_PLAYERS <= len(raw_players) <= MAX_PLAYERS:
-            raise FormError(f"the file has {len(raw_players)} players; the game is for "
-                            f"{MIN_PLAYERS} to {MAX_PLAYERS}")
+            raise FormError(_("the file has {count} players; the game is for {least} to "
+                              "{most}").format(count=len(raw_players), least=MIN_PLAYERS,
+                                               most=MAX_PLAYERS))
         form = ScoreForm(self.catalogue, len(raw_players))
         for i, raw in enumerate(raw_players):
             _load_player(form, i, raw)
@@ -428,66 +463,80 @@ class ScoreForm:
 
 def _load_player(form: ScoreForm, i: int, raw: Any) -> None:
     if not isinstance(raw, Mapping):
-        raise FormError(f"player {i + 1} is not a player record")
+        raise FormError(_("player {number} is not a player record").format(number=i + 1))
     entry = form.players[i]
     name = raw.get("name")
-    label = name if isinstance(name, str) and name.strip() else f"player {i + 1}"
+    label = name if isinstance(name, str) and name.strip() else _("player {number}").format(
+        number=i + 1)
     if isinstance(name, str) and name.strip():
         entry.name = " ".join(name.split())
     hub = raw.get("hub")
     if isinstance(hub, str) and hub.strip().upper() in form.catalogue.hubs:
         entry.hub = hub.strip().upper()
     elif hub is not None:
-        raise FormError(f"{label}: unknown Station Hub {hub!r} (B-1..B-12, A-1..A-12)")
+        raise FormError(_("{player}: unknown Station Hub {hub} (B-1..B-12, A-1..A-12)").format(
+            player=label, hub=repr(hub)))
     for key in NUMBER_FIELDS:
         value = raw.get(key)
         if value is None:
             continue
         if isinstance(value, bool) or not isinstance(value, int):
-            raise FormError(f"{label}: {FIELD_LABELS[key]} is {value!r}, not a whole number")
+            raise FormError(_("{player}: {field} is {value}, not a whole number").format(
+                player=label, field=field_label(key), value=repr(value)))
         entry.numbers[key] = value
-    entry.hub_residents = _load_species(label, "Hub residents", raw.get("hub_residents", []))
+    entry.hub_residents = _load_species(label, field_label("hub_residents"),
+                                        raw.get("hub_residents", []))
     sectors = raw.get("sectors", [])
     if not isinstance(sectors, list):
-        raise FormError(f"{label}: the Sectors are not a list")
+        raise FormError(_("{player}: the Sectors are not a list").format(player=label))
     for raw_sector in sectors:
         _load_sector(form, i, label, raw_sector)
 
 
 def _load_sector(form: ScoreForm, i: int, label: str, raw: Any) -> None:
     if not isinstance(raw, Mapping):
-        raise FormError(f"{label}: a Sector is not a Sector record")
+        raise FormError(_("{player}: a Sector is not a Sector record").format(player=label))
     number = raw.get("number")
     if isinstance(number, bool) or not isinstance(number, int):
-        raise FormError(f"{label}: a Sector number is {number!r}, not a whole number")
-    level, known_color, _, _, _ = _facts_or_error(form, label, number)
+        raise FormError(_("{player}: a Sector number is {value}, not a whole number").format(
+            player=label, value=repr(number)))
+    level, known_color = _facts_or_error(form, label, number)[:2]
     if raw.get("level", level) != level:
-        raise FormError(f"{label}: Sector {number} is a Level-{level} Sector, "
-                        f"not {raw.get('level')!r}")
+        raise FormError(_("{player}: Sector {number} is a Level-{level} Sector, not {value}")
+                        .format(player=label, number=number, level=level,
+                                value=repr(raw.get("level"))))
     color = raw.get("color", known_color)
     if known_color is not None and color != known_color:
-        raise FormError(f"{label}: the catalogue has Sector {number} as {known_color}, "
-                        f"not {color}")
+        raise FormError(_("{player}: the catalogue has Sector {number} as {colour}, not "
+                          "{value}").format(player=label, number=number,
+                                            colour=color_name(known_color), value=color))
     try:
         sector = form.add_sector(i, number, color)
     except FormError as error:
-        raise FormError(f"{label}: {error}") from None
+        raise FormError(_("{player}: {problem}").format(player=label, problem=error)) from None
     quarters = raw.get("quarters")
     if quarters is not None:
         if isinstance(quarters, bool) or not isinstance(quarters, int) or quarters < 0:
-            raise FormError(f"{label}: Sector {number} living quarters is {quarters!r}")
+            raise FormError(_("{player}: Sector {number} living quarters is {value}").format(
+                player=label, number=number, value=repr(quarters)))
         if sector.quarters_known and quarters != sector.quarters:
-            raise FormError(f"{label}: the catalogue has {sector.quarters} living quarters for "
-                            f"Sector {number}, not {quarters}")
+            raise FormError(_("{player}: the catalogue has {count} living quarters for Sector "
+                              "{number}, not {value}").format(
+                                  player=label, count=sector.quarters, number=number,
+                                  value=quarters))
         sector.quarters = quarters
-    sector.residents = _load_species(label, f"Sector {number}", raw.get("residents", []))
+    sector.residents = _load_species(label, _("Sector {number}").format(number=number),
+                                     raw.get("residents", []))
     if sector.quarters is not None and len(sector.residents) > sector.quarters:
-        raise FormError(f"{label}: Sector {number} has {len(sector.residents)} residents but "
-                        f"only {sector.quarters} living quarters")
+        raise FormError(_("{player}: Sector {number} has {count} residents but only {quarters} "
+                          "living quarters").format(player=label, number=number,
+                                                    count=len(sector.residents),
+                                                    quarters=sector.quarters))
     active = raw.get("endgame_bonus_active")
     if active is not None:
         if not isinstance(active, bool):
-            raise FormError(f"{label}: Sector {number} endgame_bonus_active must be true or false")
+            raise FormError(_("{player}: Sector {number} endgame_bonus_active must be true or "
+                              "false").format(player=label, number=number))
         sector.bonus_active = active
         sector.needs_bonus_answer = sector.needs_bonus_answer or sector.level == 3
 
@@ -496,16 +545,18 @@ def _facts_or_error(form: ScoreForm, label: str, number: int) -> tuple:
     try:
         return form.sector_facts(number)
     except FormError as error:
-        raise FormError(f"{label}: {error}") from None
+        raise FormError(_("{player}: {problem}").format(player=label, problem=error)) from None
 
 
 def _load_species(label: str, where: str, raw: Any) -> list[str]:
     if not isinstance(raw, list):
-        raise FormError(f"{label}: {where}: the residents are not a list")
+        raise FormError(_("{player}: {where}: the residents are not a list").format(
+            player=label, where=where))
     for species in raw:
         if species not in SPECIES:
-            raise FormError(f"{label}: {where}: unknown resident {species!r} "
-                            "(teal, pink, brown, gold, human)")
+            raise FormError(_("{player}: {where}: unknown resident {value} (teal, pink, brown, "
+                              "gold, human)").format(player=label, where=where,
+                                                     value=repr(species)))
     return list(raw)
 
 
@@ -514,12 +565,14 @@ def save_path(folder: Path, text: str) -> Path:
     autosave's and a file that is already there)."""
     stem = re.sub(r"[^\w]+", "-", text.strip().lower()).strip("-")
     if not stem:
-        raise FormError("type a name for the file")
+        raise FormError(_("type a name for the file"))
     path = Path(folder) / f"{stem}.json"
     if path.name == AUTOSAVE_NAME:
-        raise FormError(f"{path.name} keeps the entries of the form; choose another name")
+        raise FormError(_("{file} keeps the entries of the form; choose another name").format(
+            file=path.name))
     if path.exists():
-        raise FormError(f"there is already a file {path.name}; choose another name")
+        raise FormError(_("there is already a file {file}; choose another name").format(
+            file=path.name))
     return path
 
 
@@ -531,7 +584,7 @@ def _fits(residents: list[str], quarters: list[list[str]]) -> bool:
 
 def _check_species(species: str) -> None:
     if species not in SPECIES:
-        raise FormError(f"unknown resident {species!r}")
+        raise FormError(_("unknown resident {value}").format(value=repr(species)))
 
 
 def _known(value: Any) -> bool:
@@ -549,11 +602,9 @@ def _field_key(
         with contextlib.suppress(KeyError, IndexError, TypeError):
             number = position["players"][player]["sectors"][index]["number"]
         part = raw_field.rsplit(".", 1)[-1] if "." in raw_field else ""
-        what = {
-            "residents": "residents", "quarters": "living quarters", "level": "level",
-            "color": "colour", "endgame_bonus_active": "endgame bonus", "number": "number",
-        }.get(part, "")
-        label = f"Sector {number} {what}".strip() if number is not None else "a Sector"
+        what = i18n._(SECTOR_PARTS[part]) if part in SECTOR_PARTS else ""
+        label = (_("Sector {number} {part}").format(number=number, part=what).strip()
+                 if number is not None else _("a Sector"))
         return "sectors", ((number,) if isinstance(number, int) else ()), label
     key = raw_field if raw_field in FIELD_LABELS else None
-    return key, (), FIELD_LABELS.get(raw_field, raw_field)
+    return key, (), field_label(raw_field)

@@ -11,6 +11,7 @@ from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
+from companion.i18n import _
 from companion.ui.home_model import home_rows, resume_text
 from companion.ui.widgets import TagButton
 
@@ -35,14 +36,15 @@ class HomeScreen(Screen):
             button = TagButton(text=f"[b]{row.title}[/b]\n{row.detail} · {row.summary}",
                                tag=f"game:{row.game_id}", shorten=False, halign="left")
             button.bind(on_release=lambda _b, game_id=row.game_id: self.open_game(game_id))
-            more = TagButton(text="Details", tag=f"past:{row.game_id}", size_hint_x=None,
+            more = TagButton(text=_("Details"), tag=f"past:{row.game_id}", size_hint_x=None,
                              width=App.get_running_app().unit * 110)
             more.bind(on_release=lambda _b, game_id=row.game_id: self.details(game_id))
             line.add_widget(button)
             line.add_widget(more)
             listing.add_widget(line)
         if not games:
-            self.message = "No games yet: start a new game, or try `phoenix-companion --demo`."
+            self.message = _("No games yet: start a new game, or try `phoenix-companion "
+                             "--demo`.")
 
     def details(self, game_id: int) -> None:
         """A game's chart, log and players; rename, delete, export."""

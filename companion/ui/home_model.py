@@ -5,10 +5,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from companion.i18n import _
 from companion.store import GameInfo
 from companion.ui.past_game_model import minutes
 
-STATUS = {"new": "not set up", "setup": "setting up", "play": "playing", "over": "finished"}
+
+def status_text(phase: str) -> str:
+    """A game's phase in words ("playing"), in the language spoken now."""
+    return {"new": _("not set up"), "setup": _("setting up"), "play": _("playing"),
+            "over": _("finished")}.get(phase, phase)
+
 
 
 @dataclass(frozen=True)
@@ -25,12 +31,13 @@ class GameRow:
 def game_row(info: GameInfo) -> GameRow:
     """A game's line: date, players and status, then the scores."""
     date = info.updated[:16].replace("T", " ")
-    players = ", ".join(info.players) or "no players yet"
-    status = STATUS.get(info.phase, info.phase)
+    players = ", ".join(info.players) or _("no players yet")
+    status = status_text(info.phase)
     scores = " · ".join(f"{name} {points}" for name, points in info.scores.items())
     return GameRow(info.id, f"{date} · {players} · {status}",
                    f"{info.name}" + (f" · {scores}" if scores else ""), info.finished,
-                   f"{winner_text(info)}{minutes(info.created, info.updated)} min")
+                   winner_text(info) + _("{minutes} min").format(
+                       minutes=minutes(info.created, info.updated)))
 
 
 def winner_text(info: GameInfo) -> str:
@@ -38,7 +45,8 @@ def winner_text(info: GameInfo) -> str:
     if not info.finished or not info.scores:
         return ""
     best = max(info.scores.values())
-    return f"Winner: {' and '.join(n for n, p in info.scores.items() if p == best)} · "
+    return _("Winner: {players} · ").format(
+        players=_(" and ").join(n for n, p in info.scores.items() if p == best))
 
 
 def resume_text(info: GameInfo | None) -> str:
@@ -46,7 +54,7 @@ def resume_text(info: GameInfo | None) -> str:
     if info is None:
         return ""
     row = game_row(info)
-    return f"Resume: {row.title}"
+    return _("Resume: {game}").format(game=row.title)
 
 
 def home_rows(games: list[GameInfo]) -> list[GameRow]:

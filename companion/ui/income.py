@@ -19,6 +19,7 @@ from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 
+from companion.i18n import _
 from companion.ui import action
 from companion.ui.action import ask_first, ask_missing, show_answers
 from companion.ui.action_model import BonusModel, Button, value_tag
@@ -61,10 +62,12 @@ class IncomeScreen(Screen):
         self.refused = None
         self.message = ""
         self.allowed = self.flow.allowed
-        self.reason = "" if self.flow.allowed else f"Not allowed now: {self.flow.reason}"
-        self.heading = f"Income: {self.flow.player}"
+        self.reason = "" if self.flow.allowed else _("Not allowed now: {reason}").format(
+            reason=self.flow.reason)
+        self.heading = _("Income: {player}").format(player=self.flow.player)
         offer = self.flow.human_offer
-        self.human_first = f"{offer['source']}: gain a Human first" if offer else ""
+        self.human_first = (_("{source}: gain a Human first").format(source=offer["source"])
+                            if offer else "")
         self.show()
 
     def show(self) -> None:
@@ -74,18 +77,20 @@ class IncomeScreen(Screen):
         left, right = self.ids.left, self.ids.right
         left.clear_widgets()
         right.clear_widgets()
-        for index, line in enumerate(flow.receipt()):
+        receipt = flow.receipt()
+        for index, line in enumerate(receipt):  # the total last, in bold
             left.add_widget(IncomeLine(text=line, tag=f"income:line:{index}",
-                                       bold=line.startswith("Total")))
+                                       bold=index == len(receipt) - 1))
         for card in power_cards(flow):
             self.add_card(card)
         unit = App.get_running_app().unit
         for index, move in enumerate(relocations(flow) if not flow.human_first else []):
-            button = TagButton(text=f"Move {move.label}", tag=f"relocate:{index}",
+            button = TagButton(text=_("Move {move}").format(move=move.label),
+                               tag=f"relocate:{index}",
                                size_hint_y=None, font_size=unit * 16)
             button.bind(on_release=lambda _b, m=move: self.relocate(m.source, m.slot, m.to))
             right.add_widget(button)
-        right.add_widget(IncomeLine(text="What happens:", bold=True))
+        right.add_widget(IncomeLine(text=_("What happens:"), bold=True))
         session = App.get_running_app().session
         for index, line in enumerate(dry_run(session.state, session.game.catalogue,
                                              flow.command())):
@@ -99,7 +104,8 @@ class IncomeScreen(Screen):
         taken = not card.optional or card.source in flow.abilities.used
         text = f"{card.source}: {card.text}"
         if card.optional:
-            toggle = TagToggle(text=("Taken - " if taken else "Take? ") + text,
+            toggle = TagToggle(text=(_("Taken - {power}") if taken
+                                     else _("Take? {power}")).format(power=text),
                                tag=f"power:{card.source}", state="down" if taken else "normal",
                                size_hint_y=None, height=unit * 84, font_size=unit * 14,
                                shorten=False)
@@ -113,7 +119,7 @@ class IncomeScreen(Screen):
             entry = flow.abilities.entry(card.source)
             lines = (entry.entry_lines() if entry is not None
                      and card.source in flow.abilities.bonus else [])
-            button = TagButton(text="; ".join(lines) or "Enter it…",
+            button = TagButton(text="; ".join(lines) or _("Enter it…"),
                                tag=f"power:{card.source}:enter", size_hint_y=None,
                                height=unit * 56, font_size=unit * 16, shorten=False,
                                bg=ACCENT if lines else BUTTON)
@@ -161,7 +167,8 @@ class IncomeScreen(Screen):
         assert self.flow is not None
         abilities = self.flow.abilities
         abilities.enter_again(source)
-        BonusPopup(BonusModel(abilities, source), f"Income: {self.flow.player}",
+        BonusPopup(BonusModel(abilities, source), _("Income: {player}").format(
+            player=self.flow.player),
                    self.show).open()
 
     def relocate(self, source: object, slot: int, to: object) -> None:
@@ -187,7 +194,7 @@ class IncomeScreen(Screen):
         assert self.flow is not None
         open_ = [f"{source}: {what}" for source, what in self.flow.abilities.questions()]
         if open_:
-            self.message = "Still to choose: " + ", ".join(open_)
+            self.message = _("Still to choose: {questions}").format(questions=", ".join(open_))
             return
         self.commit(self.flow.command())
 
@@ -203,7 +210,7 @@ class IncomeScreen(Screen):
             return self.message
         if outcome.refused:
             self.refused = outcome
-            self.reason = f"Refused: {outcome.refused}"
+            self.reason = _("Refused: {reason}").format(reason=outcome.refused)
             self.allowed = False
         elif outcome.question:
             ask_missing(outcome, game.catalogue, self.commit)
@@ -223,7 +230,7 @@ class IncomeScreen(Screen):
             except FlowError as error:
                 return str(error)
 
-        NotePopup("Why override?", "", done).open()
+        NotePopup(_("Why override?"), "", done).open()
 
     def back(self) -> None:
         """Back to the table, nothing taken."""

@@ -9,12 +9,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from companion.i18n import _
 from companion.rules.catalogue import Catalogue
 from companion.rules.game import Game
 from companion.rules.move import Missing, Refused
 from companion.rules.state import State
+from companion.rules.words import color_name
 from companion.ui.flows import Choice, IncomeFlow, Picks, Tracks
 from companion.ui.table_model import ALIEN_LETTERS
+from companion.ui.values_model import value_word
 
 
 @dataclass(frozen=True)
@@ -42,7 +45,7 @@ class Relocation:
 
 def place_name(where: Any) -> str:
     """'Sector 121' or 'the Hub'."""
-    return "the Hub" if where == "hub" else f"Sector {where}"
+    return _("the Hub") if where == "hub" else _("Sector {number}").format(number=where)
 
 
 def power_cards(flow: IncomeFlow) -> list[PowerCard]:
@@ -58,7 +61,8 @@ def power_cards(flow: IncomeFlow) -> list[PowerCard]:
             cards.append(PowerCard(source, need["text"], need["optional"], [], "entry"))
         elif len(need.get("choice", [])) > 1:
             cards.append(PowerCard(source, need["text"], need["optional"],
-                                   [Choice(c, str(c)) for c in need["choice"]], "choice"))
+                                   [Choice(c, value_word(str(c))) for c in need["choice"]],
+                                   "choice"))
         else:
             cards.append(PowerCard(source, need["text"], need["optional"], [], ""))
     return cards
@@ -72,8 +76,10 @@ def relocations(flow: IncomeFlow) -> list[Relocation]:
         for to in resident["to"]:
             found.append(Relocation(
                 resident["from"], resident["slot"], to,
-                f"{resident['species']} ({letter}) in {place_name(resident['from'])} quarter "
-                f"{resident['slot'] + 1} -> {place_name(to)}: {flow.gems_per_move} GEM"))
+                _("{species} ({letter}) in {place} quarter {quarter} -> {to}: {gems} GEM").format(
+                    species=color_name(resident["species"]), letter=letter,
+                    place=place_name(resident["from"]), quarter=resident["slot"] + 1,
+                    to=place_name(to), gems=flow.gems_per_move)))
     return found
 
 
@@ -94,9 +100,9 @@ def dry_run(state: State, catalogue: Catalogue, command: Mapping[str, Any]) -> l
     try:
         step = game.execute(command)
     except Refused as refused:
-        return [f"Refused: {refused.reason}"]
+        return [_("Refused: {reason}").format(reason=refused.reason)]
     except Missing as missing:
-        return [f"Asked on confirming: {missing.question}"]
+        return [_("Asked on confirming: {question}").format(question=missing.question)]
     lines = [event["text"] for event in step.events]
     name = command.get("player")
     before = next(p for p in state["players"] if p["name"] == name)

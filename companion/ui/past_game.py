@@ -13,7 +13,8 @@ from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, Str
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
-from companion import export
+from companion import export, i18n
+from companion.i18n import _
 from companion.text import name_problem
 from companion.ui.home_model import game_row
 from companion.ui.past_game_model import game_history, minutes
@@ -54,16 +55,18 @@ class PastGameScreen(Screen):
             info = store.game_info(self.game_id)
             self.history = game_history(store.open_game(self.game_id))
         except Exception as error:  # a damaged game: say so, the list stays usable
-            self.say(f"This game cannot be shown: {error}")
+            self.say(_("This game cannot be shown: {error}").format(error=error))
             return
         row = game_row(info)
         self.title = info.name
-        self.info = (f"{row.title} · {self.history.turns} turns · "
-                     f"{minutes(info.created, info.updated)} min")
-        self.open_text = "Score sheet" if info.finished else "Resume"
+        self.info = _("{title} · {turns} turns · {minutes} min").format(
+            title=row.title, turns=self.history.turns,
+            minutes=minutes(info.created, info.updated))
+        self.open_text = _("Score sheet") if info.finished else _("Resume")
         self.finished = info.finished
         self._chart.final = self.history.final
         self._chart.series = self.history.series
+        self._chart.ids.plot.redraw()  # the same series in another language: "Final" again
         self.show_tab(self.tab)
 
     def show_tab(self, tab: str) -> None:
@@ -94,10 +97,10 @@ class PastGameScreen(Screen):
 
     def rename(self) -> None:
         """The game's name on the keyboard."""
-        NotePopup("Rename the game", self.title, self._renamed).open()
+        NotePopup(_("Rename the game"), self.title, self._renamed).open()
 
     def _renamed(self, name: str) -> str | None:
-        problem = name_problem(name.strip(), "The name")
+        problem = name_problem(name.strip(), _("The name"))
         if problem:
             return problem
         try:
@@ -105,13 +108,13 @@ class PastGameScreen(Screen):
         except Exception as error:
             return str(error)
         self.refresh()
-        self.say(f"Renamed to {name.strip()}.", done=True)
+        self.say(_("Renamed to {name}.").format(name=name.strip()), done=True)
         return None
 
     def delete(self) -> None:
         """Delete the game after asking; no other game is touched."""
-        ConfirmPopup(f"Delete {self.title} ({self.info})? Its whole log is deleted; other "
-                     "games stay as they are.", self._delete).open()
+        ConfirmPopup(_("Delete {game} ({info})? Its whole log is deleted; other games stay as "
+                       "they are.").format(game=self.title, info=self.info), self._delete).open()
 
     def _delete(self) -> None:
         app = App.get_running_app()
@@ -119,13 +122,13 @@ class PastGameScreen(Screen):
         try:
             session.store.delete_game(self.game_id)
         except Exception as error:
-            self.say(f"The game was not deleted: {error}")
+            self.say(_("The game was not deleted: {error}").format(error=error))
             return
         if session.game is not None and session.game.id == self.game_id:
             session.game = None
         home = app.screens.get_screen("home")
         app.show("home")
-        home.message = f"{self.title} was deleted."
+        home.message = _("{game} was deleted.").format(game=self.title)
 
     def export(self, kind: str) -> None:
         """Save an export on the USB stick, else in the data folder; say where."""
@@ -136,9 +139,10 @@ class PastGameScreen(Screen):
             path = export.save_export(store, self.game_id, kind, folder,
                                       app.settings.bgstats.bgg_id)
         except Exception as error:  # the games stay as they are
-            self.say(f"Nothing was exported: {error}")
+            self.say(_("Nothing was exported: {error}").format(error=error))
             return
-        self.say(f"Saved the {export.KINDS[kind]}: {path}", done=True)
+        self.say(_("Saved the {kind}: {path}").format(kind=i18n._(export.KINDS[kind]), path=path),
+                 done=True)
 
     def bgstats(self) -> None:
         """The finished game's play as BG Stats' createPlay link, a QR code for a phone."""

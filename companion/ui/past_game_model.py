@@ -10,9 +10,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from companion.i18n import _, ngettext
 from companion.rules.catalogue import Catalogue
 from companion.rules.report import final_score
 from companion.rules.state import Event, State, apply_ops, new_state
+from companion.rules.words import color_name
 from companion.store import StoredGame
 
 
@@ -39,12 +41,22 @@ class PlayerSummary:
 
     def text(self) -> str:
         """One line for the screen."""
-        residents = ", ".join(f"{n} {s}" for s, n in sorted(self.residents.items())) or "none"
-        diplomacy = "  ".join(f"{t[:3].capitalize()} {v}" for t, v in self.diplomacy.items())
-        ships = f"{self.dismantled} ship{'s' if self.dismantled != 1 else ''}"
-        sectors = f"{self.sectors} Sector{'s' if self.sectors != 1 else ''}"
-        return (f"{self.name} ({self.color}, Hub {self.hub or '-'}): {ships} dismantled, "
-                f"{sectors} built; residents: {residents}; Diplomacy: {diplomacy}")
+        residents = ", ".join(f"{n} {color_name(s)}" for s, n in sorted(self.residents.items()))
+        diplomacy = "  ".join(f"{track_short(t)} {v}" for t, v in self.diplomacy.items())
+        ships = ngettext("{count} ship", "{count} ships", self.dismantled).format(
+            count=self.dismantled)
+        sectors = ngettext("{count} Sector", "{count} Sectors", self.sectors).format(
+            count=self.sectors)
+        return _("{name} ({color}, Hub {hub}): {ships} dismantled, {sectors} built; residents: "
+                 "{residents}; Diplomacy: {diplomacy}").format(
+            name=self.name, color=color_name(self.color), hub=self.hub or "-", ships=ships,
+            sectors=sectors, residents=residents or _("none"), diplomacy=diplomacy)
+
+
+def track_short(track: str) -> str:
+    """A Diplomacy track in three letters ("Con"), in the language spoken now."""
+    return {"dismantle": _("Dis"), "construction": _("Con"), "transport": _("Tra"),
+            "expedition": _("Exp")}.get(track, track[:3].capitalize())
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
 
 from companion import export
+from companion.i18n import _
 from companion.ui.qr_model import module_pixels, qr_matrix
 
 LAYOUT = str(Path(__file__).with_suffix(".kv"))
@@ -68,7 +69,7 @@ def show_bgstats_link(game_id: int) -> str:
     try:
         link = export.create_play_link(app.session.store, game_id, app.settings.bgstats.bgg_id)
     except Exception as error:  # a damaged or unfinished game: say so, nothing changes
-        return f"No BG Stats link: {error}"
+        return _("No BG Stats link: {error}").format(error=error)
     QrPopup(link).open()
     return ""
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.files import read_script, write_text_atomically
+from companion.i18n import _
 from companion.rules.move import Missing, Refused
 from companion.rules.options import options
 from companion.rules.script import parse
@@ -67,7 +68,7 @@ class GameSession:
                     and isinstance(saved.get("game"), int):
                 self.game = self.store.open_game(saved["game"])
         except Exception as error:  # a locked, damaged or unwritable database: say so, go on
-            self.problem = f"The game store could not be opened: {error}"
+            self.problem = _("The game store could not be opened: {error}").format(error=error)
 
     def open_demo(self, steps: int = DEMO_STEPS) -> None:
         """Replay the example game part-way into the database given with --db, else into a
@@ -83,7 +84,7 @@ class GameSession:
             for line in list(parse(read_script(DEMO_SCRIPT)))[:steps]:
                 self.game.execute(line.command)
         except Exception as error:
-            self.problem = f"The demo game could not be set up: {error}"
+            self.problem = _("The demo game could not be set up: {error}").format(error=error)
 
     def close(self) -> None:
         """Close the store (and remove a temporary demo database)."""
@@ -129,7 +130,8 @@ class GameSession:
         if self.game is not None:
             problem = self.open_game(self.game.id)
             if problem:
-                self.problem = f"The game could not take the corrected value: {problem}"
+                self.problem = _("The game could not take the corrected value: {problem}").format(
+                    problem=problem)
 
     def waiting(self) -> bool:
         """True while a player has a Diplomacy bonus to choose."""
@@ -138,7 +140,7 @@ class GameSession:
     def execute(self, command: Mapping[str, Any]) -> str:
         """Run a command and commit it; "" when done, else the reason in words."""
         if self.game is None:
-            return "No game is open."
+            return _("No game is open.")
         try:
             self.game.execute(command)
         except Refused as refused:
@@ -152,7 +154,7 @@ class GameSession:
     def new_game(self) -> str:
         """Start an empty game (its first command, `new_game`, comes from setup)."""
         if self.store is None:
-            return self.problem or "The game store is not open."
+            return self.problem or _("The game store is not open.")
         try:
             self.game = self.store.new_game()
         except Exception as error:
@@ -162,7 +164,7 @@ class GameSession:
     def open_game(self, game_id: int) -> str:
         """Open a stored game (a past one, to see its sheet); "" when done."""
         if self.store is None:
-            return self.problem or "The game store is not open."
+            return self.problem or _("The game store is not open.")
         try:
             self.game = self.store.open_game(game_id)
         except Exception as error:
@@ -187,7 +189,7 @@ class GameSession:
             write_text_atomically(self._screen_file(), json.dumps(saved))
             self._screen = saved
         except OSError as error:
-            self.problem = f"The current screen could not be saved: {error}"
+            self.problem = _("The current screen could not be saved: {error}").format(error=error)
 
     def _saved(self) -> dict:
         """What screen.json holds ({} when it is missing or unreadable)."""

@@ -22,7 +22,7 @@ from kivy.uix.screenmanager import Screen
 
 from companion import paths
 from companion.config import WINDOW_SIZES, size_text
-from companion.i18n import LANGUAGES
+from companion.i18n import LANGUAGES, N_, _
 from companion.store.db import default_db_path
 from companion.ui.dice_camera import dice_watcher, keep_reading  # DiceCameraView: settings.kv
 from companion.ui.settings_model import (
@@ -31,7 +31,9 @@ from companion.ui.settings_model import (
     Locations,
     SettingsModel,
     camera_sources,
+    choices,
     serial_ports,
+    words,
 )
 from companion.ui.widgets import (
     ERROR,
@@ -46,6 +48,7 @@ from vision.faces import parse_face_map
 from vision.profile import Profile
 
 Edit = Callable[[SettingsModel], str | None]
+DISPLAY_MODES = (("window", N_("In a window")), ("fullscreen", N_("Full screen")))
 
 
 def fill_toggles(box: Any, name: str, choices: list[tuple[str, str]], chosen: str,
@@ -53,8 +56,8 @@ def fill_toggles(box: Any, name: str, choices: list[tuple[str, str]], chosen: st
     """Fill `box` with one toggle per (value, words), tagged "settings:<name>:<value>", the
     chosen one down; a tap calls choose(value)."""
     box.clear_widgets()
-    for value, words in choices:
-        toggle = TagToggle(text=words, group=f"settings:{name}", tag=f"settings:{name}:{value}",
+    for value, said in choices:
+        toggle = TagToggle(text=said, group=f"settings:{name}", tag=f"settings:{name}:{value}",
                            state="down" if value == chosen else "normal",
                            allow_no_selection=False)
         toggle.bind(on_release=lambda _toggle, value=value: choose(value))
@@ -92,20 +95,21 @@ class PanelSection(Section):
 
     def refresh(self, model: SettingsModel) -> None:
         panel = model.panel
-        fill_toggles(self.ids.kinds, "kind", list(PANEL_KINDS), panel.kind,
+        fill_toggles(self.ids.kinds, "kind", choices(PANEL_KINDS), panel.kind,
                      lambda kind: self.screen.change(lambda m: m.set_kind(kind)))
         details = self.ids.details
         details.clear_widgets()
         if panel.kind == "gpio":
             pins = panel.gpio.button_pins()
-            for name, words in BUTTONS:
+            for name, button in BUTTONS:
                 row = Factory.SettingRow()
-                pin = pins.get(name)
-                setting_button(row, f"{words}: " + (f"GPIO{pin}" if pin is not None
-                                                    else "not wired"),
-                               f"settings:pin:{name}", lambda n=name, w=words, p=pin:
+                pin, said = pins.get(name), words(button)
+                setting_button(row, _("{button}: GPIO{pin}").format(button=said, pin=pin)
+                               if pin is not None else
+                               _("{button}: not wired").format(button=said),
+                               f"settings:pin:{name}", lambda n=name, w=said, p=pin:
                                self.ask_pin(n, w, p))
-                setting_button(row, "Not wired", f"settings:unwire:{name}",
+                setting_button(row, _("Not wired"), f"settings:unwire:{name}",
                                lambda n=name: self.screen.change(lambda m: m.set_pin(n, None)),
                                size_hint_x=0.4)
                 details.add_widget(row)
@@ -113,7 +117,8 @@ class PanelSection(Section):
             self.show_ports(details, panel.serial.port, panel.serial.usb)
         if panel.kind != "none":
             row = Factory.SettingRow()
-            setting_button(row, f"Long press of Next = Undo: {panel.hold_time:g} s",
+            setting_button(row, _("Long press of Next = Undo: {seconds} s").format(
+                               seconds=f"{panel.hold_time:g}"),
                            "settings:hold", lambda: self.ask_hold(panel.hold_time))
             details.add_widget(row)
 
@@ -121,30 +126,31 @@ class PanelSection(Section):
         """The port in use, the ports found under /dev to choose from, typing one, or none
         (the panel found by its USB id)."""
         details.add_widget(InfoLine(
-            text=f"Port: {port}" if port else f"Port: the first with USB id {usb}",
+            text=_("Port: {port}").format(port=port) if port
+            else _("Port: the first with USB id {usb}").format(usb=usb),
             tag="settings:port"))
         found = Factory.SettingGrid()
         fill_toggles(found, "port", [(p, p) for p in serial_ports()], port or "",
                      lambda chosen: self.screen.change(lambda m: m.set_port(chosen)))
-        setting_button(found, "Type a port…", "settings:port-type", lambda: NotePopup(
-            "Serial port, e.g. /dev/ttyACM0", port or "",
+        setting_button(found, _("Type a port…"), "settings:port-type", lambda: NotePopup(
+            _("Serial port, e.g. /dev/ttyACM0"), port or "",
             lambda text: self.screen.change(lambda m: m.set_port(text))).open())
-        setting_button(found, "By USB id", "settings:port-usb",
+        setting_button(found, _("By USB id"), "settings:port-usb",
                        lambda: self.screen.change(lambda m: m.set_port("")))
         details.add_widget(found)
 
-    def ask_pin(self, name: str, words: str, pin: int | None) -> None:
+    def ask_pin(self, name: str, button: str, pin: int | None) -> None:
         """The keypad for a button's pin."""
-        KeypadPopup(f"{words} button: GPIO pin", pin,
+        KeypadPopup(_("{button} button: GPIO pin").format(button=button), pin,
                     lambda number: self.screen.change(lambda m: m.set_pin(name, number)),
-                    hint="The BCM number (GPIO17 is 17), not the header's pin number. "
-                    "\"Not wired\" beside it for no button.").open()
+                    hint=_("The BCM number (GPIO17 is 17), not the header's pin number. "
+                           "\"Not wired\" beside it for no button.")).open()
 
     def ask_hold(self, seconds: float) -> None:
         """The keypad for the long press, in milliseconds."""
-        KeypadPopup("Long press of Next = Undo", round(seconds * 1000),
+        KeypadPopup(_("Long press of Next = Undo"), round(seconds * 1000),
                     lambda ms: self.screen.change(lambda m: m.set_hold_ms(ms)),
-                    hint="In milliseconds: 1000 is one second.").open()
+                    hint=_("In milliseconds: 1000 is one second.")).open()
 
 
 class CameraSection(Section):
@@ -158,20 +164,22 @@ class CameraSection(Section):
         sources = camera_sources(usb_camera_indexes(), bool(pi_camera_count()), camera.source)
         fill_toggles(self.ids.sources, "camera", sources, camera.source,
                      lambda source: self.screen.change(lambda m: m.set_camera(source)))
-        setting_button(self.ids.sources, "Other…", "settings:camera-type", lambda: NotePopup(
-            "Camera: a number, a device or a folder of photos", camera.source,
+        setting_button(self.ids.sources, _("Other…"), "settings:camera-type", lambda: NotePopup(
+            _("Camera: a number, a device or a folder of photos"), camera.source,
             lambda text: self.screen.change(lambda m: m.set_camera(text))).open())
         kept = len(list(paths.dice_readings().glob("*.jpg")))
         self.ids.calibration.text = (
-            f"Calibration: {camera.profile}" if camera.profile
-            else "Calibration: none (dice read as any dice)") + f". Readings kept: {kept}."
+            _("Calibration: {profile}. Readings kept: {kept}.").format(
+                profile=camera.profile, kept=kept) if camera.profile
+            else _("Calibration: none (dice read as any dice). Readings kept: {kept}.").format(
+                kept=kept))
         actions = self.ids.actions
         actions.clear_widgets()
-        setting_button(actions, "Show the camera", "settings:camera-show", self.show_camera,
+        setting_button(actions, _("Show the camera"), "settings:camera-show", self.show_camera,
                        disabled=not camera.on)
-        setting_button(actions, "Improve the calibration", "settings:calibrate",
+        setting_button(actions, _("Improve the calibration"), "settings:calibrate",
                        self.improve, disabled=not kept)
-        setting_button(actions, "No calibration", "settings:no-calibration",
+        setting_button(actions, _("No calibration"), "settings:no-calibration",
                        lambda: self.screen.change(lambda m: m.set_profile("")),
                        disabled=not camera.profile)
 
@@ -182,7 +190,7 @@ class CameraSection(Section):
 
     def improve(self) -> None:
         """Calibrate from the readings kept (in a thread: seconds on a Pi), then use it."""
-        self.screen.say("Calibrating from the readings kept…", NOTICE)
+        self.screen.say(_("Calibrating from the readings kept…"), NOTICE)
         folder, out = paths.dice_readings(), paths.dice_profile()
 
         def work() -> None:
@@ -193,7 +201,7 @@ class CameraSection(Section):
                 profile, used, left = calibrate_kept(folder)
                 profile.save(out)
             except (ProfileError, OSError) as error:
-                failed = f"Not calibrated: {error}."
+                failed = _("Not calibrated: {error}.").format(error=error)
                 Clock.schedule_once(lambda _dt: self.screen.say(failed))
                 return
             Clock.schedule_once(lambda _dt: self.calibrated(out, used, left))
@@ -203,9 +211,10 @@ class CameraSection(Section):
     def calibrated(self, out: Any, used: int, left: int) -> None:
         """The new profile is the camera's (used from the next reading on)."""
         if self.screen.change(lambda m: m.set_profile(str(out))) is None:
-            skipped = f" ({left} with a face set by hand left out)" if left else ""
-            self.screen.say(f"Calibrated from {used} readings{skipped}; used from the next "
-                            "roll on.", NOTICE)
+            said = _("Calibrated from {used} readings ({left} with a face set by hand left "
+                     "out); used from the next roll on.") if left else \
+                _("Calibrated from {used} readings; used from the next roll on.")
+            self.screen.say(said.format(used=used, left=left), NOTICE)
 
 
 class CameraPreview(ModalView):
@@ -231,11 +240,11 @@ class CameraPreview(ModalView):
     def show(self) -> None:
         """The buttons as the picture is (live or held) and the rolls kept so far."""
         view, kept = self.ids.camera, len(list(paths.dice_readings().glob("*.jpg")))
-        self.ids.hold.text = "Read again" if view.taken else "Hold"
+        self.ids.hold.text = _("Read again") if view.taken else _("Hold")
         self.ids.keep.disabled = not (view.taken and view.seen and view.seen.dice)
         self.ids.calibrate.disabled = not kept
-        self.progress = (f"Rolls kept for the calibration: {kept} (5 or more read best). "
-                         "Roll, Hold, tap a die to set its number, Keep.")
+        self.progress = _("Rolls kept for the calibration: {kept} (5 or more read best). "
+                          "Roll, Hold, tap a die to set its number, Keep.").format(kept=kept)
 
     def hold(self) -> None:
         """Hold the picture, or read again."""
@@ -266,7 +275,7 @@ class DisplaySection(Section):
     def refresh(self, model: SettingsModel) -> None:
         display = model.display
         fill_toggles(self.ids.modes, "display",
-                     [("window", "In a window"), ("fullscreen", "Full screen")],
+                     choices(DISPLAY_MODES),
                      "fullscreen" if display.fullscreen else "window",
                      lambda mode: self.screen.change(
                          lambda m: m.set_fullscreen(mode == "fullscreen")))
@@ -352,7 +361,8 @@ class SettingsScreen(Screen):
         def closed(*_args: Any) -> None:
             if not answered:
                 self.model.discard()
-                self.say(f"Not saved: {self.model.file.path.name} was left as it was.")
+                self.say(_("Not saved: {file} was left as it was.").format(
+                    file=self.model.file.path.name))
                 self.show_model()
 
         def dismissed(*_args: Any) -> None:  # returns None: a true value would keep it open
@@ -363,13 +373,16 @@ class SettingsScreen(Screen):
         popup.open()
 
     def save(self) -> None:
-        """Write the file; the app reads it again (the panel is reconnected if it changed)."""
+        """Write the file; the app reads it again (the panel is reconnected if it changed; a
+        new language redraws the screen in it, scrolled where it was)."""
         problem = self.model.save()
+        scrolled = self.ids.scroller.scroll_y
         if problem:
             self.say(problem)
         else:
             app = App.get_running_app()
             app.settings_saved()
             self.model.problems = app.settings.problems
-            self.say(f"Saved in {self.model.file.path}.", NOTICE)
+            self.say(_("Saved in {path}.").format(path=self.model.file.path), NOTICE)
         self.show_model()
+        self.ids.scroller.scroll_y = scrolled

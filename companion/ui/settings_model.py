@@ -16,6 +16,7 @@ from typing import Any
 import tomlkit
 from tomlkit.items import InlineTable
 
+from companion import i18n
 from companion.config import (
     CameraConfig,
     ConfigFile,
@@ -25,42 +26,59 @@ from companion.config import (
     size_text,
 )
 from companion.files import JsonFileError
+from companion.i18n import N_, _
 from hardware.config import PanelConfig, SettingError
 from hardware.events import CONFIRM, NEXT_TURN, READ_DICE, UNDO
 
-PANEL_KINDS = (("none", "Touch only"), ("gpio", "GPIO buttons"), ("serial", "USB serial"))
-BUTTONS = ((NEXT_TURN, "Next turn"), (UNDO, "Undo"), (CONFIRM, "Confirm"),
-           (READ_DICE, "Read dice"))
+# (value, words): the words marked with N_, in the player's language where shown (`words`)
+PANEL_KINDS = (("none", N_("Touch only")), ("gpio", N_("GPIO buttons")),
+               ("serial", N_("USB serial")))
+BUTTONS = ((NEXT_TURN, N_("Next turn")), (UNDO, N_("Undo")), (CONFIRM, N_("Confirm")),
+           (READ_DICE, N_("Read dice")))
 SERIAL_GLOBS = ("ttyACM*", "ttyUSB*", "serial/by-id/*")
-# a setting's key -> the words a player reads for it
+# a setting's key -> the words a player reads for it (translated where shown: `words`)
 KEY_WORDS = {
-    **{f"panel.gpio.{name}": f"{words} button" for name, words in BUTTONS},
-    "panel.gpio.rgb": "RGB LED pins",
-    "panel.gpio.players": "player LED pins",
-    "panel.hold_time": "long press time",
-    "panel.serial.port": "serial port",
-    "panel.kind": "panel kind",
-    "camera.source": "camera",
-    "camera.profile": "calibration profile",
-    "camera.settle": "settle time",
-    "display.fullscreen": "full screen",
-    "display.size": "window size",
-    "display.touch": "touch input",
-    "display.rotation": "screen rotation",
-    "display.language": "language",
-    "logging.level": "log level",
+    f"panel.gpio.{NEXT_TURN}": N_("Next turn button"),
+    f"panel.gpio.{UNDO}": N_("Undo button"),
+    f"panel.gpio.{CONFIRM}": N_("Confirm button"),
+    f"panel.gpio.{READ_DICE}": N_("Read dice button"),
+    "panel.gpio.rgb": N_("RGB LED pins"),
+    "panel.gpio.players": N_("player LED pins"),
+    "panel.hold_time": N_("long press time"),
+    "panel.serial.port": N_("serial port"),
+    "panel.kind": N_("panel kind"),
+    "camera.source": N_("camera"),
+    "camera.profile": N_("calibration profile"),
+    "camera.settle": N_("settle time"),
+    "display.fullscreen": N_("full screen"),
+    "display.size": N_("window size"),
+    "display.touch": N_("touch input"),
+    "display.rotation": N_("screen rotation"),
+    "display.language": N_("language"),
+    "logging.level": N_("log level"),
 }
+
+
+def words(text: str) -> str:
+    """Words marked with N_ above (a choice's, a button's, a setting's) in the player's
+    language."""
+    return i18n._(text)
+
+
+def choices(pairs: tuple[tuple[str, str], ...]) -> list[tuple[str, str]]:
+    """(value, words) pairs such as PANEL_KINDS with the words in the player's language."""
+    return [(value, words(text)) for value, text in pairs]
 
 
 def camera_sources(usb: list[int], pi: bool, chosen: str) -> list[tuple[str, str]]:
     """The dice cameras to choose from: none, the first found, the Pi camera when there is one,
     each USB camera found, and the one in the file when it is none of those (recorded frames,
     a device path)."""
-    sources = [("none", "No camera"), ("auto", "The first found")]
-    sources += [("pi", "Pi camera")] if pi else []
-    sources += [(str(index), f"USB camera {index}") for index in usb]
+    sources = [("none", _("No camera")), ("auto", _("The first found"))]
+    sources += [("pi", _("Pi camera"))] if pi else []
+    sources += [(str(index), _("USB camera {index}").format(index=index)) for index in usb]
     if chosen not in dict(sources):
-        sources.append((chosen, f"Other: {chosen}"))
+        sources.append((chosen, _("Other: {source}").format(source=chosen)))
     return sources
 
 
@@ -68,10 +86,11 @@ def explain(error: SettingError) -> str:
     """A refused value in words: "Undo button: must be a BCM GPIO number from 0 to 27, got 40"
     (keys the message names are put in words too: "... already given to the Undo button")."""
     message = error.message
-    for key, words in sorted(KEY_WORDS.items(), key=lambda item: -len(item[0])):
-        message = message.replace(key, f"the {words}")
-    words = KEY_WORDS.get(error.key, error.key)
-    return f"{words[0].upper()}{words[1:]}: {message}"
+    for key, text in sorted(KEY_WORDS.items(), key=lambda item: -len(item[0])):
+        if key in message:
+            message = message.replace(key, _("the {setting}").format(setting=words(text)))
+    name = words(KEY_WORDS[error.key]) if error.key in KEY_WORDS else error.key
+    return f"{name[0].upper()}{name[1:]}: {message}"
 
 
 def serial_ports(dev: Path = Path("/dev")) -> list[str]:
@@ -90,10 +109,11 @@ class Locations:
 
     def lines(self) -> list[tuple[str, str]]:
         """(tag suffix, what a player reads) for each file or folder."""
-        return [("data", f"Data folder: {self.data_folder}"),
-                ("database", f"Games: {self.database}"),
-                ("config", f"Settings: {self.config}"),
-                ("overlay", f"Values entered from your copy: {self.overlay}")]
+        return [("data", _("Data folder: {path}").format(path=self.data_folder)),
+                ("database", _("Games: {path}").format(path=self.database)),
+                ("config", _("Settings: {path}").format(path=self.config)),
+                ("overlay", _("Values entered from your copy: {path}").format(
+                    path=self.overlay))]
 
 
 class SettingsModel:
@@ -132,14 +152,16 @@ class SettingsModel:
 
     def replace_question(self) -> str:
         """What the player is asked before an unusable file is replaced."""
-        return (f"{self.file.path.name} could not be read, so the defaults are shown. Replace "
-                f"it with these settings? The old file is kept as {self.file.bad_copy.name}.")
+        return _("{file} could not be read, so the defaults are shown. Replace it with these "
+                 "settings? The old file is kept as {copy}.").format(
+                     file=self.file.path.name, copy=self.file.bad_copy.name)
 
     def problems_text(self) -> str:
         """The config file's problems for a banner ("" when it had none)."""
         if not self.problems:
             return ""
-        return "The settings file could not be used: " + " ".join(self.problems)
+        return _("The settings file could not be used: {problems}").format(
+            problems=" ".join(self.problems))
 
     # changes: each returns the refusal in words, or None when accepted (then unsaved) -------
     def set_kind(self, kind: str) -> str | None:
@@ -206,9 +228,10 @@ class SettingsModel:
         try:
             self.file = save_config_file(self.file)
         except OSError as error:
-            return f"Not saved: could not write {self.file.path} ({error.strerror or error})."
+            return _("Not saved: could not write {path} ({error}).").format(
+                path=self.file.path, error=error.strerror or error)
         except JsonFileError as error:
-            return f"Not saved: {error}."
+            return _("Not saved: {error}.").format(error=error)
         self.unsaved = False
         return None
 

@@ -17,6 +17,8 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.textinput import TextInput
 
+from companion.i18n import _
+from companion.rules.words import color_name
 from companion.ui import setup_model as model
 from companion.ui.values import ask_value
 from companion.ui.values_model import ValueEntry
@@ -36,8 +38,14 @@ from companion.ui.widgets import (
     text_on,
 )
 
-NEXT = {model.Players: "Next", model.Options: "Next", model.LayOut: "Start",
-        model.Values: "Next", model.Start: "To the table"}
+
+def next_text(step: Any) -> str:
+    """The words of the step's Next button ("" when it has none), in the language spoken
+    now."""
+    if isinstance(step, model.Bonuses):
+        return _("Confirm") if step.ask is None else ""
+    return {model.Players: _("Next"), model.Options: _("Next"), model.LayOut: _("Start"),
+            model.Values: _("Next"), model.Start: _("To the table")}.get(type(step), "")
 
 
 class TagInput(TextInput):
@@ -79,9 +87,7 @@ class SetupScreen(Screen):
         step = self.wizard.step
         self.title = step.title
         self.message = self.wizard.message
-        self.next_text = NEXT.get(type(step), "")
-        if isinstance(step, model.Bonuses) and step.ask is None:
-            self.next_text = "Confirm"
+        self.next_text = next_text(step)
         self._progress()
         if self.title != self._shown:
             self.ids.scroll.scroll_y = 1  # a new question starts at the top
@@ -97,8 +103,8 @@ class SetupScreen(Screen):
         steps = self.wizard.steps()
         now = steps.index(self.wizard.name)
         for index, name in enumerate(steps):
-            label = TagLabel(text=name, tag=f"setup:progress:{name}", font_size=self._unit(13),
-                             shorten=False)
+            label = TagLabel(text=model.step_name(name), tag=f"setup:progress:{name}",
+                             font_size=self._unit(13), shorten=False)
             label.bind(size=lambda lb, size: setattr(lb, "text_size", (size[0], None)))
             label.bg = ACCENT if index == now else (SELECTED if index < now else (0, 0, 0, 0))
             if index <= now:  # on a fill of its own: black or white by contrast
@@ -179,7 +185,7 @@ class SetupScreen(Screen):
     def _number_button(self, step: Any) -> None:
         entry = self._number_entry(step)
         grid = self._grid(1)
-        button = TagButton(text="Type the number", tag="setup:keypad", bg=ACCENT)
+        button = TagButton(text=_("Type the number"), tag="setup:keypad", bg=ACCENT)
         button.bind(on_release=lambda _b: entry())
         grid.add_widget(button)
 
@@ -190,23 +196,26 @@ class SetupScreen(Screen):
             row = self._grid(7)
             row.cols_minimum = {0: self._unit(150)}
             name = TagInput(text=player["name"], tag=f"setup:name:{index}", multiline=False,
-                            hint_text=f"Player {index + 1}", font_size=self._unit(22))
+                            hint_text=_("Player {number}").format(number=index + 1),
+                            font_size=self._unit(22))
             name.bind(text=lambda _f, text, i=index: step.set_name(i, text))
             row.add_widget(name)
-            keys = self._button(row, "Keys", f"setup:keyboard:{index}",
+            keys = self._button(row, _("Keys"), f"setup:keyboard:{index}",
                                 lambda i=index: self.name_keyboard(step, i))
             keys.size_hint_x, keys.width = None, self._unit(64)
             for color in step.colors:
                 chosen = player["color"] == color
-                button = self._button(row, f"[b]{color.upper()}[/b]" if chosen else color,
+                said = color_name(color)
+                button = self._button(row, f"[b]{said.upper()}[/b]" if chosen else said,
                                       f"setup:color:{index}:{color}",
                                       lambda i=index, c=color: step.set_color(i, c))
                 button.bg = PLAYER_RGBA[color] if chosen else [c * 0.45 for c in
                                                                PLAYER_RGBA[color][:3]] + [1]
                 button.color = PLAYER_TEXT[color] if chosen else (1, 1, 1, 1)
-            self._button(row, "Remove", f"setup:remove:{index}", lambda i=index: step.remove(i))
+            self._button(row, _("Remove"), f"setup:remove:{index}",
+                         lambda i=index: step.remove(i))
         if len(step.players) < max(step.counts):
-            self._button(self._grid(1), "Add a player", "setup:add", step.add)
+            self._button(self._grid(1), _("Add a player"), "setup:add", step.add)
 
     def name_keyboard(self, step: model.Players, index: int) -> None:
         """Type player `index`'s name on the on-screen keyboard (the wizard says what is
@@ -217,7 +226,8 @@ class SetupScreen(Screen):
                 step.set_name(index, name)
                 Clock.schedule_once(lambda _dt: self.refresh(), 0)
             return problem
-        NameKeyboard(f"Player {index + 1}'s name", step.players[index]["name"], take).open()
+        NameKeyboard(_("Player {number}'s name").format(number=index + 1),
+                     step.players[index]["name"], take).open()
 
     def show_options(self, step: model.Options) -> None:
         grid = self._grid(1)
@@ -230,14 +240,16 @@ class SetupScreen(Screen):
     def show_lay_out(self, step: model.LayOut) -> None:
         for number, line in enumerate(step.lines):
             self._line(line, f"setup:line:{number}")
-        self._line(f"Aliens counted: {step.counted} of {step.table['aliens']}", "setup:counted")
+        self._line(_("Aliens counted: {counted} of {count}").format(
+            counted=step.counted, count=step.table["aliens"]), "setup:counted")
         grid = self._grid(len(step.aliens))
         for color, count in step.aliens.items():
-            button = TagButton(text=f"{color}: {'?' if count is None else count}",
+            shown = "?" if count is None else count
+            button = TagButton(text=f"{color_name(color)}: {shown}",
                                tag=f"setup:aliens:{color}", bg=SPECIES_RGBA[color])
             button.color = SPECIES_TEXT.get(color, (1, 1, 1, 1))
             button.bind(on_release=lambda _b, c=color: self.keypad(
-                f"How many {c} Aliens were drawn?",
+                _("How many {color} Aliens were drawn?").format(color=color_name(c)),
                 lambda n, c=c: step.set_aliens(c, n) or True, step.aliens[c]))
             grid.add_widget(button)
 
@@ -245,15 +257,18 @@ class SetupScreen(Screen):
         for index, stack in enumerate(step.stacks):
             numbers = step.entries[index * step.per_stack:(index + 1) * step.per_stack]
             if numbers:
-                self._line(f"Level-{stack[0]} {stack[1]}: {', '.join(map(str, numbers))}",
-                           f"setup:stack:{index}")
+                self._line(_("Level-{level} {color}: {numbers}").format(
+                    level=stack[0], color=color_name(stack[1]),
+                    numbers=", ".join(map(str, numbers))), f"setup:stack:{index}")
         self._number_button(step)
 
     def show_picks(self, step: Any) -> None:
         if isinstance(step, model.Pick):
-            self._line("Snake order: " + ", ".join(step.order), "setup:order")
+            self._line(_("Snake order: {players}").format(players=", ".join(step.order)),
+                       "setup:order")
         if isinstance(step, model.Reveal | model.DealHubs) and step.entries:
-            self._line("So far: " + ", ".join(map(step.describe, step.entries)), "setup:so-far")
+            self._line(_("So far: {value}").format(
+                value=", ".join(map(step.describe, step.entries))), "setup:so-far")
         describe = step.describe
         offered = step.offered
         grid = self._grid(1 if isinstance(step, model.Sets) else 4 if len(offered) < 13 else 6)
@@ -264,14 +279,15 @@ class SetupScreen(Screen):
     def show_values(self, step: model.Values) -> None:
         component = step.current
         if component is None:
-            self._line("The catalogue knows every value these components need.")
+            self._line(_("The catalogue knows every value these components need."))
             return
         self._line(step.summary(component), f"setup:component:{component}")
         for item in step.groups[component]:
             self._value_row(step, item)
         grid = self._grid(2)
-        self._button(grid, "Skip this component", "setup:skip-component", step.skip_component)
-        self._button(grid, "Ask the rest during play", "setup:values-done", step.done)
+        self._button(grid, _("Skip this component"), "setup:skip-component",
+                     step.skip_component)
+        self._button(grid, _("Ask the rest during play"), "setup:values-done", step.done)
 
     def _value_row(self, step: model.Values, item: dict) -> None:
         key = item["key"]
@@ -280,12 +296,12 @@ class SetupScreen(Screen):
         row = self._grid(3)
         row.cols_minimum = {0: self._unit(470)}
         row.add_widget(TagLabel(text=item["question"], halign="left", font_size=self._unit(15)))
-        shown = "skipped" if skipped else "?" if value is None else in_words(value)
+        shown = _("skipped") if skipped else "?" if value is None else in_words(value)
         button = TagButton(text=shown, tag=f"setup:value:{key}")
         button.bind(on_release=lambda _b: self.ask(
             step.entry(item), lambda v: step.enter(key, v)))
         row.add_widget(button)
-        self._button(row, "Skip", f"setup:skip:{key}", lambda: step.skip(key))
+        self._button(row, _("Skip"), f"setup:skip:{key}", lambda: step.skip(key))
 
     def ask(self, entry: ValueEntry, take: Callable[[Any], bool]) -> None:
         """A value on the value-entry component; `take` returns True when the wizard keeps it
@@ -303,7 +319,8 @@ class SetupScreen(Screen):
             for number, line in enumerate(step.lines):
                 self._line(line, f"setup:line:{number}")
             if not step.lines:
-                self._line(f"Hub {step.hub}'s resources and bonuses, as on its back.")
+                self._line(_("Hub {hub}'s resources and bonuses, as on its back.").format(
+                    hub=step.hub))
             return
         if ask.offered is None:
             self._number_button(step)
@@ -315,7 +332,7 @@ class SetupScreen(Screen):
 
     def show_answer(self, step: model.Answer) -> None:
         grid = self._grid(1)
-        button = TagButton(text="Enter the value", tag="setup:keypad", bg=ACCENT)
+        button = TagButton(text=_("Enter the value"), tag="setup:keypad", bg=ACCENT)
         button.bind(on_release=lambda _b: self.ask(step.entry, step.enter))
         grid.add_widget(button)
 

@@ -11,6 +11,7 @@ import copy
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from companion.i18n import _
 from companion.rules import setup as rules
 from companion.rules.catalogue import Catalogue, CatalogueError, check_entry
 from companion.rules.move import Missing, Refused
@@ -18,19 +19,34 @@ from companion.rules.options import options
 from companion.rules.words import (
     ALIEN_COLORS,
     PLAYER_COLORS,
-    SHIP_NAMES,
-    TRACK_NAMES,
     TRACKS,
+    color_name,
     design_name,
+    ship_name,
+    track_name,
 )
 from companion.store.errors import StoreError
 from companion.text import name_problem
 from companion.ui.values_model import ValueEntry, words
 
+# The steps by their (English) names, which the wizard goes by; `step_name` says them.
 STEPS = ("Players", "Options", "Lay out", "Sector display", "Draft", "Hubs",
          "Values from the tiles", "Starting bonuses", "Start")
-OPTION_NAMES = {"first_game": "First game (fixed sets)", "advanced": "Advanced Hubs too",
-                "friendly": "Friendly variant"}
+OPTION_KEYS = ("first_game", "advanced", "friendly")
+
+
+def step_name(step: str) -> str:
+    """A step's name (one of STEPS) in the language spoken now."""
+    return {"Players": _("Players"), "Options": _("Options"), "Lay out": _("Lay out"),
+            "Sector display": _("Sector display"), "Draft": _("Draft"), "Hubs": _("Hubs"),
+            "Values from the tiles": _("Values from the tiles"),
+            "Starting bonuses": _("Starting bonuses"), "Start": _("Start")}[step]
+
+
+def option_names() -> dict[str, str]:
+    """The options (OPTION_KEYS) in the language spoken now."""
+    return {"first_game": _("First game (fixed sets)"), "advanced": _("Advanced Hubs too"),
+            "friendly": _("Friendly variant")}
 
 
 class Table(Protocol):
@@ -57,7 +73,7 @@ class SetupWizard:
     def __init__(self, game: Table) -> None:
         self.game = game
         self.players: list[dict] = [{"name": "", "color": c} for c in PLAYER_COLORS[:3]]
-        self.choices = dict.fromkeys(OPTION_NAMES, False)
+        self.choices = dict.fromkeys(OPTION_KEYS, False)
         self.aliens: dict[str, int | None] = dict.fromkeys(ALIEN_COLORS)
         self.stage = "Players"  # the steps before the game exists
         self.entries: list[Any] = []  # this step's picks so far (Back takes the last)
@@ -144,7 +160,7 @@ class SetupWizard:
             self.question, self.message = Question(missing.key, missing.question, command), ""
             return False
         except StoreError as error:  # not saved: the game is as it was
-            self.message = f"not saved: {error}"
+            self.message = _("not saved: {error}").format(error=error)
             return False
         self.values, self.entries, self.question, self.message = {}, [], None, ""
         return True
@@ -185,23 +201,25 @@ class SetupWizard:
 class Players:
     """Who plays, in turn order (the first is the start player), each with a colour."""
 
-    title = "Who plays? (in turn order)"
-
     def __init__(self, wizard: SetupWizard) -> None:
         self.wizard = wizard
         self.players = wizard.players
         self.counts = options(wizard.state, wizard.catalogue)["setup"]["players"]
         self.colors = PLAYER_COLORS
 
+    @property
+    def title(self) -> str:
+        return _("Who plays? (in turn order)")
+
     def set_name(self, index: int, name: str) -> None:
         self.players[index]["name"] = name
 
     def name_problem(self, index: int, name: str) -> str | None:
         """Why player `index` cannot be called `name` (None: they can)."""
-        problem = name_problem(name, f"player {index + 1}'s name")
+        problem = name_problem(name, _("player {number}'s name").format(number=index + 1))
         others = [p["name"].strip() for i, p in enumerate(self.players) if i != index]
         if problem is None and name.strip() in others:
-            problem = f"another player is called {name.strip()}"
+            problem = _("another player is called {name}").format(name=name.strip())
         return problem
 
     def set_color(self, index: int, color: str) -> None:
@@ -223,12 +241,13 @@ class Players:
     def problem(self) -> str | None:
         """Why the table cannot start with these players (None: it can)."""
         for number, player in enumerate(self.players, start=1):
-            problem = name_problem(player["name"], f"player {number}'s name")
+            problem = name_problem(player["name"],
+                                   _("player {number}'s name").format(number=number))
             if problem:
                 return problem
         names = [p["name"].strip() for p in self.players]
         if len(set(names)) != len(names):
-            return "each player needs a name of their own"
+            return _("each player needs a name of their own")
         return None
 
     def done(self) -> bool:
@@ -241,12 +260,14 @@ class Players:
 class Options:
     """First game or draft, basic or advanced Hubs, the friendly variant."""
 
-    title = "How do you play?"
-
     def __init__(self, wizard: SetupWizard) -> None:
         self.wizard = wizard
-        self.names = OPTION_NAMES
+        self.names = option_names()
         self.choices = wizard.choices
+
+    @property
+    def title(self) -> str:
+        return _("How do you play?")
 
     def toggle(self, option: str) -> None:
         self.choices[option] = not self.choices[option]
@@ -259,17 +280,21 @@ class Options:
 class LayOut:
     """What to put on the table, and the Aliens drawn from the bag, counted by colour."""
 
-    title = "Put out the supply"
-
     def __init__(self, wizard: SetupWizard) -> None:
         self.wizard = wizard
         self.table = rules.lay_out(wizard.catalogue, len(wizard.players),
                                    wizard.choices["friendly"])
         self.aliens = wizard.aliens
-        self.lines = [f"Put {self.table['humans']} Humans on Terra.",
-                      f"Draw {self.table['aliens']} Aliens from the bag; count them by colour.",
-                      f"Shuffle the nine Sector stacks: {self.table['per_stack']} of each go "
-                      "on display."]
+        self.lines = [
+            _("Put {humans} Humans on Terra.").format(humans=self.table["humans"]),
+            _("Draw {aliens} Aliens from the bag; count them by colour.").format(
+                aliens=self.table["aliens"]),
+            _("Shuffle the nine Sector stacks: {count} of each go on display.").format(
+                count=self.table["per_stack"])]
+
+    @property
+    def title(self) -> str:
+        return _("Put out the supply")
 
     @property
     def counted(self) -> int:
@@ -282,7 +307,8 @@ class LayOut:
         """Start the game (`new_game`) once every colour is counted."""
         uncounted = [c for c, n in self.aliens.items() if n is None]
         if uncounted:
-            self.wizard.message = f"count the {uncounted[0]} Aliens drawn"
+            self.wizard.message = _("count the {color} Aliens drawn").format(
+                color=color_name(uncounted[0]))
             return False
         return self.wizard.submit({"cmd": "new_game", **self.wizard.choices,
                                    "players": [{"name": p["name"].strip(), "color": p["color"]}
@@ -312,8 +338,9 @@ class Display:
     def title(self) -> str:
         level, color = self.stack
         done = len(self.entries) % self.per_stack
-        return (f"Level-{level} {color} Sectors on display "
-                f"({done + 1} of {self.per_stack}): number?")
+        return _("Level-{level} {color} Sectors on display ({number} of {count}): "
+                 "number?").format(level=level, color=color_name(color), number=done + 1,
+                                   count=self.per_stack)
 
     def enter(self, number: int) -> bool:
         """Add a Sector of the current stack; the display is sent when complete."""
@@ -321,15 +348,17 @@ class Display:
         level, color = self.stack
         problem = None
         if sector is None:
-            problem = f"there is no Sector {number}"
+            problem = _("there is no Sector {number}").format(number=number)
         elif sector.stack != self.stack:
-            problem = (f"Sector {number} is from the Level-{sector.level} {sector.color} stack, "
-                       f"not the Level-{level} {color} one")
+            problem = _("Sector {number} is from the Level-{level} {color} stack, not the "
+                        "Level-{wanted_level} {wanted_color} one").format(
+                number=number, level=sector.level, color=color_name(sector.color),
+                wanted_level=level, wanted_color=color_name(color))
         elif self.endings and number % 10 not in self.endings:
-            problem = (f"first game: only Sectors ending in "
-                       f"{', '.join(map(str, self.endings))}")
+            problem = _("first game: only Sectors ending in {endings}").format(
+                endings=", ".join(map(str, self.endings)))
         elif number in self.entries:
-            problem = f"Sector {number} is on display already"
+            problem = _("Sector {number} is on display already").format(number=number)
         self.wizard.message = problem or ""
         if problem:
             return False
@@ -361,7 +390,7 @@ class Sets(_Picks):
 
     @property
     def title(self) -> str:
-        return f"First game: which set does {self.player} take?"
+        return _("First game: which set does {player} take?").format(player=self.player)
 
     @property
     def offered(self) -> list[int]:
@@ -370,9 +399,10 @@ class Sets(_Picks):
     def describe(self, number: int) -> str:
         """The set as the rulebook lists it: its Hub and ships."""
         record = self.wizard.catalogue.setup[f"first_game_set_{number}"]
-        ships = [f"Level-{level} {SHIP_NAMES[kind]}" for level in (3, 2)
-                 for kind in record.value(f"level{level}_ships")]
-        return f"Set {number}: Hub {record.value('hub')}, {', '.join(ships)}"
+        ships = [_("Level-{level} {ship}").format(level=level, ship=ship_name(kind))
+                 for level in (3, 2) for kind in record.value(f"level{level}_ships")]
+        return _("Set {number}: Hub {hub}, {ships}").format(
+            number=number, hub=record.value("hub"), ships=", ".join(ships))
 
     def choose(self, number: int) -> bool:
         self.entries.append(number)
@@ -391,7 +421,8 @@ class DealHubs(_Picks):
 
     @property
     def title(self) -> str:
-        return f"Deal {self.setup['per_player']} Hubs to each player: {self.player} gets?"
+        return _("Deal {count} Hubs to each player: {player} gets?").format(
+            count=self.setup["per_player"], player=self.player)
 
     @property
     def offered(self) -> list[str]:
@@ -416,8 +447,8 @@ class Reveal(_Picks):
 
     @property
     def title(self) -> str:
-        return (f"Reveal {self.setup['count']} Level-{self.setup['level']} ships "
-                f"({len(self.entries) + 1} of {self.setup['count']}): which?")
+        return _("Reveal {count} Level-{level} ships ({number} of {count}): which?").format(
+            count=self.setup["count"], level=self.setup["level"], number=len(self.entries) + 1)
 
     @property
     def offered(self) -> list[str]:
@@ -443,7 +474,7 @@ class Pick(_Picks):
 
     @property
     def title(self) -> str:
-        return f"{self.player} drafts a ship"
+        return _("{player} drafts a ship").format(player=self.player)
 
     @property
     def order(self) -> list[str]:
@@ -466,7 +497,7 @@ class ChooseHub(_Picks):
 
     @property
     def title(self) -> str:
-        return f"{self.player} keeps which Hub?"
+        return _("{player} keeps which Hub?").format(player=self.player)
 
     @property
     def offered(self) -> list[str]:
@@ -497,8 +528,10 @@ class Values:
     @property
     def title(self) -> str:
         if self.current is None:
-            return "Values printed on the tiles"
-        return f"{self.current} ({self.wizard.component + 1} of {len(self.components)})"
+            return _("Values printed on the tiles")
+        return _("{component} ({number} of {count})").format(
+            component=self.current, number=self.wizard.component + 1,
+            count=len(self.components))
 
     def summary(self, component: str) -> str:
         """'Sector 214: cost, quarters, ...' with the values entered so far."""
@@ -575,26 +608,31 @@ class Bonuses:
         self.asks = self._asks()
 
     def _asks(self) -> list[Ask]:
-        hub, found = f"Hub {self.hub}", []
+        hub, found = _("Hub {hub}").format(hub=self.hub), []
         choice = self.setup["diplomacy_choice"]
         if choice:
-            found.append(Ask("diplomacy", f"{hub}: {choice} Diplomacy spaces - two on one track "
-                                          "or one on each of two", choice, list(TRACKS)))
+            found.append(Ask("diplomacy", _("{hub}: {count} Diplomacy spaces - two on one track "
+                                            "or one on each of two").format(hub=hub, count=choice),
+                             choice, list(TRACKS)))
         for spec in self.setup["free_sectors"]:
-            found.append(Ask("sectors", f"{hub} gives a free Level-{spec['level']} "
-                                        f"{spec['color']} Sector: its number?", 1, None))
+            found.append(Ask("sectors", _("{hub} gives a free Level-{level} {color} Sector: its "
+                                          "number?").format(hub=hub, level=spec["level"],
+                                                            color=color_name(spec["color"])),
+                             1, None))
         if self.setup["private_sectors"]:
-            found.append(Ask("private_sectors", f"{hub}: the {self.setup['private_sectors']} "
-                                                "Sectors set aside: numbers?",
+            found.append(Ask("private_sectors",
+                             _("{hub}: the {count} Sectors set aside: numbers?").format(
+                                 hub=hub, count=self.setup["private_sectors"]),
                              self.setup["private_sectors"], None))
         for change in self.setup["ship_changes"]:
             if change["op"] == "draw":
-                found.append(Ask("keep", f"{hub}: draw {change['draw']} Level-"
-                                         f"{change['level']} ships; which {change['keep']} "
-                                         "are kept?", change["keep"], change["choices"]))
+                found.append(Ask("keep", _("{hub}: draw {draw} Level-{level} ships; which {keep} "
+                                           "are kept?").format(
+                    hub=hub, draw=change["draw"], level=change["level"], keep=change["keep"]),
+                    change["keep"], change["choices"]))
             elif len(change["choices"]) > change["count"]:
-                found.append(Ask("discard", f"{hub}: discard which Level-{change['level']} "
-                                            "ship?", change["count"], change["choices"]))
+                found.append(Ask("discard", _("{hub}: discard which Level-{level} ship?").format(
+                    hub=hub, level=change["level"]), change["count"], change["choices"]))
         return found
 
     def _asking(self) -> tuple[Ask | None, int]:
@@ -615,8 +653,12 @@ class Bonuses:
     def title(self) -> str:
         ask, given = self._asking()
         if ask is None:
-            return f"{self.player} takes the starting bonuses of Hub {self.hub}"
-        return ask.title + (f" ({given + 1} of {ask.count})" if ask.count > 1 else "")
+            return _("{player} takes the starting bonuses of Hub {hub}").format(
+                player=self.player, hub=self.hub)
+        if ask.count > 1:
+            return _("{question} ({number} of {count})").format(
+                question=ask.title, number=given + 1, count=ask.count)
+        return ask.title
 
     def describe(self, choice: str) -> str:
         """A choice as the table calls it: a Diplomacy track's name, a ship of the player's
@@ -626,7 +668,7 @@ class Bonuses:
             return design_name(ship["design"])
         if choice in self.wizard.catalogue.ships:  # a design drawn (A-8)
             return design_name(choice)
-        return TRACK_NAMES.get(choice, str(choice))
+        return track_name(str(choice))
 
     @property
     def lines(self) -> list[str]:
@@ -634,12 +676,14 @@ class Bonuses:
         found = [f"{self.ask_title(a)}: {', '.join(map(self.describe, v))}"
                  for a, v in self._answers()]
         if self.turn_gems:
-            found.append(f"Turn order: {self.player} takes {self.turn_gems} GEM(s)")
+            found.append(_("Turn order: {player} takes {gems} GEM(s)").format(
+                player=self.player, gems=self.turn_gems))
         return found
 
     def ask_title(self, ask: Ask) -> str:
-        return {"diplomacy": "Diplomacy", "sectors": "Free Sector", "keep": "Ships kept",
-                "private_sectors": "Sectors set aside", "discard": "Discarded"}[ask.field]
+        return {"diplomacy": _("Diplomacy"), "sectors": _("Free Sector"),
+                "keep": _("Ships kept"), "private_sectors": _("Sectors set aside"),
+                "discard": _("Discarded")}[ask.field]
 
     def _answers(self) -> list[tuple[Ask, list[str]]]:
         found, rest = [], [str(e) for e in self.entries]
@@ -690,12 +734,16 @@ class Answer:
 class Start:
     """Setup is done: the game begins with the start player."""
 
-    title = "Setup complete"
-
     def __init__(self, wizard: SetupWizard) -> None:
         self.wizard = wizard
         found = options(wizard.state, wizard.catalogue)
-        self.lines = [f"{p['name']} ({p['color']}): Hub {p['hub']}, {p['gems']} GEMs, "
-                      f"{p['food']} food, {p['water']} water, {p['metal']} metal"
+        self.lines = [_("{name} ({color}): Hub {hub}, {gems} GEMs, {food} food, {water} water, "
+                        "{metal} metal").format(name=p["name"], color=color_name(p["color"]),
+                                                hub=p["hub"], gems=p["gems"], food=p["food"],
+                                                water=p["water"], metal=p["metal"])
                       for p in wizard.state["players"]]
-        self.lines.append(f"{found['turn']['player']} begins.")
+        self.lines.append(_("{player} begins.").format(player=found["turn"]["player"]))
+
+    @property
+    def title(self) -> str:
+        return _("Setup complete")

@@ -10,7 +10,9 @@ from kivy.properties import ColorProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
-from companion.ui.adjust import correct
+from companion.i18n import _
+from companion.ui.adjust import correct, counter_label
+from companion.ui.flows import word
 from companion.ui.station_model import Dot, SectorCard, letter_color, station_view, supply_counters
 from companion.ui.widgets import (
     PANEL,
@@ -55,29 +57,33 @@ class StationScreen(Screen):
         if session.game is None or not self.player:
             return
         view = station_view(session.state, session.game.catalogue, self.player)
-        self.title = f"{view.name}'s station ({view.color}) · {view.hub}"
+        self.title = _("{player}'s station ({color}) · {hub}").format(
+            player=view.name, color=word(view.color), hub=view.hub)
         self.plate, self.plate_text = PLAYER_RGBA[view.color], PLAYER_TEXT[view.color]
         counters = self.ids.counters
         counters.clear_widgets()
         for who, entries in ((view.name, view.counters),
                              ("supply", supply_counters(session.state))):
-            counters.add_widget(TagLabel(text="Supply" if who == "supply" else who, bold=True))
+            counters.add_widget(TagLabel(text=_("Supply") if who == "supply" else who,
+                                         bold=True))
             for counter, value, words in entries:
                 button = TagButton(text=words, tag=f"adjust:{who}:{counter}")
-                label = f"{'the supply' if who == 'supply' else who}'s {counter}"
+                label = counter_label(who, counter)
                 button.bind(on_release=lambda _b, w=who, c=counter, v=value, t=label:
                             correct(w, c, t, v, self.refresh))
                 counters.add_widget(button)
         rows = self.ids.rows
         rows.clear_widgets()
-        rows.add_widget(TagLabel(text="White ring: counts now · orange ring: placed this turn",
+        rows.add_widget(TagLabel(text=_("White ring: counts now · orange ring: placed this "
+                                        "turn"),
                                  halign="left", color=(0.75, 0.78, 0.85, 1)))
-        hub = SectorRow(title=view.hub, abilities="Always active")
+        hub = SectorRow(title=view.hub, abilities=_("Always active"))
         for index, quarter in enumerate(view.hub_quarters):
             hub.ids.quarters.add_widget(dot(quarter, f"resident:hub:{index}"))
         rows.add_widget(hub)
         for wing, cards in view.wings.items():
-            rows.add_widget(TagLabel(text=f"{wing} wing", tag=f"wing:{wing}", bold=True,
+            rows.add_widget(TagLabel(text=_("{color} wing").format(color=word(wing)),
+                                     tag=f"wing:{wing}", bold=True,
                                      halign="left", bg=SPECIES_RGBA.get(wing, PANEL),
                                      color=(*letter_color(SPECIES_RGBA.get(wing, PANEL)), 1)))
             for card in cards:
@@ -85,8 +91,9 @@ class StationScreen(Screen):
 
     def sector_row(self, card: SectorCard) -> SectorRow:
         """A Sector's row with its residents' dots."""
-        row = SectorRow(title=f"Sector {card.number} · L{card.level}",
-                        abilities="\n".join(card.abilities) or "no ability in play")
+        row = SectorRow(title=_("Sector {number} · L{level}").format(number=card.number,
+                                                                     level=card.level),
+                        abilities="\n".join(card.abilities) or _("no ability in play"))
         for index, quarter in enumerate(card.quarters):
             row.ids.quarters.add_widget(dot(quarter, f"resident:{card.number}:{index}"))
         return row

@@ -9,10 +9,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from companion.i18n import _
 from companion.rules.catalogue import Catalogue
 from companion.rules.state import State
 from companion.rules.station import quarter_active
 from companion.rules.words import COUNTERS, SUPPLY_COUNTERS
+from companion.ui.flows import word
 from companion.ui.table_model import ALIEN_LETTERS, amount
 
 LETTERS = {**ALIEN_LETTERS, "human": "H"}
@@ -85,11 +87,13 @@ def sector_card(state: State, catalogue: Catalogue, sector: Mapping[str, Any]) -
             continue
         quarter = sector["links"][index] if index < len(sector["links"]) else None
         if quarter_active(state, sector, quarter):
-            status = "active"
+            status = _("active")
         elif quarter is not None and quarter < len(sector["residents"]):
-            status = f"not yet (quarter {quarter + 1}: placed this turn)"
+            status = _("not yet (quarter {quarter}: placed this turn)").format(
+                quarter=quarter + 1)
         else:
-            status = f"inactive (quarter {quarter + 1 if quarter is not None else '?'} empty)"
+            status = _("inactive (quarter {quarter} empty)").format(
+                quarter=quarter + 1 if quarter is not None else "?")
         abilities.append(f"{status}: {ability.text}")
     return SectorCard(sector["number"], sector["level"], sector["color"] or "unknown",
                       _dots(sector["residents"], active, size), abilities)
@@ -104,13 +108,13 @@ def station_view(state: State, catalogue: Catalogue, name: str) -> StationView:
         wings.setdefault(card.wing, []).append(card)
     hub_slots = me["hub_slots"]
     return StationView(
-        name, me["color"], f"Hub {me['hub']}" if me["hub"] else "no Hub yet",
+        name, me["color"], _("Hub {hub}").format(hub=me["hub"]) if me["hub"] else _("no Hub yet"),
         _dots(hub_slots, [r is not None for r in hub_slots], len(hub_slots)), wings,
         [(counter, me[counter], amount(me[counter], counter)) for counter in COUNTERS])
 
 
 def supply_counters(state: State) -> list[tuple[str, int, str]]:
     """The supply's counters, each a (counter, value, words) like a player's."""
-    words = {"human": "Humans"}
-    return [(c, state["supply"][c], f"{words.get(c, c)} {state['supply'][c]}")
+    return [(c, state["supply"][c], f"{_('Humans') if c == 'human' else word(c)} "
+                                    f"{state['supply'][c]}")
             for c in SUPPLY_COUNTERS]

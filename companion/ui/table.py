@@ -20,10 +20,12 @@ from kivy.properties import (
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
-from companion.ui.adjust import correct
+from companion.i18n import _
+from companion.ui.adjust import correct, counter_label
 from companion.ui.end_model import trigger_condition
 from companion.ui.table_model import (
     COUNTER_NAMES,
+    NEUTRAL,
     PlayerRow,
     ShipButton,
     TableView,
@@ -45,11 +47,12 @@ class ShipTile(TagButton):
 
     def show(self, button: ShipButton) -> None:
         """Show this ship as it stands now."""
-        marker = f"{button.marker}'s marker" if button.marker else ""
+        marker = _("{player}'s marker").format(player=button.marker) if button.marker else ""
         if button.token:
-            marker = (f"{button.marker}: marker+token" if button.token == button.marker
-                      else f"{button.token}'s token")
-        level = "" if button.level == "Neutral" and marker else button.level
+            marker = (_("{player}: marker+token").format(player=button.marker)
+                      if button.token == button.marker
+                      else _("{player}'s token").format(player=button.token))
+        level = ("" if marker else _("Neutral")) if button.level == NEUTRAL else button.level
         small = int(App.get_running_app().unit * 13)
         self.text = (f"[b]{button.kind}[/b]\n"
                      f"[size={small}]{' · '.join(filter(None, (level, marker)))}[/size]")
@@ -120,7 +123,7 @@ class PlayerStrip(BoxLayout):
     def correct(self, counter: str) -> None:
         """Correct one of this player's counters (keypad, then a note)."""
         app = App.get_running_app()
-        correct(self.name, counter, f"{self.name}'s {counter}", self.values[counter],
+        correct(self.name, counter, counter_label(self.name, counter), self.values[counter],
                 lambda: app.show("table"))
 
 

@@ -8,14 +8,27 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from companion.i18n import _, ngettext
+from companion.rules import words
 from companion.rules.words import ALIEN_COLORS, TRACKS
+from companion.ui.flows import word
 
-SHIP_NAMES = {"dismantle": "Dismantle", "construction": "Construction",
-              "expedition": "Expedition", "transport": "Transport", "diplomacy": "Diplomacy",
-              "farm": "Farm", "ice_collector": "Ice Collector"}
-TRACK_SHORT = {"dismantle": "Dis", "construction": "Con", "transport": "Tra",
-               "expedition": "Exp"}
+
+def ship_short(kind: str) -> str:
+    """A ship type's short name on its tile ("Expedition"), in the language spoken now."""
+    return {"dismantle": _("Dismantle"), "construction": _("Construction"),
+            "expedition": _("Expedition"), "transport": _("Transport"),
+            "diplomacy": _("Diplomacy"), "farm": _("Farm"),
+            "ice_collector": _("Ice Collector")}.get(kind, kind)
+
+
+def track_short(track: str) -> str:
+    """A Diplomacy track's abbreviation on the table ("Con"), in the language spoken now."""
+    return {"dismantle": _("Dis"), "construction": _("Con"), "transport": _("Tra"),
+            "expedition": _("Exp")}.get(track, track)
+
 ALIEN_LETTERS = {"teal": "T", "pink": "P", "brown": "B", "gold": "G"}
+NEUTRAL = "Neutral"  # ShipButton.level of a neutral ship
 COUNTER_NAMES = (("gems", "GEMs"), ("food", "food"), ("water", "water"), ("metal", "metal"),
                  ("points", "points"))
 QUIET_EVENTS = ("learned", "pay", "fee")  # not what an undo is named after
@@ -39,7 +52,8 @@ class ShipButton:
     @property
     def label(self) -> str:
         """Its name in a sentence: "Farm L2", "Neutral Dismantle"."""
-        return f"Neutral {self.kind}" if self.level == "Neutral" else f"{self.kind} {self.level}"
+        return (_("Neutral {ship}").format(ship=self.kind) if self.level == NEUTRAL
+                else f"{self.kind} {self.level}")
 
 
 @dataclass(frozen=True)
@@ -78,8 +92,8 @@ def ship_button(entry: Mapping[str, Any], state: Mapping[str, Any]) -> ShipButto
     used_by = ship["used_by"]
     marker = state["players"][used_by]["name"] if used_by is not None else ""
     token = next((p["name"] for p in state["players"] if p["neutral_token"] == entry["ship"]), "")
-    level = "Neutral" if entry["owner"] is None else entry["design"].split("-", 1)[0]
-    return ShipButton(entry["ship"], SHIP_NAMES.get(entry["type"], entry["type"]), level,
+    level = NEUTRAL if entry["owner"] is None else entry["design"].split("-", 1)[0]
+    return ShipButton(entry["ship"], ship_short(entry["type"]), level,
                       bool(entry["usable"]), entry["reason"] or "", marker, token)
 
 
@@ -90,33 +104,34 @@ def undo_text(events: Sequence[Mapping[str, Any]]) -> str:
     texts = ([e["text"] for e in events if e["type"] in SUMMARY_EVENTS]
              or [e["text"] for e in events if e["type"] not in QUIET_EVENTS]
              or [e["text"] for e in events])
-    return f"Undo: {texts[0]}" if texts else ""
+    return _("Undo: {step}").format(step=texts[0]) if texts else ""
 
 
 def end_text(end: Mapping[str, Any], condition: str = "") -> str:
     """The end status in words, led by the condition that triggered it ("Cat has 41 points (40
     or more): final round, 2 more turns after this one")."""
     if end["over"]:
-        return "The game is over."
+        return _("The game is over.")
     if end["triggered_by"] is None:
         return ""
     left = len(end["final_turns"])
-    after = (f"{left} more turn{'s' if left != 1 else ''} after this one" if left
-             else "this is the last turn")
-    return f"{condition or 'End triggered by ' + end['triggered_by']}: final round, {after}"
+    after = (ngettext("{count} more turn after this one", "{count} more turns after this one",
+                      left).format(count=left) if left
+             else _("this is the last turn"))
+    condition = condition or _("End triggered by {player}").format(player=end["triggered_by"])
+    return _("{condition}: final round, {after}").format(condition=condition, after=after)
 
 
 def supply_text(supply: Mapping[str, int]) -> str:
     """The supply: Humans, then the Aliens by colour with their letters."""
-    aliens = " · ".join(f"{colour} ({ALIEN_LETTERS[colour]}) {supply[colour]}"
+    aliens = " · ".join(f"{word(colour)} ({ALIEN_LETTERS[colour]}) {supply[colour]}"
                         for colour in ALIEN_COLORS)
-    return f"Supply: Humans {supply['human']} · {aliens}"
+    return _("Supply: Humans {humans} · {aliens}").format(humans=supply["human"], aliens=aliens)
 
 
 def amount(number: int, counter: str) -> str:
     """A number of a counter in words: "1 GEM", "2 GEMs", "3 food"."""
-    word = dict(COUNTER_NAMES).get(counter, counter)
-    return f"{number} {word[:-1] if number == 1 and word in ('GEMs', 'points') else word}"
+    return words.amount(counter, number)
 
 
 def changed_numbers(before: TableView | None, after: TableView) -> set[tuple[str, str]]:
@@ -150,12 +165,13 @@ def table_view(state: Mapping[str, Any], opts: Mapping[str, Any],
     for me in state["players"]:
         players.append(PlayerRow(
             me["name"], me["color"], me["name"] == active,
-            {key: me[key] for key, _ in COUNTER_NAMES},
-            "  ".join(f"{TRACK_SHORT[t]} {me['diplomacy'][t]}" for t in TRACKS),
+            {key: me[key] for key, _word in COUNTER_NAMES},
+            "  ".join(f"{track_short(t)} {me['diplomacy'][t]}" for t in TRACKS),
             [b for b in buttons if owners[b.ship_id] == me["name"]]))
-    doing = "Next ends the turn" if turn["acted"] else "choose a ship or Income"
+    heading = (_("Turn {number} · Next ends the turn") if turn["acted"]
+               else _("Turn {number} · choose a ship or Income"))
     return TableView(
-        heading=f"Turn {turn['number']} · {doing}",
+        heading=heading.format(number=turn["number"]),
         active=active, active_color=colors[active], players=players,
         neutral=[b for b in buttons if owners[b.ship_id] is None],
         supply=supply_text(state["supply"]), end=end_text(opts["end"], condition),

@@ -15,6 +15,7 @@ from kivy.lang import Builder
 from kivy.properties import StringProperty
 from kivy.uix.modalview import ModalView
 
+from companion.i18n import _
 from companion.ui.values_model import Number, ValueEntry
 from companion.ui.widgets import KeypadPopup, TagButton
 
@@ -66,7 +67,7 @@ class ValuePopup(ModalView):
             self.dismiss()
             return
         prompt = entry.prompt
-        self.so_far = f"So far: {entry.so_far}" if entry.so_far else ""
+        self.so_far = _("So far: {value}").format(value=entry.so_far) if entry.so_far else ""
         self.message = entry.message
         self.prompt = prompt.title if prompt else ""
         grid = self.ids.choices
@@ -75,7 +76,7 @@ class ValuePopup(ModalView):
             return
         unit = App.get_running_app().unit
         if prompt.number:
-            button = TagButton(text="Type the number", tag="values:keypad",
+            button = TagButton(text=_("Type the number"), tag="values:keypad",
                                font_size=unit * 22)
             button.bind(on_release=lambda _b: self.keypad())
             grid.add_widget(button)

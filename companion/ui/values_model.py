@@ -14,24 +14,56 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from companion.i18n import _
 from companion.rules.catalogue import Catalogue, CatalogueError, check_entry
 from companion.rules.catalogue.model import ability_index
 from companion.rules.effects import GAIN_KEYS
 from companion.rules.words import (
+    PLAYER_COLORS,
     RESOURCES,
     SECTOR_COLORS,
     SHIP_TYPES,
     SPECIES,
-    TRACK_NAMES,
     TRACKS,
+    color_name,
+    resource_name,
+    track_name,
 )
 
 DONE = "done"
 ADD = "add"
 QUARTERS_SHOWN = 3  # quarter buttons offered while the Sector's quarters are unknown
 WORDS = (*SECTOR_COLORS, "basic", "advanced", *SHIP_TYPES, "farm", "ice_collector")
-NAMES = {"gems": "GEMs", "points": "points", **{r: r for r in RESOURCES},
-         **{s: s for s in SPECIES}, **TRACK_NAMES}
+# The keys a player reads as words (a counter, resource, species or colour, a Diplomacy track,
+# a part of a value); `word` says one in the language spoken now.
+NAMES = ("gems", "points", *RESOURCES, *SPECIES, *PLAYER_COLORS, *TRACKS,
+         "fixed", "choice", "resource", "amount", "quarter")
+
+
+def word(key: Any) -> str:
+    """A key of NAMES as a player reads it now ("teal", "GEMs", "Construct"; the game's words
+    from rules.words); anything else as it is."""
+    if not isinstance(key, str):
+        return str(key)
+    if key in TRACKS:
+        return track_name(key)
+    parts = {"fixed": _("fixed"), "choice": _("choice"), "resource": _("resource"),
+             "amount": _("amount"), "quarter": _("quarter")}
+    return parts[key] if key in parts else color_name(key)
+
+
+def value_word(value: str) -> str:
+    """A value that is a word (one of WORDS, a resource or "gems", a species or a colour) as a
+    player reads it now; any other text as it is."""
+    if value in (*SPECIES, *PLAYER_COLORS):
+        return color_name(value)
+    if value in RESOURCES:
+        return resource_name(value)
+    return {"gems": _("gems"), "basic": _("basic"), "advanced": _("advanced"),
+            "dismantle": _("dismantle"), "construction": _("construction"),
+            "expedition": _("expedition"), "transport": _("transport"),
+            "diplomacy": _("diplomacy"), "farm": _("farm"),
+            "ice_collector": _("ice_collector")}.get(value, value)
 
 
 @dataclass(frozen=True)
@@ -102,10 +134,10 @@ class Counts:
         if self.done:
             return None
         if self.asking is not None:
-            return Prompt(f"How many {NAMES[self.asking]}?")
-        choices = [(f"{NAMES[k]} ({self.amounts[k]})" if k in self.amounts else NAMES[k], k)
+            return Prompt(_("How many {what}?").format(what=word(self.asking)))
+        choices = [(f"{word(k)} ({self.amounts[k]})" if k in self.amounts else word(k), k)
                    for k in self.keys]
-        return Prompt(self.title, (*choices, ("Done", DONE)))
+        return Prompt(self.title, (*choices, (_("Done"), DONE)))
 
     def answer(self, value: Any) -> None:
         if self.asking is not None:
@@ -123,11 +155,31 @@ class Counts:
         return dict(self.amounts)
 
 
-class Items:
-    """A list, one item at a time: "Add a ..." or "Done"."""
+def item_words(noun: str, count: int) -> tuple[str, str, str]:
+    """A list's words for its items (`noun`: one of those below), in the language spoken now:
+    adding the first, adding another, and how many so far."""
+    if noun == "income icon":
+        return (_("Add an income icon"), _("Add another income icon"),
+                _("{count} income icon(s) so far").format(count=count))
+    if noun == "living quarter":
+        return (_("Add a living quarter"), _("Add another living quarter"),
+                _("{count} living quarter(s) so far").format(count=count))
+    if noun == "quarter's income":
+        return (_("Add a quarter's income"), _("Add another quarter's income"),
+                _("{count} quarter's income(s) so far").format(count=count))
+    if noun == "species":
+        return (_("Add a species"), _("Add another species"),
+                _("{count} species(s) so far").format(count=count))
+    raise ValueError(f"no words for a list of {noun!r}")
 
-    def __init__(self, noun: str, item: Callable[[int], Part], *, title: str = "") -> None:
-        self.noun, self.item, self.title = noun, item, title
+
+class Items:
+    """A list, one item at a time: "Add a ..." or "Done" (`quarter`: the living quarter it is
+    for, said first)."""
+
+    def __init__(self, noun: str, item: Callable[[int], Part], *,
+                 quarter: int | None = None) -> None:
+        self.noun, self.item, self.quarter = noun, item, quarter
         self.items: list[Any] = []
         self.current: Part | None = None
         self.done = False
@@ -137,10 +189,10 @@ class Items:
             return None
         if self.current is not None:
             return self.current.prompt()
-        article = "an" if self.noun[0] in "aeiou" else "a"
-        add = f"Add another {self.noun}" if self.items else f"Add {article} {self.noun}"
-        count = f"{len(self.items)} {self.noun}(s) so far"
-        return Prompt(f"{self.title}{count}", ((add, ADD), ("Done", DONE)))
+        first, another, count = item_words(self.noun, len(self.items))
+        title = count if self.quarter is None else _("Quarter {number}: {count}").format(
+            number=self.quarter, count=count)
+        return Prompt(title, ((another if self.items else first, ADD), (_("Done"), DONE)))
 
     def answer(self, value: Any) -> None:
         if self.current is None:
@@ -184,7 +236,8 @@ class Fields:
 
 def quarter_choices(quarters: int | None, *, none: str | None = None) -> list[tuple[str, Any]]:
     """Living quarters as buttons, 1-based for the player (the catalogue counts from 0)."""
-    choices = [(f"Quarter {n + 1}", n) for n in range(quarters or QUARTERS_SHOWN)]
+    choices = [(_("Quarter {number}").format(number=n + 1), n)
+               for n in range(quarters or QUARTERS_SHOWN)]
     return [*choices, (none, None)] if none else choices
 
 
@@ -215,44 +268,46 @@ def part_for(key: str, catalogue: Catalogue, entered: Mapping[str, Any] | None =
     field = key.split("/")[-1]
     quarters = _sector_quarters(key, catalogue, entered)
     if ability_index(field) is not None:
-        return Word("Which living quarter activates this ability?", quarter_choices(quarters))
+        return Word(_("Which living quarter activates this ability?"),
+                    quarter_choices(quarters))
     built = _STRUCTURED.get(field)
     if built is not None:
         return built(quarters)
     if problem(key, True, catalogue) is None:
-        return Word("Yes or no?", (("Yes", True), ("No", False)))
+        return Word(_("Yes or no?"), ((_("Yes"), True), (_("No"), False)))
     if problem(key, 0, catalogue) is None or problem(key, 1, catalogue) is None:
         hint = (problem(key, -1, catalogue) or "").partition(", got")[0]
-        return Number("Type the number", hint.removeprefix("expected "))
+        return Number(_("Type the number"), hint.removeprefix("expected "))
     words = [w for w in WORDS if problem(key, w, catalogue) is None]
     if words:
-        return Word("Which one?", [(w, w) for w in words])
+        return Word(_("Which one?"), [(value_word(w), w) for w in words])
     raise ValueError(f"{key}: not entered on screen")
 
 
 def _icon(quarters: int | None) -> Part:
     return Fields([
-        ("resource", Word("Which icon?", [(NAMES[r], r) for r in ("gems", *RESOURCES)])),
-        ("amount", Number("How many on the icon?", "1 or more")),
-        ("quarter", Word("Above which living quarter?",
-                         quarter_choices(quarters, none="Not above a quarter"))),
+        ("resource", Word(_("Which icon?"), [(word(r), r) for r in ("gems", *RESOURCES)])),
+        ("amount", Number(_("How many on the icon?"), _("1 or more"))),
+        ("quarter", Word(_("Above which living quarter?"),
+                         quarter_choices(quarters, none=_("Not above a quarter")))),
     ])
 
 
 _STRUCTURED: dict[str, Callable[[int | None], Part]] = {
     "income_icons": lambda q: Items("income icon", lambda _i: _icon(q)),
     "starting_diplomacy": lambda _q: Fields([
-        ("fixed", Counts("Diplomacy steps printed on a track (then Done)", TRACKS)),
-        ("choice", Number("Steps the player chooses freely", "0 or more")),
+        ("fixed", Counts(_("Diplomacy steps printed on a track (then Done)"), TRACKS)),
+        ("choice", Number(_("Steps the player chooses freely"), _("0 or more"))),
     ]),
     "living_quarters": lambda _q: Items("living quarter", lambda i: Items(
-        "species", lambda _j: Word("Which species may live there?",
-                                   [(NAMES[s], s) for s in SPECIES]),
-        title=f"Quarter {i + 1}: ")),
+        "species", lambda _j: Word(_("Which species may live there?"),
+                                   [(word(s), s) for s in SPECIES]),
+        quarter=i + 1)),
     "quarter_income": lambda _q: Items("quarter's income", lambda i: Counts(
-        f"Quarter {i + 1}'s income (then Done)", ("gems", "points", *RESOURCES))),
-    "setup_residents": lambda _q: Counts("Residents at the start (then Done)", SPECIES),
-    **{f"bonus_{t}": (lambda _q: Counts("The bonus (then Done)", GAIN_KEYS)) for t in TRACKS},
+        _("Quarter {number}'s income (then Done)").format(number=i + 1),
+        ("gems", "points", *RESOURCES))),
+    "setup_residents": lambda _q: Counts(_("Residents at the start (then Done)"), SPECIES),
+    **{f"bonus_{t}": (lambda _q: Counts(_("The bonus (then Done)"), GAIN_KEYS)) for t in TRACKS},
 }
 
 
@@ -268,20 +323,22 @@ def can_enter(key: str, catalogue: Catalogue) -> bool:
 def words(value: Any) -> str:
     """A value as a player reads it: "food 1, quarter 1; water 2"."""
     if value is None:
-        return "none"
+        return _("none")
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")
     if isinstance(value, Mapping):
-        shown = [f"{NAMES.get(k, k)} {_quarter(v) if k == 'quarter' else words(v)}"
+        shown = [f"{word(k)} {_quarter(v) if k == 'quarter' else words(v)}"
                  for k, v in value.items()]
-        return ", ".join(shown) or "nothing"
+        return ", ".join(shown) or _("nothing")
     if isinstance(value, list):
-        return "; ".join(words(v) for v in value) or "none"
+        return "; ".join(words(v) for v in value) or _("none")
+    if isinstance(value, str):
+        return value_word(value)
     return str(value)
 
 
 def _quarter(index: int | None) -> str:
-    return "none" if index is None else str(index + 1)
+    return _("none") if index is None else str(index + 1)
 
 
 class ValueEntry:

@@ -20,6 +20,8 @@ from kivy.uix.togglebutton import ToggleButton
 from kivy.uix.widget import Widget
 from kivy.utils import get_hex_from_color
 
+from companion import i18n
+from companion.i18n import N_, _
 from companion.ui.station_model import LETTERS, letter_color
 
 SYMBOL_FONT = "PhoenixSymbols"
@@ -169,7 +171,7 @@ class KeypadPopup(ModalView):
     def ok(self) -> None:
         """Hand the number to the caller; stay open with its message if refused."""
         if self.display in ("", "-"):
-            self.message = "Type a number first."
+            self.message = _("Type a number first.")
             return
         problem = self._on_ok(int(self.display))
         if problem:
@@ -300,9 +302,9 @@ class NotePopup(KeyboardPopup):
     shift = OptionProperty("once", options=["", "once", "lock"])
     ROWS = ("1234567890", "qwertzuiopü", "asdfghjklöä", ("shift", *"yxcvbnmß", "back"),
             ("clear", *".,'-", "space", *"!?:()/"))
-    NAMED: ClassVar[dict[str, tuple[str, float]]] = {  # a named key's label and width in keys
-        "shift": ("Shift", 1.6), "back": ("Delete", 1.6), "clear": ("Clear", 1.3),
-        "space": ("Space", 3)}
+    NAMED: ClassVar[dict[str, tuple[str, float]]] = {  # a named key's label (N_: translated
+        "shift": (N_("Shift"), 1.6), "back": (N_("Delete"), 1.6),  # when shown) and width
+        "clear": (N_("Clear"), 1.5), "space": (N_("Space"), 2.8)}
     PUNCTUATION = ".,!?-:'()/"
     LIMIT = 80
 
@@ -311,9 +313,14 @@ class NotePopup(KeyboardPopup):
         super().__init__(title, value, on_ok, **kwargs)
         self.shift = "" if value else "once"
         rows = self.ids.keyrows.children[::-1]
-        self._keys = {key: self.key(row, key, *self.NAMED.get(key, ("", 1)))
+        self._keys = {key: self.key(row, key, *self.named(key))
                       for row, keys in zip(rows, self.ROWS) for key in keys}
         self.on_shift(self, self.shift)
+
+    def named(self, key: str) -> tuple[str, float]:
+        """A key's label in the player's language ("" for a character) and its width."""
+        label, width = self.NAMED.get(key, ("", 1))
+        return (i18n._(label) if label else "", width)
 
     def on_shift(self, _popup: Any, shift: str) -> None:
         """Letters show the case they type; Shift lights up while on ("Caps" when locked)."""
@@ -322,7 +329,7 @@ class NotePopup(KeyboardPopup):
         for key, button in self._keys.items():
             if len(key) == 1 and key.isalpha():
                 button.text = capital(key) if shift else key
-        self._keys["shift"].text = "Caps" if shift == "lock" else "Shift"
+        self._keys["shift"].text = _("Caps") if shift == "lock" else _("Shift")
         self._keys["shift"].bg = SELECTED if shift else BUTTON
 
     def press(self, key: str) -> None:

@@ -1,5 +1,5 @@
 """Driver: an Expedition's dice read by the camera, in the real app under Xvfb, run by
-tests/ui/test_dice_camera.py on the 3-player draft example replayed into --db up to Cat's turn
+tests/ui/test_expedition_camera.py on the 3-player draft example replayed into --db up to Cat's turn
 30, with a config file whose `[camera] source` is a folder of recorded frames (a real photo of
 six pip dice, 1 1 2 2 5 6: four food, a metal, a Human with the standard face map).
 

@@ -26,10 +26,8 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -37,11 +35,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from xvfb_display import find_xvfb, start_xvfb, stop
+from xvfb_display import BENCH_RESULT as RESULT_PREFIX
+from xvfb_display import app_environment, app_figures, find_xvfb, start_xvfb, stop
 
 REPO = Path(__file__).resolve().parent.parent
 PHOTOS = REPO / "tests" / "vision" / "fixtures"
-RESULT_PREFIX = "BENCH-RESULT "
 WARM_UP_S = 2.0
 IDLE_S = 3.0
 VIEW_SIZE = (440, 330)  # the camera picture on the action screen at 800x480
@@ -235,20 +233,14 @@ def main(argv: list[str] | None = None) -> int:
             photos.mkdir()
             for photo in sorted(PHOTOS.glob("*.jpg")):
                 shutil.copy(photo, photos)
-            env = {**os.environ, "DISPLAY": display, "KIVY_HOME": f"{home}/kivy",
-                   "PHOENIX_COMPANION_HOME": f"{home}/data", "XDG_DATA_HOME": f"{home}/xdg",
-                   "LIBGL_ALWAYS_SOFTWARE": "1", "SDL_AUDIODRIVER": "dummy", "KIVY_AUDIO": "",
-                   "KIVY_NO_CONSOLELOG": "1"}
+            env = app_environment(display, home)
             command = [sys.executable, __file__, "--seconds", str(args.seconds), "--size",
                        args.size, "--app", str(photos)]
             if args.opencv_threads is not None:
                 command += ["--opencv-threads", str(args.opencv_threads)]
-            done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
+            figures = app_figures(command, env, timeout=300)
     finally:
         stop(xvfb)
-    lines = [line for line in done.stdout.splitlines() if line.startswith(RESULT_PREFIX)]
-    figures = json.loads(lines[-1][len(RESULT_PREFIX):]) if lines else {
-        "error": f"the app reported nothing (exit {done.returncode}): {done.stderr[-2000:]}"}
     if "error" in figures:
         print(f"camera bench failed: {figures['error']}")
         return 1

@@ -16,9 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -26,10 +24,10 @@ from collections.abc import Callable, Generator
 from pathlib import Path
 from typing import Any
 
-from xvfb_display import find_xvfb, start_xvfb, stop
+from xvfb_display import BENCH_RESULT as RESULT_PREFIX
+from xvfb_display import app_environment, app_figures, find_xvfb, start_xvfb, stop
 
 REPO = Path(__file__).resolve().parent.parent
-RESULT_PREFIX = "BENCH-RESULT "
 
 
 def rss_mb() -> float:
@@ -156,18 +154,12 @@ def main(argv: list[str] | None = None) -> int:
     xvfb, display = start_xvfb(program)
     try:
         with tempfile.TemporaryDirectory(prefix="phoenix-bench-") as home:
-            env = {**os.environ, "DISPLAY": display, "KIVY_HOME": f"{home}/kivy",
-                   "PHOENIX_COMPANION_HOME": f"{home}/data", "XDG_DATA_HOME": f"{home}/xdg",
-                   "LIBGL_ALWAYS_SOFTWARE": "1", "SDL_AUDIODRIVER": "dummy", "KIVY_AUDIO": "",
-                   "KIVY_NO_CONSOLELOG": "1"}
+            env = app_environment(display, home)
             command = [sys.executable, __file__, "--taps", str(args.taps), "--size", args.size,
                        "--app", repr(time.time())]
-            done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=600)
+            figures = app_figures(command, env, timeout=600)
     finally:
         stop(xvfb)
-    lines = [line for line in done.stdout.splitlines() if line.startswith(RESULT_PREFIX)]
-    figures = json.loads(lines[-1][len(RESULT_PREFIX):]) if lines else {
-        "error": f"the app reported nothing (exit {done.returncode}): {done.stderr[-2000:]}"}
     if "error" in figures:
         print(f"ui bench failed: {figures['error']}")
         return 1

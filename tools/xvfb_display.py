@@ -1,8 +1,10 @@
-"""A private X display for the UI tests (tests/conftest.py) and the UI bench (tools/bench_ui.py):
-our own Xvfb on a free display number, chosen by Xvfb itself (-displayfd)."""
+"""A private X display for the UI tests (tests/conftest.py) and the UI and camera benches
+(tools/bench_ui.py, bench_camera.py): our own Xvfb on a free display number, chosen by Xvfb
+itself (-displayfd); and how a bench runs its app there and reads its figures."""
 
 from __future__ import annotations
 
+import json
 import os
 import select
 import shutil
@@ -56,3 +58,24 @@ def stop(process: subprocess.Popen) -> None:
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait(timeout=10)
+
+
+BENCH_RESULT = "BENCH-RESULT "  # the line a bench's app process prints its figures on
+
+
+def app_environment(display: str, home: str) -> dict[str, str]:
+    """The environment of an app a bench starts on `display`: a fresh Kivy home and data folder
+    under `home`, software GL, no sound, no console log."""
+    return {**os.environ, "DISPLAY": display, "KIVY_HOME": f"{home}/kivy",
+            "PHOENIX_COMPANION_HOME": f"{home}/data", "XDG_DATA_HOME": f"{home}/xdg",
+            "LIBGL_ALWAYS_SOFTWARE": "1", "SDL_AUDIODRIVER": "dummy", "KIVY_AUDIO": "",
+            "KIVY_NO_CONSOLELOG": "1"}
+
+
+def app_figures(command: list[str], env: dict[str, str], timeout: float) -> dict:
+    """Run a bench's app process; the figures it printed last after BENCH_RESULT, else
+    {"error": what went wrong}."""
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout)
+    lines = [line for line in done.stdout.splitlines() if line.startswith(BENCH_RESULT)]
+    return json.loads(lines[-1][len(BENCH_RESULT):]) if lines else {
+        "error": f"the app reported nothing (exit {done.returncode}): {done.stderr[-2000:]}"}

@@ -7,27 +7,9 @@ build/screenshots/ (or $PHOENIX_SCREENSHOTS)."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-from companion.files import read_script
-from companion.rules.script import parse
-from companion.ui.session import GameSession
-
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-SHOTS = Path(os.environ.get("PHOENIX_SCREENSHOTS")
-             or Path(__file__).resolve().parents[2] / "build" / "screenshots")
-CAT_TURN = 95  # the example's commands up to Cat's turn 30
-
-
-def replayed(db: Path, example: str, commands: int) -> None:
-    """The first `commands` commands of an example game, committed into `db` one by one."""
-    session = GameSession(db, db.parent / "overlay.json")
-    session.open()
-    assert session.new_game() == ""
-    for line in list(parse(read_script(EXAMPLES / example)))[:commands]:
-        assert session.execute(line.command) == ""
-    session.close()
+from test_recruit_expedition import CAT_TURN, SHOTS, replayed
 
 
 def test_an_expedition_turn_reads_in_german(run_ui_driver, tmp_path: Path) -> None:

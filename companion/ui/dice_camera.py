@@ -10,10 +10,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import cv2
-import numpy as np
 from kivy.clock import Clock
 from kivy.graphics.texture import Texture
 from kivy.properties import BooleanProperty, StringProperty
@@ -23,10 +21,12 @@ from companion import paths
 from companion.config import CameraConfig
 from companion.ui.dice_camera_model import CameraDice, camera_line
 from companion.ui.flows import Dice
-from vision.dataset import LabelledDie, add_photo
 from vision.faces import FACES, Die, Reading
-from vision.live import DiceWatcher, Sighting
-from vision.overlay import draw_overlay
+
+if TYPE_CHECKING:  # OpenCV and numpy load with the first camera (the app needs none without)
+    import numpy as np
+
+    from vision.live import DiceWatcher, Sighting
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +38,8 @@ def keep_reading(frame: np.ndarray, seen: CameraDice) -> Path | None:
     """Keep a confirmed reading's photo and labels (the calibration folder format) in the data
     folder, the newest KEEP_READINGS; None, logged, when it cannot be written (the game goes
     on)."""
+    from vision.dataset import LabelledDie, add_photo
+
     try:
         return add_photo(paths.dice_readings(), frame,
                          [LabelledDie(d.value, d.box, d.face) for d in seen.dice],
@@ -51,6 +53,7 @@ def dice_watcher(camera: CameraConfig) -> DiceWatcher:
     """A watcher of the configured camera with its reader (and the table's calibration); the
     networks load in the watcher's thread, so the screen never waits for them."""
     from vision.camera import open_camera
+    from vision.live import DiceWatcher
     from vision.pips import PipReader
     from vision.profile import Profile
 
@@ -167,6 +170,11 @@ class DiceCameraView(Image):
         """The frame with each die outlined and labelled (uncertain ones marked)."""
         if self.frame is None or self.seen is None:
             return
+        import cv2
+        import numpy as np
+
+        from vision.overlay import draw_overlay
+
         # drawn at the size it is shown, so that the labels can be read at the table
         height, width = self.frame.shape[:2]
         scale = min(self.width / width, self.height / height) if self.width > 1 else 1.0

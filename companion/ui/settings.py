@@ -45,7 +45,6 @@ from companion.ui.widgets import (
     TagToggle,
 )
 from vision.faces import parse_face_map
-from vision.profile import Profile
 
 Edit = Callable[[SettingsModel], str | None]
 DISPLAY_MODES = (("window", N_("In a window")), ("fullscreen", N_("Full screen")))
@@ -228,6 +227,8 @@ class CameraPreview(ModalView):
         camera = self.section.screen.model.camera
         face_map = parse_face_map(None)
         if camera.profile:
+            from vision.profile import Profile  # OpenCV loads with the camera only
+
             with contextlib.suppress(ValueError, OSError):
                 face_map = Profile.load(camera.profile).face_map
         self.ids.camera.watch(None, dice_watcher(camera), self.show, face_map)

@@ -3,8 +3,8 @@
 The app's expedition screen must stay responsive while a frame is read (a tenth of a second or
 more on a Pi), and a USB camera can be unplugged mid-game. `DiceWatcher` runs the loop of
 `phoenix-dice watch` in a daemon thread: open the camera (again after a loss), read a frame, read
-the dice, settle them. The screen asks for `latest()` and `settled()` when it draws, or hops to
-its own thread from `on_sighting`; `problem` says in words why no frames come.
+the dice, settle them. The screen asks for `latest()` and `settled()` when it draws; `problem`
+says in words why no frames come.
 """
 
 from __future__ import annotations
@@ -47,12 +47,10 @@ class DiceWatcher:
                  read: Callable[[], Callable[[np.ndarray], Reading]],
                  settle_seconds: float = 0.5, retry_seconds: float = 2.0, *,
                  max_fps: float | None = None,
-                 on_sighting: Callable[[Sighting], None] | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         """`open_camera` makes a camera (called again to reconnect); `read` makes a read function
         for one camera's frames (e.g. `PipReader().follower`), made afresh for each camera and
-        roll; `max_fps` paces a camera that never waits (a file); `on_sighting` is called in the
-        watcher's thread after every frame read."""
+        roll; `max_fps` paces a camera that never waits (a file)."""
         if retry_seconds < 0:
             raise ValueError("retry_seconds must not be negative")
         if max_fps is not None and max_fps <= 0:
@@ -63,7 +61,6 @@ class DiceWatcher:
         self.frames = 0
         self._open_camera = open_camera
         self._make_read = read
-        self._on_sighting = on_sighting
         self._clock = clock
         self._lock = threading.Lock()
         self._stopping = threading.Event()
@@ -198,7 +195,7 @@ class DiceWatcher:
     def _see(self, frame: np.ndarray, reading: Reading, seen_at: float, read_ms: float,
              roll: int) -> None:
         """Settle a frame's reading and keep it as the newest sighting (unless a new roll came
-        while it was read); then tell on_sighting."""
+        while it was read)."""
         with self._lock:
             if roll != self._roll:
                 return
@@ -213,8 +210,3 @@ class DiceWatcher:
             if settled:
                 self._settled = sighting
         self._problem = None
-        if self._on_sighting is not None:
-            try:
-                self._on_sighting(sighting)
-            except Exception:  # the app's callback must not end the watching either
-                log.exception("on_sighting failed")

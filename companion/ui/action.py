@@ -106,17 +106,22 @@ class ActionScreen(Screen):
         reading is an answer (with "Read again" once a picture is held); else no camera."""
         view = self.ids.camera
         camera = App.get_running_app().settings.camera
-        self.camera = panel.reads is not None and camera.on
-        if not self.camera:
-            view.stop()
-            App.get_running_app().camera_problem(None)
+        if panel.reads is None or not camera.on:
+            self.release_camera()
             return panel
+        self.camera = True
         if view.dice is not panel.reads or view.watcher is None:
             view.watch(panel.reads, dice_watcher(camera), self.camera_changed)
         extra = [camera_button(panel.reads, view.seen)]
         if view.taken:
             extra.append(Button("action:camera-again", _("Read again"), ("camera-again",)))
         return Panel(panel.title, extra + panel.buttons, panel.lines, panel.cols, panel.reads)
+
+    def release_camera(self) -> None:
+        """No camera reads here now: it is let go, and its problem leaves the status strip."""
+        self.ids.camera.stop()
+        self.camera = False
+        App.get_running_app().camera_problem(None)
 
     def camera_changed(self) -> None:
         """The camera's count or held picture changed: its answers again; its problem (or
@@ -247,9 +252,7 @@ class ActionScreen(Screen):
 
     def leave(self) -> None:
         """Back to the table (which is this screen again while a bonus prompt waits)."""
-        self.ids.camera.stop()
-        self.camera = False
-        App.get_running_app().camera_problem(None)
+        self.release_camera()
         self.ship, self.model, self.prompt = "", None, None
         App.get_running_app().show("table")
 

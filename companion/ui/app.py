@@ -173,10 +173,7 @@ def app_class() -> Any:
         def build(self) -> Any:
             """The screens and the status strip, in the language of the settings; the game
             store opens here."""
-            if self.settings.display.language != i18n.language():
-                i18n.set_language(self.settings.display.language)
-                if self.settings.problems:  # read in English: worded in the player's language
-                    self.settings = load_config(self.config_path, quiet=True)
+            self.settings = self._spoken(self.settings)
             i18n.on_change(self._language_changed)
             LabelBase.register(SYMBOL_FONT, os.path.join(kivy.kivy_data_dir, "fonts",
                                                          "DejaVuSans.ttf"))
@@ -243,15 +240,19 @@ def app_class() -> Any:
             self.show_problems()
             self.update_lights()
 
+        def _spoken(self, settings: AppConfig) -> AppConfig:
+            """Speak the settings' language; their problems, worded when the file was read,
+            are read again in it when it is new."""
+            if settings.display.language == i18n.language():
+                return settings
+            i18n.set_language(settings.display.language)
+            return load_config(self.config_path, quiet=True) if settings.problems else settings
+
         def settings_saved(self) -> None:
             """The config file was saved: read it again, its problems replace the old ones,
             and the panel is reconnected if its settings changed."""
             old = self.settings
-            self.settings = load_config(self.config_path)
-            if self.settings.display.language != i18n.language():
-                i18n.set_language(self.settings.display.language)
-                if self.settings.problems:  # worded in the new language
-                    self.settings = load_config(self.config_path, quiet=True)
+            self.settings = self._spoken(load_config(self.config_path))
             self.problems = list(self.settings.problems)
             if self.settings.panel != old.panel:
                 self.connect_panel(self.settings.panel)

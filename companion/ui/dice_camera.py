@@ -49,6 +49,11 @@ def keep_reading(frame: np.ndarray, seen: CameraDice) -> Path | None:
         return None
 
 
+def readings_kept() -> int:
+    """How many confirmed readings are kept for the calibration."""
+    return len(list(paths.dice_readings().glob("*.jpg")))
+
+
 def dice_watcher(camera: CameraConfig) -> DiceWatcher:
     """A watcher of the configured camera with its reader (and the table's calibration); the
     networks load in the watcher's thread, so the screen never waits for them."""
@@ -85,6 +90,7 @@ class DiceCameraView(Image):
     frame: np.ndarray | None = None
     changed: Callable[[], None] | None = None  # the count, the taking or the problem changed
     _told: tuple | None = None  # the state `changed` was last called for
+    _last: Sighting | None = None  # the sighting drawn last
 
     def watch(self, dice: Dice | None, watcher: DiceWatcher,
               changed: Callable[[], None] | None = None,
@@ -97,10 +103,9 @@ class DiceCameraView(Image):
         self.face_map = face_map
         self.faces = tuple(dice.faces) if dice is not None else FACES
         self.seen, self.frame, self.taken, self.texture = None, None, False, None
-        self._told: tuple | None = None
+        self._told = self._last = None
         watcher.new_roll(self.rolled)
         watcher.start()
-        self._last: Sighting | None = None
         Clock.schedule_interval(self.update, 1 / FPS)
         self.update(0)
 
@@ -129,16 +134,13 @@ class DiceCameraView(Image):
             sighting = self.watcher.latest()
             if sighting is not None and sighting is not self._last:
                 self._last = sighting
-                self.frame = sighting.frame
-                self.seen = CameraDice.from_reading(sighting.reading, self.faces,
-                                                    self.face_map)
                 settled = self.watcher.settled()
                 if settled is not None and self.rolled is not None \
                         and len(settled.reading.dice) == self.rolled:
-                    self.frame = settled.frame
-                    self.seen = CameraDice.from_reading(settled.reading, self.faces,
-                                                        self.face_map)
-                    self.taken = True
+                    sighting, self.taken = settled, True
+                self.frame = sighting.frame
+                self.seen = CameraDice.from_reading(sighting.reading, self.faces,
+                                                    self.face_map)
                 self.draw()
         problem = self.problem
         self.line = camera_line(self.rolled, self.seen, self.taken, problem)
@@ -154,8 +156,6 @@ class DiceCameraView(Image):
         if self.seen is not None and not self.taken:
             self.taken = True
             self.update(0)
-            if self.changed is not None:
-                self.changed()
 
     def again(self) -> None:
         """Let the picture go live again (a new roll of the same dice)."""
@@ -163,8 +163,6 @@ class DiceCameraView(Image):
             self.watcher.new_roll(self.rolled)
             self.taken, self._last = False, None
             self.update(0)
-            if self.changed is not None:
-                self.changed()
 
     def draw(self) -> None:
         """The frame with each die outlined and labelled (uncertain ones marked)."""
@@ -213,7 +211,5 @@ class DiceCameraView(Image):
         self.take()
         self.seen.tap(*point)
         self.draw()
-        self.update(0)
-        if self.changed is not None:
-            self.changed()
+        self.update(0)  # tells the screen when the count changed
         return True

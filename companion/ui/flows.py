@@ -23,13 +23,10 @@ from companion.rules.move import Missing, Refused
 from companion.rules.options import bonus_offer, options
 from companion.rules.state import State
 from companion.rules.words import (
-    COLOR_NAMES,
     COUNTERS,
-    DIE_FACES,
     SUPPLY_COUNTERS,
     color_name,
     design_name,
-    resource_name,
     ship_name,
     track_name,
 )
@@ -39,14 +36,10 @@ UNSURE = 0.9  # a die read with less certainty than this is marked for the playe
 
 def word(key: Any) -> str:
     """A colour, resource or die face in the language spoken now ("teal", "food", "human";
-    rules.words); anything else (a Sector number, "hub", a name) as it is."""
+    rules.words.color_name); anything else (a Sector number, "hub", a name) as it is."""
     if not isinstance(key, str):
         return str(key)
-    if key in COLOR_NAMES:
-        return color_name(key)
-    if key in DIE_FACES:
-        return resource_name(key)
-    return _("unknown") if key == "unknown" else key
+    return _("unknown") if key == "unknown" else color_name(key)
 
 
 def words(keys: Sequence[Any]) -> str:

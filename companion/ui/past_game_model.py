@@ -16,6 +16,7 @@ from companion.rules.report import final_score
 from companion.rules.state import Event, State, apply_ops, new_state
 from companion.rules.words import color_name
 from companion.store import StoredGame
+from companion.ui.table_model import track_short
 
 
 @dataclass(frozen=True)
@@ -51,12 +52,6 @@ class PlayerSummary:
                  "{residents}; Diplomacy: {diplomacy}").format(
             name=self.name, color=color_name(self.color), hub=self.hub or "-", ships=ships,
             sectors=sectors, residents=residents or _("none"), diplomacy=diplomacy)
-
-
-def track_short(track: str) -> str:
-    """A Diplomacy track in three letters ("Con"), in the language spoken now."""
-    return {"dismantle": _("Dis"), "construction": _("Con"), "transport": _("Tra"),
-            "expedition": _("Exp")}.get(track, track[:3].capitalize())
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,11 @@ from companion import paths
 from companion.config import WINDOW_SIZES, size_text
 from companion.i18n import LANGUAGES, N_, _
 from companion.store.db import default_db_path
-from companion.ui.dice_camera import dice_watcher, keep_reading  # DiceCameraView: settings.kv
+from companion.ui.dice_camera import (  # and DiceCameraView, for settings.kv
+    dice_watcher,
+    keep_reading,
+    readings_kept,
+)
 from companion.ui.settings_model import (
     BUTTONS,
     PANEL_KINDS,
@@ -166,7 +170,7 @@ class CameraSection(Section):
         setting_button(self.ids.sources, _("Other…"), "settings:camera-type", lambda: NotePopup(
             _("Camera: a number, a device or a folder of photos"), camera.source,
             lambda text: self.screen.change(lambda m: m.set_camera(text))).open())
-        kept = len(list(paths.dice_readings().glob("*.jpg")))
+        kept = readings_kept()
         self.ids.calibration.text = (
             _("Calibration: {profile}. Readings kept: {kept}.").format(
                 profile=camera.profile, kept=kept) if camera.profile
@@ -240,7 +244,7 @@ class CameraPreview(ModalView):
 
     def show(self) -> None:
         """The buttons as the picture is (live or held) and the rolls kept so far."""
-        view, kept = self.ids.camera, len(list(paths.dice_readings().glob("*.jpg")))
+        view, kept = self.ids.camera, readings_kept()
         self.ids.hold.text = _("Read again") if view.taken else _("Hold")
         self.ids.keep.disabled = not (view.taken and view.seen and view.seen.dice)
         self.ids.calibrate.disabled = not kept

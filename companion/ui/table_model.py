@@ -16,10 +16,7 @@ from companion.ui.flows import word
 
 def ship_short(kind: str) -> str:
     """A ship type's short name on its tile ("Expedition"), in the language spoken now."""
-    return {"dismantle": _("Dismantle"), "construction": _("Construction"),
-            "expedition": _("Expedition"), "transport": _("Transport"),
-            "diplomacy": _("Diplomacy"), "farm": _("Farm"),
-            "ice_collector": _("Ice Collector")}.get(kind, kind)
+    return _("Expedition") if kind == "expedition" else words.ship_name(kind)
 
 
 def track_short(track: str) -> str:

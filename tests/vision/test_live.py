@@ -172,19 +172,6 @@ def test_failing_reader_does_not_end_the_watching() -> None:
         wait_for(lambda: w.problem is None and dice_in(w.latest()) == 1)
 
 
-def test_on_sighting_is_called_from_the_watcher_thread() -> None:
-    seen: list[tuple[str, Sighting]] = []
-
-    def on_sighting(sighting: Sighting) -> None:
-        seen.append((threading.current_thread().name, sighting))
-
-    with watcher(FakeCamera(scene(2)), on_sighting=on_sighting, max_fps=200) as w:
-        wait_for(lambda: len(seen) >= 3)
-        assert w.latest() is not None
-    assert {name for name, _ in seen} == {"dice watcher"}
-    assert all(dice_in(s) == 2 for _, s in seen)
-
-
 def test_stop_closes_the_camera_and_ends_the_thread() -> None:
     camera = FakeCamera(scene(1))
     w = watcher(camera)

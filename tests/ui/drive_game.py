@@ -122,6 +122,16 @@ def bonus_prompts(robot: Robot, choice: int) -> Steps:
         yield from robot.frames(2)
 
 
+def record_lit(robot: Robot, name: str) -> list[list[str]]:
+    """Every non-empty set of numbers `name`'s strip lights from now on, as it is shown."""
+    strip = robot.find(f"counters:{name}")
+    while not hasattr(strip, "lit"):
+        strip = strip.parent
+    shown: list[list[str]] = []
+    strip.bind(lit=lambda _strip, lit: shown.append(list(lit)) if lit else None)
+    return shown
+
+
 def whole_game(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
     """The game above, by touch; the score sheet read off the end screen; then a kill."""
     from companion.ui.panel_bridge import press  # Kivy is configured by now
@@ -143,12 +153,13 @@ def whole_game(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps
     yield from next_turn(robot, "Cäcilie")
     yield from lobby(robot, "Ann:L1-diplomacy")
     yield from next_turn(robot, "Ann")
+    lit = record_lit(robot, "Björn")  # the highlight lasts a moment: watch it, not one frame
     yield from use_ship(robot, "Ann:L1-dismantle", "target:Ann:L1-transport")
     yield from bonus_prompts(robot, 1)
     yield from read_table(robot)
     result["after_bonuses"] = result["table"]
-    lit = robot.find("counters:Björn").children
-    result["lit"] = sorted(w.counter for w in lit if w.bold)  # Björn's GEMs changed
+    yield from robot.wait_for(lambda: lit, "a number lit on Björn's strip")
+    result["lit"] = sorted({counter for shown in lit for counter in shown})
     yield from robot.tap("table:station")
     result["station"] = yield from robot.read("station:title")
     yield from robot.tap("station:back")

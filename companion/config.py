@@ -27,6 +27,7 @@ from companion.i18n import DEFAULT as DEFAULT_LANGUAGE
 from companion.i18n import LANGUAGES, N_, _
 from companion.store.export import BGG_ID
 from hardware.config import PanelConfig, SettingError, panel_config_from_toml
+from vision.faces import FaceMapError, parse_face_map
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +38,8 @@ WINDOW_SIZES = ((800, 480), (1024, 600), (1280, 800))  # the sizes the app is la
 TOUCH_SOURCES = ("auto", "mouse", "hidinput", "mtdev")
 ROTATIONS = (0, 90, 180, 270)
 LOG_LEVELS = ("debug", "info", "warning", "error")
+DICE_KINDS = ("pips", "icons")  # ordinary dice read by their pips; the game's own icon dice
+DEFAULT_FACES = "1-2=food,3-4=water,5=metal,6=human"  # the rules' Terran dice on a d6
 
 
 def default_config_path() -> Path:
@@ -53,6 +56,7 @@ class DisplayConfig:
     touch: str = "auto"  # one of TOUCH_SOURCES
     rotation: int = 0  # degrees clockwise, one of ROTATIONS (Touch Display 2 in landscape: 90)
     language: str = DEFAULT_LANGUAGE  # one of companion.i18n.LANGUAGES
+    brightness: int | None = None  # the backlight in percent, 10..100; None leaves it as it is
 
     def window(self, fullscreen: bool,
                size: tuple[int, int] | None) -> tuple[bool, tuple[int, int]]:
@@ -78,7 +82,8 @@ def parse_window_size(text: str) -> tuple[int, int]:
 
 def display_config_from_toml(table: Mapping[str, Any], prefix: str = "display") -> DisplayConfig:
     """Validate a parsed `[display]` table; SettingError names the first bad key."""
-    _known_keys(table, prefix, ("fullscreen", "size", "touch", "rotation", "language"))
+    _known_keys(table, prefix, ("fullscreen", "size", "touch", "rotation", "language",
+                                "brightness"))
     fullscreen = table.get("fullscreen", DisplayConfig.fullscreen)
     if not isinstance(fullscreen, bool):
         raise SettingError(f"{prefix}.fullscreen", _("must be true or false, got {value}").format(
@@ -97,8 +102,12 @@ def display_config_from_toml(table: Mapping[str, Any], prefix: str = "display") 
         raise SettingError(f"{prefix}.rotation", _("must be 0, 90, 180 or 270 (degrees), got "
                                                    "{value}").format(value=repr(rotation)))
     language = _one_of(table, prefix, "language", tuple(LANGUAGES), DisplayConfig.language)
+    brightness = table.get("brightness")
+    if brightness is not None and (type(brightness) is not int or not 10 <= brightness <= 100):
+        raise SettingError(f"{prefix}.brightness", _("must be a whole percent from 10 to 100, "
+                                                     "got {value}").format(value=repr(brightness)))
     return DisplayConfig(fullscreen=fullscreen, size=parsed, touch=touch, rotation=rotation,
-                         language=language)
+                         language=language, brightness=brightness)
 
 
 @dataclass(frozen=True)
@@ -108,8 +117,28 @@ class CameraConfig:
     photos (recorded frames); `profile` a table's calibration (`phoenix-dice calibrate`)."""
 
     source: str = "none"
-    profile: str = ""  # a profile file's path; "" reads with no calibration
+    dice: str = "pips"  # one of DICE_KINDS
+    faces: str = DEFAULT_FACES  # pip dice: which face each number of pips is
+    profile: str = ""  # pip dice: a profile file's path; "" reads with no calibration
+    icons: str = ""  # icon dice: the taught profile's path; "": the data folder's
     settle: float = 0.5  # seconds the same dice are seen before the reading is taken
+
+    @property
+    def face_map(self) -> dict[int, str]:
+        """Pips -> face, from `faces` (checked when read)."""
+        return parse_face_map(self.faces)
+
+    @property
+    def icon_profile(self) -> Path:
+        """The taught icon dice: `icons`, else the one in the data folder (where the settings
+        and `phoenix-dice teach` put it)."""
+        return Path(self.icons) if self.icons else paths.dice_profile("icons")
+
+    @property
+    def reads_dice(self) -> bool:
+        """Whether the camera can read the dice: one is chosen and, for icon dice, they have
+        been taught."""
+        return self.on and (self.dice == "pips" or self.icon_profile.is_file())
 
     @property
     def on(self) -> bool:
@@ -119,7 +148,7 @@ class CameraConfig:
 
 def camera_config_from_toml(table: Mapping[str, Any], prefix: str = "camera") -> CameraConfig:
     """Validate a parsed `[camera]` table; SettingError names the first bad key."""
-    _known_keys(table, prefix, ("source", "profile", "settle"))
+    _known_keys(table, prefix, ("source", "dice", "faces", "profile", "icons", "settle"))
     source = table.get("source", CameraConfig.source)
     if type(source) is int and source >= 0:
         source = str(source)
@@ -127,16 +156,29 @@ def camera_config_from_toml(table: Mapping[str, Any], prefix: str = "camera") ->
         raise SettingError(f"{prefix}.source", _('must be "none", "auto", "pi", a USB camera\'s '
                                                  "number or a video file or folder of photos, "
                                                  "got {value}").format(value=repr(source)))
-    profile = table.get("profile", CameraConfig.profile)
-    if not isinstance(profile, str):
-        raise SettingError(f"{prefix}.profile", _("must be a calibration profile's path "
-                                                  "(phoenix-dice calibrate), got {value}").format(
-                                                      value=repr(profile)))
+    dice = _one_of(table, prefix, "dice", DICE_KINDS, CameraConfig.dice)
+    faces = table.get("faces", CameraConfig.faces)
+    try:
+        if not isinstance(faces, str):
+            raise FaceMapError(repr(faces))
+        parse_face_map(faces)
+    except FaceMapError:
+        raise SettingError(f"{prefix}.faces", _("must give each number of pips 1 to 6 one of "
+                                                "food, water, metal, human, as in \"{example}\"; "
+                                                "got {value}").format(example=DEFAULT_FACES,
+                                                                      value=repr(faces))) from None
+    profile, icons = (table.get(key, getattr(CameraConfig, key)) for key in ("profile", "icons"))
+    for key, path in (("profile", profile), ("icons", icons)):
+        if not isinstance(path, str):
+            raise SettingError(f"{prefix}.{key}", _("must be a calibration profile's path "
+                                                    "(phoenix-dice calibrate), got {value}").format(
+                                                        value=repr(path)))
     settle = table.get("settle", CameraConfig.settle)
     if type(settle) not in (int, float) or not 0 <= settle <= 10:
         raise SettingError(f"{prefix}.settle", _("must be a number of seconds from 0 to 10, "
                                                  "got {value}").format(value=repr(settle)))
-    return CameraConfig(source=source.strip(), profile=profile, settle=float(settle))
+    return CameraConfig(source=source.strip(), dice=dice, faces=faces.strip(), profile=profile,
+                        icons=icons, settle=float(settle))
 
 
 @dataclass(frozen=True)

@@ -28,12 +28,13 @@ def overlay_path(chosen: Path | str | None = None) -> Path:
     return Path(explicit) if explicit else data_folder() / "catalogue-overlay.json"
 
 
-def dice_readings() -> Path:
-    """The folder of dice readings confirmed at the table (photos and labels.json), which the
-    calibration can be improved from."""
-    return data_folder() / "dice-readings"
+def dice_readings(kind: str = "pips") -> Path:
+    """The folder of dice readings confirmed at the table (photos and labels.json) that the
+    calibration of that kind of dice ("pips" or "icons") is made from."""
+    return data_folder() / ("icon-readings" if kind == "icons" else "dice-readings")
 
 
-def dice_profile() -> Path:
-    """The calibration profile the settings screen makes from the readings kept."""
-    return data_folder() / "dice-profile.npz"
+def dice_profile(kind: str = "pips") -> Path:
+    """The calibration profile of that kind of dice: made on the settings screen from the
+    readings kept, or (icon dice) taught with `phoenix-dice teach`."""
+    return data_folder() / ("icon-dice.npz" if kind == "icons" else "dice-profile.npz")

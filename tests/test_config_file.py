@@ -56,6 +56,9 @@ def test_display_defaults_and_values(tmp_path):
     ("[display]\nrotation = 45", "display.rotation"),
     ("[display]\nrotation = 90.0", "display.rotation"),
     ('[display]\nrotation = "90"', "display.rotation"),
+    ("[display]\nbrightness = 5", "display.brightness"),
+    ("[display]\nbrightness = 50.5", "display.brightness"),
+    ('[display]\nbrightness = "max"', "display.brightness"),
 ])
 def test_a_bad_display_value_is_reported_and_the_panel_still_read(tmp_path, text, key):
     path = write(tmp_path, f'{text}\n[panel]\nkind = "serial"\n')
@@ -66,12 +69,29 @@ def test_a_bad_display_value_is_reported_and_the_panel_still_read(tmp_path, text
 
 
 def test_the_camera_defaults_to_none_and_takes_a_source_and_a_profile(tmp_path):
-    assert load_config(write(tmp_path, "")).camera == CameraConfig("none", "", 0.5)
+    assert load_config(write(tmp_path, "")).camera == CameraConfig(
+        "none", "pips", "1-2=food,3-4=water,5=metal,6=human", "", "", 0.5)
     assert not CameraConfig().on
     config = load_config(write(tmp_path, '[camera]\nsource = 1\nprofile = "t.npz"\n'
                                          'settle = 1\n'))
-    assert config.camera == CameraConfig("1", "t.npz", 1.0) and config.camera.on
-    assert not config.problems
+    assert config.camera == CameraConfig("1", profile="t.npz", settle=1.0) and config.camera.on
+    assert config.camera.reads_dice and not config.problems
+
+
+def test_the_camera_reads_pip_dice_through_a_face_map_or_taught_icon_dice(tmp_path, monkeypatch):
+    """DESIGN.md: "Pip dice (any ordinary d6) with a face map, default 1-2 food, 3-4 water,
+    5 metal, 6 Human, configurable"; "Teaching icon dice is a calibration"."""
+    monkeypatch.setenv("PHOENIX_COMPANION_HOME", str(tmp_path / "home"))
+    config = load_config(write(tmp_path, '[camera]\nsource = "auto"\n'
+                                         'faces = "1-3=food,4=water,5=metal,6=human"\n'))
+    assert config.camera.face_map == {1: "food", 2: "food", 3: "food", 4: "water", 5: "metal",
+                                      6: "human"}
+    icons = load_config(write(tmp_path, '[camera]\nsource = "auto"\ndice = "icons"\n')).camera
+    assert icons.icon_profile == tmp_path / "home" / "icon-dice.npz"
+    assert not icons.reads_dice  # not taught yet: the faces are tapped in
+    icons.icon_profile.parent.mkdir()
+    icons.icon_profile.write_bytes(b"taught")
+    assert icons.reads_dice
 
 
 @pytest.mark.parametrize("text, key", [
@@ -81,6 +101,11 @@ def test_the_camera_defaults_to_none_and_takes_a_source_and_a_profile(tmp_path):
     ('[camera]\nsettle = "soon"\n', "camera.settle"),
     ("[camera]\nsettle = 11\n", "camera.settle"),
     ("[camera]\nindex = 2\n", "camera.index"),
+    ('[camera]\ndice = "d8"\n', "camera.dice"),
+    ('[camera]\nfaces = "1-5=food,6=human"\n', "camera.faces"),
+    ('[camera]\nfaces = "1-2=food,3-4=water,5=metal,6=gold"\n', "camera.faces"),
+    ("[camera]\nfaces = 6\n", "camera.faces"),
+    ("[camera]\nicons = false\n", "camera.icons"),
 ])
 def test_a_bad_camera_value_is_reported_and_no_camera_used(tmp_path, text, key):
     config = load_config(write(tmp_path, text))

@@ -192,15 +192,24 @@ def calibrate(items: Sequence[LabelledImage], face_map: str | Mapping[int, str] 
     return calibrator.profile(face_map)
 
 
-def calibrate_kept(folder: str | Path, pip_reader: PipReader | None = None
+def calibrate_kept(folder: str | Path, kind: str = "pips", pip_reader: PipReader | None = None
                    ) -> tuple[Profile, int, int]:
-    """A pip dice profile from the readings kept at the table (`vision.dataset.add_photo`):
-    from the photos whose every die has its pip value (a die whose face a player changed has
-    none); with how many photos were used and left out. ProfileError when none can be used."""
+    """A profile from the readings kept at the table (`vision.dataset.add_photo`), with how
+    many photos were used and left out; ProfileError when none can be used. Pip dice learn from
+    the photos whose every die has its pip value (a die whose face a player changed has none);
+    icon dice from every photo (each die has its face), and need every face shown."""
     try:
         items = load_dataset(folder)
     except DatasetError as error:
         raise ProfileError(_("no readings kept yet ({error})").format(error=error)) from None
+    if kind == "icons":
+        usable = [item for item in items if item.dice]
+        missing = [face for face in FACES if not any(d.face == face for item in usable
+                                                      for d in item.dice)]
+        if missing:
+            raise ProfileError(_("no die kept showing {faces} yet").format(
+                faces=", ".join(missing)))
+        return calibrate(usable), len(usable), len(items) - len(usable)  # no values: icons
     usable = [item for item in items if item.dice and all(d.value is not None
                                                            for d in item.dice)]
     if not usable:

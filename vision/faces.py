@@ -42,6 +42,18 @@ def parse_face_map(spec: str | Mapping[int, str] | None) -> dict[int, str]:
     return mapping
 
 
+def face_map_text(mapping: Mapping[int, str]) -> str:
+    """A face map as `parse_face_map` reads it, runs of one face joined ("1-2=food,...")."""
+    parts: list[tuple[int, int, str]] = []
+    for value in range(1, 7):
+        face = mapping[value]
+        if parts and parts[-1][2] == face and parts[-1][1] == value - 1:
+            parts[-1] = (parts[-1][0], value, face)
+        else:
+            parts.append((value, value, face))
+    return ",".join(f"{lo}={face}" if lo == hi else f"{lo}-{hi}={face}" for lo, hi, face in parts)
+
+
 @dataclass(frozen=True)
 class Die:
     """One die read from a frame: pip value (None for icon dice), face, pixel box, confidence."""

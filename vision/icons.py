@@ -24,8 +24,6 @@ from vision.faces import Die, Reading
 from vision.frames import as_bgr, darkness_hint
 from vision.profile import CROP_SIDE, Profile
 
-MODEL_FILE = "icon-dice.npz"
-
 
 @dataclass(frozen=True)
 class IconParams:
@@ -45,9 +43,9 @@ class IconParams:
 
 def default_model_path() -> Path:
     """The taught icon profile in the user's data folder (companion.paths, no game logic)."""
-    from companion.paths import data_folder  # the one app helper vision uses
+    from companion.paths import dice_profile  # the one app helper vision uses
 
-    return data_folder() / MODEL_FILE
+    return dice_profile("icons")
 
 
 def find_faces(frame: np.ndarray, params: IconParams | None = None
@@ -115,3 +113,17 @@ class IconReader:
         """A read function for one camera's frames in turn (icon dice need no memory of the
         last frame: this is `read`)."""
         return self.read
+
+
+def shown_reader(face: Callable[[], str], params: IconParams | None = None
+                 ) -> Callable[[np.ndarray], Reading]:
+    """Teaching: a read function that gives every die found the face `face()` names (the face
+    the player turned up on every die), before any profile exists."""
+    params = params or IconParams()
+
+    def read(frame: np.ndarray) -> Reading:
+        frame = as_bgr(frame)
+        dice = tuple(Die(None, face(), box, 1.0) for _crop, box in find_faces(frame, params))
+        return Reading(dice, None if dice else darkness_hint(frame))
+
+    return read

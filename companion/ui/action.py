@@ -106,7 +106,7 @@ class ActionScreen(Screen):
         reading is an answer (with "Read again" once a picture is held); else no camera."""
         view = self.ids.camera
         camera = App.get_running_app().settings.camera
-        if panel.reads is None or not camera.on:
+        if panel.reads is None or not camera.reads_dice:
             self.release_camera()
             return panel
         self.camera = True
@@ -180,7 +180,7 @@ class ActionScreen(Screen):
         view = self.ids.camera
         found = self.model.press(("camera", view.seen))
         if not found and view.frame is not None:
-            keep_reading(view.frame, view.seen)
+            keep_reading(view.frame, view.seen, App.get_running_app().settings.camera.dice)
         view.stop()
         return found
 

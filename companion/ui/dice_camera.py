@@ -7,6 +7,7 @@ only draws the newest sighting. What it shows in words: dice_camera_model.py.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -19,6 +20,7 @@ from kivy.uix.image import Image
 
 from companion import paths
 from companion.config import CameraConfig
+from companion.i18n import _
 from companion.ui.dice_camera_model import CameraDice, camera_line
 from companion.ui.flows import Dice
 from vision.faces import FACES, Die, Reading
@@ -34,14 +36,14 @@ FPS = 15  # how often the picture is redrawn, and the most frames a second the c
 KEEP_READINGS = 200  # the newest photos of confirmed readings kept (paths.dice_readings)
 
 
-def keep_reading(frame: np.ndarray, seen: CameraDice) -> Path | None:
-    """Keep a confirmed reading's photo and labels (the calibration folder format) in the data
-    folder, the newest KEEP_READINGS; None, logged, when it cannot be written (the game goes
-    on)."""
+def keep_reading(frame: np.ndarray, seen: CameraDice, kind: str = "pips") -> Path | None:
+    """Keep a confirmed reading's photo and labels (the calibration folder format) with the
+    readings of its kind of dice in the data folder, the newest KEEP_READINGS; None, logged,
+    when it cannot be written (the game goes on)."""
     from vision.dataset import LabelledDie, add_photo
 
     try:
-        return add_photo(paths.dice_readings(), frame,
+        return add_photo(paths.dice_readings(kind), frame,
                          [LabelledDie(d.value, d.box, d.face) for d in seen.dice],
                          KEEP_READINGS)
     except (OSError, ValueError) as error:
@@ -49,26 +51,57 @@ def keep_reading(frame: np.ndarray, seen: CameraDice) -> Path | None:
         return None
 
 
-def readings_kept() -> int:
-    """How many confirmed readings are kept for the calibration."""
-    return len(list(paths.dice_readings().glob("*.jpg")))
+def readings_kept(kind: str = "pips") -> int:
+    """How many confirmed readings of that kind of dice are kept for the calibration."""
+    return len(list(paths.dice_readings(kind).glob("*.jpg")))
 
 
-def dice_watcher(camera: CameraConfig) -> DiceWatcher:
-    """A watcher of the configured camera with its reader (and the table's calibration); the
-    networks load in the watcher's thread, so the screen never waits for them."""
+def faces_kept() -> dict[str, int]:
+    """Icon dice: how many dice kept show each face (what teaching them still needs)."""
+    from vision.dataset import DatasetError, load_dataset
+
+    counts = dict.fromkeys(FACES, 0)
+    with contextlib.suppress(DatasetError):
+        for item in load_dataset(paths.dice_readings("icons")):
+            for die in item.dice:
+                counts[die.face or ""] = counts.get(die.face or "", 0) + 1
+    return {face: counts[face] for face in FACES}
+
+
+def dice_watcher(camera: CameraConfig, turned_up: Callable[[], str | None] | None = None
+                 ) -> DiceWatcher:
+    """A watcher of the configured camera with the reader of its dice: pip dice through the
+    face map (and the table's calibration), icon dice with the taught profile; while icon dice
+    are taught, `turned_up()` names the face every die shows (None: read them). The networks
+    load in the watcher's thread, so the screen never waits for them."""
     from vision.camera import open_camera
     from vision.live import DiceWatcher
-    from vision.pips import PipReader
-    from vision.profile import Profile
 
-    readers: list[PipReader] = []
+    followers: list[Callable[[], Callable[[np.ndarray], Reading]]] = []  # loaded once
+
+    def load() -> Callable[[], Callable[[np.ndarray], Reading]]:
+        """How each roll's frames are read (the networks or profile loaded here, once)."""
+        from vision.icons import IconReader, shown_reader
+        from vision.pips import PipReader
+        from vision.profile import Profile, ProfileError
+
+        if camera.dice == "pips":
+            return PipReader(face_map=camera.face_map, profile=Profile.load(camera.profile)
+                             if camera.profile else None).follower
+        taught = IconReader(Profile.load(camera.icon_profile)) \
+            if camera.icon_profile.is_file() else None
+        if turned_up is None:
+            if taught is None:
+                raise ProfileError(_("the icon dice are not taught yet (Settings, Dice camera)"))
+            return taught.follower
+        shown = shown_reader(lambda: turned_up() or "food")
+        return lambda: lambda frame: (shown(frame) if turned_up() or taught is None
+                                      else taught.read(frame))
 
     def read() -> Callable[[np.ndarray], Reading]:
-        if not readers:
-            profile = Profile.load(camera.profile) if camera.profile else None
-            readers.append(PipReader(profile=profile))
-        return readers[0].follower()
+        if not followers:
+            followers.append(load())
+        return followers[0]()
 
     # recorded frames (a folder of photos) are played again and again, as a camera goes on
     return DiceWatcher(lambda: open_camera(camera.source, loop=True), read,

@@ -6,7 +6,6 @@ checked and saved, is settings_model.py."""
 
 from __future__ import annotations
 
-import contextlib
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -21,16 +20,19 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 
 from companion import paths
-from companion.config import WINDOW_SIZES, size_text
+from companion.config import WINDOW_SIZES, CameraConfig, size_text
 from companion.i18n import LANGUAGES, N_, _
+from companion.rules.words import resource_name
 from companion.store.db import default_db_path
 from companion.ui.dice_camera import (  # and DiceCameraView, for settings.kv
     dice_watcher,
+    faces_kept,
     keep_reading,
     readings_kept,
 )
 from companion.ui.settings_model import (
     BUTTONS,
+    DICE_KINDS,
     PANEL_KINDS,
     Locations,
     SettingsModel,
@@ -48,9 +50,10 @@ from companion.ui.widgets import (
     TagButton,
     TagToggle,
 )
-from vision.faces import parse_face_map
+from vision.faces import FACES
 
 Edit = Callable[[SettingsModel], str | None]
+READ = "read"  # teaching icon dice: the toggle that reads them with what was taught
 DISPLAY_MODES = (("window", N_("In a window")), ("fullscreen", N_("Full screen")))
 
 
@@ -157,8 +160,9 @@ class PanelSection(Section):
 
 
 class CameraSection(Section):
-    """The dice camera: which one, its picture with the dice it reads drawn on it, and the
-    table's calibration, improved from the readings kept at the table in one tap."""
+    """The dice camera: which one, which dice (pip dice and their face map, or the game's icon
+    dice), its picture with the dice it reads drawn on it, and the table's calibration (icon
+    dice: their teaching), improved from the readings kept at the table in one tap."""
 
     def refresh(self, model: SettingsModel) -> None:
         from vision.camera import pi_camera_count, usb_camera_indexes
@@ -170,21 +174,53 @@ class CameraSection(Section):
         setting_button(self.ids.sources, _("Other…"), "settings:camera-type", lambda: NotePopup(
             _("Camera: a number, a device or a folder of photos"), camera.source,
             lambda text: self.screen.change(lambda m: m.set_camera(text))).open())
-        kept = readings_kept()
-        self.ids.calibration.text = (
-            _("Calibration: {profile}. Readings kept: {kept}.").format(
-                profile=camera.profile, kept=kept) if camera.profile
-            else _("Calibration: none (dice read as any dice). Readings kept: {kept}.").format(
-                kept=kept))
+        fill_toggles(self.ids.kinds, "dice", choices(DICE_KINDS), camera.dice,
+                     lambda kind: self.screen.change(lambda m: m.set_dice(kind)))
+        self.show_faces(camera)
+        kept = readings_kept(camera.dice)
+        self.ids.calibration.text = self.calibration_line(camera, kept)
         actions = self.ids.actions
         actions.clear_widgets()
-        setting_button(actions, _("Show the camera"), "settings:camera-show", self.show_camera,
-                       disabled=not camera.on)
-        setting_button(actions, _("Improve the calibration"), "settings:calibrate",
-                       self.improve, disabled=not kept)
-        setting_button(actions, _("No calibration"), "settings:no-calibration",
-                       lambda: self.screen.change(lambda m: m.set_profile("")),
-                       disabled=not camera.profile)
+        icons = camera.dice == "icons"
+        setting_button(actions, _("Teach the icon dice") if icons else _("Show the camera"),
+                       "settings:camera-show", self.show_camera, disabled=not camera.on)
+        setting_button(actions, _("Learn from the rolls kept") if icons
+                       else _("Improve the calibration"), "settings:calibrate", self.improve,
+                       disabled=not kept)
+        if not icons:
+            setting_button(actions, _("No calibration"), "settings:no-calibration",
+                           lambda: self.screen.change(lambda m: m.set_profile("")),
+                           disabled=not camera.profile)
+
+    def show_faces(self, camera: CameraConfig) -> None:
+        """Pip dice: the face of each number of pips, a tap turns it to the next face."""
+        faces = self.ids.faces
+        faces.clear_widgets()
+        if camera.dice != "pips":
+            return
+        for pips, face in camera.face_map.items():
+            setting_button(faces, _("{pips} pips: {face}").format(pips=pips,
+                                                                  face=resource_name(face)),
+                           f"settings:face:{pips}",
+                           lambda p=pips: self.screen.change(lambda m: m.turn_face(p)))
+        setting_button(faces, _("The rules' faces"), "settings:faces-default",
+                       lambda: self.screen.change(lambda m: m.reset_faces()),
+                       disabled=camera.face_map == CameraConfig().face_map)
+
+    @staticmethod
+    def calibration_line(camera: CameraConfig, kept: int) -> str:
+        """What the reader knows of this table's dice, and the readings kept to improve it."""
+        if camera.dice == "icons":
+            counts = ", ".join(_("{face} {count}").format(face=resource_name(face), count=count)
+                               for face, count in faces_kept().items())
+            return (_("Icon dice: taught. Dice kept per face: {counts}.") if
+                    camera.icon_profile.is_file() else
+                    _("Icon dice: not taught yet. Dice kept per face: {counts}.")).format(
+                        counts=counts)
+        return (_("Calibration: {profile}. Readings kept: {kept}.").format(
+                    profile=camera.profile, kept=kept) if camera.profile
+                else _("Calibration: none (dice read as any dice). Readings kept: {kept}.").format(
+                    kept=kept))
 
     def show_camera(self) -> None:
         """The camera's picture with what it reads, in a pop-up (rolls kept for calibration
@@ -192,16 +228,19 @@ class CameraSection(Section):
         CameraPreview(section=self).open()
 
     def improve(self) -> None:
-        """Calibrate from the readings kept (in a thread: seconds on a Pi), then use it."""
+        """Calibrate (icon dice: teach) from the readings kept, in a thread (seconds on a Pi),
+        then use it."""
+        camera = self.screen.model.camera
         self.screen.say(_("Calibrating from the readings kept…"), NOTICE)
-        folder, out = paths.dice_readings(), paths.dice_profile()
+        folder = paths.dice_readings(camera.dice)
+        out = camera.icon_profile if camera.dice == "icons" else paths.dice_profile()
 
         def work() -> None:
             from vision.calibrate import calibrate_kept
             from vision.profile import ProfileError
 
             try:
-                profile, used, left = calibrate_kept(folder)
+                profile, used, left = calibrate_kept(folder, camera.dice)
                 profile.save(out)
             except (ProfileError, OSError) as error:
                 failed = _("Not calibrated: {error}.").format(error=error)
@@ -213,7 +252,11 @@ class CameraSection(Section):
 
     def calibrated(self, out: Any, used: int, left: int) -> None:
         """The new profile is the camera's (used from the next reading on)."""
-        if self.screen.change(lambda m: m.set_profile(str(out))) is None:
+        if self.screen.model.camera.dice == "icons":  # the taught profile is found where it is
+            self.screen.say(_("The icon dice are taught from {used} rolls; used from the next "
+                              "roll on.").format(used=used), NOTICE)
+            self.screen.show_model()
+        elif self.screen.change(lambda m: m.set_profile(str(out))) is None:
             said = _("Calibrated from {used} readings ({left} with a face set by hand left "
                      "out); used from the next roll on.") if left else \
                 _("Calibrated from {used} readings; used from the next roll on.")
@@ -222,31 +265,57 @@ class CameraSection(Section):
 
 class CameraPreview(ModalView):
     """The dice camera's picture with what it reads; a calibration run: roll, Hold the
-    picture, tap a die to set its pip value, Keep; then Calibrate (camera settings)."""
+    picture, tap a die to set its pip value, Keep; then Calibrate (camera settings). Icon dice
+    are taught the same way: the face turned up on every die is chosen, held and kept, for each
+    face, then Teach."""
 
     section = ObjectProperty(None)
     progress = StringProperty("")
+    turned_up = StringProperty("")  # teaching icon dice: the face every die shows ("": read)
 
     def on_open(self) -> None:
         camera = self.section.screen.model.camera
-        face_map = parse_face_map(None)
-        if camera.profile:
-            from vision.profile import Profile  # OpenCV loads with the camera only
-
-            with contextlib.suppress(ValueError, OSError):
-                face_map = Profile.load(camera.profile).face_map
-        self.ids.camera.watch(None, dice_watcher(camera), self.show, face_map)
+        self.kind = camera.dice
+        turned = self.ids.turned
+        if self.kind == "icons":
+            self.turned_up = "" if camera.icon_profile.is_file() else FACES[0]
+            options = [(face, resource_name(face)) for face in FACES]
+            if camera.icon_profile.is_file():
+                options.append((READ, _("Read them")))
+            fill_toggles(turned, "turned", options, self.turned_up or READ, self.turn_up)
+        else:
+            turned.parent.remove_widget(turned)
+        self.ids.camera.watch(None, dice_watcher(camera, lambda: self.turned_up or None),
+                              self.show, camera.face_map if self.kind == "pips" else None)
         self.show()
 
     def on_dismiss(self) -> None:
         self.ids.camera.stop()
         self.section.screen.show_model()  # the rolls kept
 
+    def turn_up(self, face: str) -> None:
+        """Teaching icon dice: every die now shows `face` (READ: read them as taught)."""
+        self.turned_up = "" if face == READ else face
+        if self.ids.camera.taken:
+            self.ids.camera.again()
+        self.show()
+
     def show(self) -> None:
         """The buttons as the picture is (live or held) and the rolls kept so far."""
-        view, kept = self.ids.camera, readings_kept()
+        view = self.ids.camera
         self.ids.hold.text = _("Read again") if view.taken else _("Hold")
         self.ids.keep.disabled = not (view.taken and view.seen and view.seen.dice)
+        if self.kind == "icons":
+            counts = faces_kept()
+            self.ids.calibrate.text = _("Teach")
+            self.ids.calibrate.disabled = not all(counts.values())
+            self.progress = _("Dice kept: {counts}. Turn one face up on every die, choose it "
+                              "above, Hold, Keep; each face, then Teach.").format(
+                counts=", ".join(_("{face} {count}").format(face=resource_name(face),
+                                                           count=count)
+                                 for face, count in counts.items()))
+            return
+        kept = readings_kept()
         self.ids.calibrate.disabled = not kept
         self.progress = _("Rolls kept for the calibration: {kept} (5 or more read best). "
                           "Roll, Hold, tap a die to set its number, Keep.").format(kept=kept)
@@ -264,7 +333,7 @@ class CameraPreview(ModalView):
         """This roll, as corrected, for the calibration; the picture goes live again."""
         view = self.ids.camera
         if view.frame is not None and view.seen is not None:
-            keep_reading(view.frame, view.seen)
+            keep_reading(view.frame, view.seen, self.kind)
             view.again()
         self.show()
 

@@ -29,12 +29,14 @@ from companion.files import JsonFileError
 from companion.i18n import N_, _
 from hardware.config import PanelConfig, SettingError
 from hardware.events import CONFIRM, NEXT_TURN, READ_DICE, UNDO
+from vision.faces import FACES, face_map_text
 
 # (value, words): the words marked with N_, in the player's language where shown (`words`)
 PANEL_KINDS = (("none", N_("Touch only")), ("gpio", N_("GPIO buttons")),
                ("serial", N_("USB serial")))
 BUTTONS = ((NEXT_TURN, N_("Next turn")), (UNDO, N_("Undo")), (CONFIRM, N_("Confirm")),
            (READ_DICE, N_("Read dice")))
+DICE_KINDS = (("pips", N_("Pip dice (any d6)")), ("icons", N_("Icon dice (the game's)")))
 SERIAL_GLOBS = ("ttyACM*", "ttyUSB*", "serial/by-id/*")
 # a setting's key -> the words a player reads for it (translated where shown: `words`)
 KEY_WORDS = {
@@ -50,6 +52,10 @@ KEY_WORDS = {
     "camera.source": N_("camera"),
     "camera.profile": N_("calibration profile"),
     "camera.settle": N_("settle time"),
+    "camera.dice": N_("dice"),
+    "camera.faces": N_("dice faces"),
+    "camera.icons": N_("taught icon dice"),
+    "display.brightness": N_("brightness"),
     "display.fullscreen": N_("full screen"),
     "display.size": N_("window size"),
     "display.touch": N_("touch input"),
@@ -187,6 +193,24 @@ class SettingsModel:
     def set_profile(self, path: str) -> str | None:
         """The table's calibration profile; "": none (any dice read as they come)."""
         return self._change(("camera", "profile"), str(path).strip() or None)
+
+    def set_dice(self, kind: str) -> str | None:
+        """Pip dice (read through the face map) or the game's icon dice (taught)."""
+        return self._change(("camera", "dice"), kind)
+
+    def turn_face(self, pips: int) -> str | None:
+        """The face map's next face for a number of pips (food, water, metal, Human, food...)."""
+        faces = self.camera.face_map
+        faces[pips] = FACES[(FACES.index(faces[pips]) + 1) % len(FACES)]
+        return self._change(("camera", "faces"), face_map_text(faces))
+
+    def reset_faces(self) -> str | None:
+        """The rules' face map: 1-2 food, 3-4 water, 5 metal, 6 Human."""
+        return self._change(("camera", "faces"), None)
+
+    def set_brightness(self, percent: int) -> str | None:
+        """The display's backlight, in percent."""
+        return self._change(("display", "brightness"), percent)
 
     def set_fullscreen(self, fullscreen: bool) -> str | None:
         """Full screen at the next start."""

@@ -37,6 +37,7 @@ def read_settings(robot: Robot) -> dict[str, Any]:
     return {
         "kind": chosen(robot, "kind"),
         "camera": chosen(robot, "camera"),
+        "dice": chosen(robot, "dice"),
         "calibration": robot.text("settings:calibration"),
         "display": chosen(robot, "display"),
         "size": chosen(robot, "size"),
@@ -155,6 +156,69 @@ def language(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
         yield from robot.screenshot(shots / f"settings-de-{size[0]}x{size[1]}.png")
 
 
+def dice_kinds(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
+    """Pip dice's face map turned by touch; then icon dice chosen and taught from the camera,
+    one face turned up on every die at a time (the test's renders: 1 food die, 2 water dice,
+    3 metal, 4 Human), and read with what was taught."""
+    import os
+    import shutil
+
+    renders = Path(os.environ["PHOENIX_TEST_RENDERS"])  # <face>.png, made by the test
+    camera = Path(os.environ["PHOENIX_TEST_CAMERA"])  # the folder the config's camera plays
+    yield from to_settings(robot)
+    robot.result["faces"] = faces(robot)
+    yield from robot.tap("settings:face:3")
+    yield from robot.frames(2)
+    robot.result["turned"] = faces(robot)
+    yield from robot.tap("settings:dice:icons")
+    yield from robot.frames(2)
+    robot.result["icons"] = {"dice": chosen(robot, "dice"), "faces": faces(robot),
+                             "calibration": robot.text("settings:calibration"),
+                             "show": robot.text("settings:camera-show")}
+    yield from robot.tap("settings:camera-show")
+    yield from robot.wait_for(lambda: robot.popup() is not None, "the camera's pop-up")
+    view = robot.popup().ids.camera
+    taught = []
+    for count, face in enumerate(("food", "water", "metal", "human"), start=1):
+        shutil.copy(renders / f"{face}.png", camera / "tray.png.new")
+        os.replace(camera / "tray.png.new", camera / "tray.png")  # the dice turned over
+        yield from robot.tap(f"settings:turned:{face}")
+        yield from robot.wait_for(lambda n=count: view.seen is not None
+                                  and len(view.seen.dice) == n, f"{count} dice showing {face}")
+        yield from robot.tap("preview:hold")
+        if shots is not None and face == "metal":
+            yield from robot.screenshot(shots / f"settings-teach-icons-{size[0]}x{size[1]}.png")
+        taught.append(sorted(d.face for d in view.seen.dice))
+        yield from robot.tap("preview:keep")
+        yield from robot.frames(2)
+    robot.result["taught"] = taught
+    robot.result["progress"] = robot.text("preview:progress")
+    robot.result["teach"] = robot.text("preview:calibrate")
+    yield from robot.tap("preview:calibrate")
+    yield from robot.wait_for(lambda: robot.text("settings:message").startswith(
+        ("The icon dice", "Not calibrated")), "the teaching")
+    yield from robot.frames(2)
+    robot.result["learned"] = {"message": robot.text("settings:message"),
+                               "calibration": robot.text("settings:calibration")}
+    # read with what was taught: the 4 Human dice still in the tray
+    yield from robot.tap("settings:camera-show")
+    yield from robot.wait_for(lambda: robot.popup() is not None, "the camera's pop-up")
+    view = robot.popup().ids.camera
+    yield from robot.wait_for(lambda: chosen(robot, "turned"), "the faces to turn up")
+    robot.result["read_mode"] = chosen(robot, "turned")
+    yield from robot.wait_for(lambda: view.seen is not None and len(view.seen.dice) == 4,
+                              "the Human dice read")
+    robot.result["read"] = sorted(d.face for d in view.seen.dice)
+    yield from robot.tap("preview:close")
+    yield from robot.wait_for(lambda: robot.popup() is None, "the picture to close")
+
+
+def faces(robot: Robot) -> dict[str, str]:
+    """The face map's buttons as shown: pips -> the words on them."""
+    return {w.tag.split(":")[-1]: robot.text(w.tag)
+            for w in robot.all(lambda t: t.startswith("settings:face:"))}
+
+
 def tap_frame(robot: Robot, view: Any, x: float, y: float) -> Steps:
     """A finger on a camera picture at frame pixel (x, y)."""
     from kivy.tests.common import UnitTestTouch
@@ -208,7 +272,7 @@ def serial_port(robot: Robot, size: tuple[int, int], shots: Path | None) -> Step
 
 
 SCENARIOS = {"change": change, "reopened": reopened, "bad-file": bad_file, "camera": camera,
-             "language": language,
+             "language": language, "dice-kinds": dice_kinds,
              "serial-port": serial_port}
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tomllib
 from pathlib import Path
 
@@ -117,6 +118,50 @@ def test_the_dice_camera_shown_calibrated_from_the_readings_kept_and_turned_off(
     again = run_ui_driver(SCRIPT, "reopened", extra_env=env)["settings"]
     assert again["camera"] == ["none"]
     assert again["calibration"] == f"Calibration: {profile}. Readings kept: 4."
+
+
+def test_pip_faces_turned_then_icon_dice_taught_by_touch_and_kept_after_a_restart(
+        run_ui_driver, tmp_path: Path) -> None:
+    """DESIGN.md: "Pip dice (any ordinary d6) with a face map, default 1-2 food, 3-4 water,
+    5 metal, 6 Human, configurable"; "Teaching icon dice is a calibration"."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "vision"))
+    import cv2
+    from synth_dice import render_tray
+
+    data, camera, renders = tmp_path / "data", tmp_path / "camera", tmp_path / "renders"
+    camera.mkdir()
+    renders.mkdir()
+    for count, face in enumerate(("food", "water", "metal", "human"), start=1):
+        frame, _placed = render_tray([face] * count, seed=40 + count)
+        cv2.imwrite(str(renders / f"{face}.png"), frame)
+    shutil.copy(renders / "food.png", camera / "tray.png")
+    data.mkdir()
+    (data / "config.toml").write_text(f'[camera]\nsource = "{camera}"\n', encoding="utf-8")
+    env = {"PHOENIX_COMPANION_HOME": str(data), "PHOENIX_TEST_RENDERS": str(renders),
+           "PHOENIX_TEST_CAMERA": str(camera)}
+    result = run_ui_driver(SCRIPT, "dice-kinds", shots=SHOTS, extra_env=env)
+    assert result["faces"] == {"1": "1 pips: food", "2": "2 pips: food", "3": "3 pips: water",
+                               "4": "4 pips: water", "5": "5 pips: metal", "6": "6 pips: human"}
+    assert result["turned"]["3"] == "3 pips: metal"  # a tap turns it to the next face
+    icons = result["icons"]
+    assert icons["dice"] == ["icons"] and icons["faces"] == {}
+    assert icons["calibration"] == ("Icon dice: not taught yet. Dice kept per face: food 0, "
+                                    "water 0, metal 0, human 0.")
+    assert icons["show"] == "Teach the icon dice"
+    assert result["taught"] == [["food"], ["water"] * 2, ["metal"] * 3, ["human"] * 4]
+    assert result["progress"].startswith("Dice kept: food 1, water 2, metal 3, human 4.")
+    assert result["teach"] == "Teach"
+    learned = result["learned"]
+    assert learned["message"] == ("The icon dice are taught from 4 rolls; used from the next "
+                                  "roll on.")
+    assert learned["calibration"] == ("Icon dice: taught. Dice kept per face: food 1, water 2, "
+                                      "metal 3, human 4.")
+    assert (data / "icon-dice.npz").is_file()
+    assert result["read_mode"] == ["read"] and result["read"] == ["human"] * 4  # read as taught
+    saved = load_config(data / "config.toml").camera
+    assert (saved.dice, saved.faces) == ("icons", "1-2=food,3=metal,4=water,5=metal,6=human")
+    again = run_ui_driver(SCRIPT, "reopened", extra_env=env)["settings"]
+    assert again["dice"] == ["icons"]
 
 
 def test_german_chosen_in_the_settings_is_spoken_at_once_and_after_a_restart(

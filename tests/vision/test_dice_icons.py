@@ -98,3 +98,28 @@ def test_teaching_needs_a_die_and_a_known_face() -> None:
 def test_black_frame_reads_no_dice_with_a_hint(reader: IconReader) -> None:
     reading = reader.read(np.zeros((480, 640, 3), np.uint8))
     assert reading.dice == () and "too dark" in reading.hint
+
+
+def test_icon_dice_are_taught_from_the_rolls_kept_with_every_face_turned_up(tmp_path) -> None:
+    """The settings' teaching run: every die read as the face turned up, kept, then calibrated."""
+    from vision.calibrate import calibrate_kept
+    from vision.dataset import LabelledDie, add_photo
+    from vision.icons import shown_reader
+
+    turned_up = ["food"]
+    read = shown_reader(lambda: turned_up[0])
+    for face in FACES:
+        turned_up[0] = face
+        for shot in range(2):
+            frame, _ = render_tray([face] * 3, seed=10 * shot + FACES.index(face))
+            reading = read(frame)
+            assert [d.face for d in reading.dice] == [face] * 3
+            add_photo(tmp_path, frame, [LabelledDie(d.value, d.box, d.face) for d in reading.dice])
+        if face == "metal":  # not every face yet: refused, and says which is missing
+            with pytest.raises(ProfileError, match="human"):
+                calibrate_kept(tmp_path, "icons")
+    profile, used, left = calibrate_kept(tmp_path, "icons")
+    assert (used, left, profile.kind) == (8, 0, "icons")
+    frame, _ = render_tray(["water", "human", "food"], seed=91)
+    assert sorted(d.face for d in IconReader(profile).read(frame).dice) == ["food", "human",
+                                                                           "water"]

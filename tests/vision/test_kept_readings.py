@@ -46,12 +46,12 @@ def test_the_calibration_is_improved_from_the_readings_kept(tmp_path, pip_reader
     from vision.profile import ProfileError
 
     with pytest.raises(ProfileError, match="no readings kept yet"):
-        calibrate_kept(tmp_path / "kept", pip_reader)
+        calibrate_kept(tmp_path / "kept", pip_reader=pip_reader)
     items = load_dataset(FIXTURES)
     for item in items:  # as the table confirmed them: every die's value
         add_photo(tmp_path / "kept", load_image(item.path), list(item.dice))
     photo = load_image(items[0].path)
     add_photo(tmp_path / "kept", photo, [LabelledDie(None, (1, 1, 9, 9), "food")])  # set by hand
-    profile, used, left = calibrate_kept(tmp_path / "kept", pip_reader)
+    profile, used, left = calibrate_kept(tmp_path / "kept", pip_reader=pip_reader)
     assert (used, left) == (3, 1) and profile.kind == "pips"
     assert sum(n for label, n in profile.counts().items() if label != "0") == 18  # 2 + 10 + 6

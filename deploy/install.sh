@@ -211,13 +211,16 @@ else
     skip "usermod -a -G ${GROUPS_WANTED// /,} $PLAYER (--no-systemd)"
 fi
 
-step "the udev rule for the USB-serial button panel (Pico 2e8a:0005)"
+step "the udev rule for the USB-serial button panel (Pico 2e8a:0005) and the display's backlight"
 RULE=/etc/udev/rules.d/60-phoenix-companion.rules
 if [ "$SYSTEMD" = yes ]; then
     run install -m 644 "$SOURCE/deploy/60-phoenix-companion.rules" "$RULE"
     record "file $RULE"
     run_quietly udevadm control --reload-rules
     run_quietly udevadm trigger --subsystem-match=tty
+    # the backlight's rule acts on "add" (a plain trigger sends "change"): the video group may
+    # set the brightness from now on, not only after the next boot
+    run_quietly udevadm trigger --action=add --subsystem-match=backlight
 else
     skip "install $RULE (--no-systemd)"
 fi

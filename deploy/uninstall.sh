@@ -60,7 +60,12 @@ for file in $(entries file); do
     run rm -f "$file"
     case "$file" in
         /etc/systemd/system/*) run_quietly systemctl daemon-reload ;;
-        /etc/udev/rules.d/*) run_quietly udevadm control --reload-rules ;;
+        /etc/udev/rules.d/*)
+            run_quietly udevadm control --reload-rules
+            if [ -n "$(ls -A /sys/class/backlight 2>/dev/null)" ]; then
+                note "the display's backlight stays settable by the video group until the next boot"
+            fi
+            ;;
     esac
 done
 

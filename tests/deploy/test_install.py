@@ -104,6 +104,8 @@ def test_the_dry_run_shows_every_step_for_the_release(tmp_path, release):
     assert f"deploy/config.toml {data}/config.toml" in out
     assert "the player's groups: video render input gpio dialout" in out
     assert "/etc/udev/rules.d/60-phoenix-companion.rules" in out
+    # the backlight's rule acts on "add", so it is applied with one at once (not at next boot)
+    assert "udevadm trigger --action=add --subsystem-match=backlight" in out
     assert "/etc/systemd/system/phoenix-companion.service" in out
     assert "systemctl enable phoenix-companion.service" in out
     assert f"write {prefix}/share/phoenix-companion/phoenix-companion.service (User=nobody" in out
@@ -153,6 +155,12 @@ def test_the_unit_and_the_udev_rule_as_written():
     vid, pid = PICO_MICROPYTHON_USB.split(":")
     rule = (REPO / "deploy" / "60-phoenix-companion.rules").read_text()
     assert f'ATTRS{{idVendor}}=="{vid}", ATTRS{{idProduct}}=="{pid}"' in rule
+    # the display's backlight: its brightness writable by the video group the player is put in
+    [backlight] = [line for line in rule.splitlines()
+                   if 'SUBSYSTEM=="backlight"' in line and not line.startswith("#")]
+    assert 'ACTION=="add"' in backlight
+    for command in ("/bin/chgrp video /sys%p/brightness", "/bin/chmod g+w /sys%p/brightness"):
+        assert f'RUN+="{command}"' in backlight
     sh(tool("desktop-file-validate", "apt-get install desktop-file-utils"), DESKTOP)
 
 
@@ -201,3 +209,14 @@ def test_uninstall_keeps_a_changed_config_and_needs_an_install(tmp_path):
     done = sh(UNINSTALL, "--prefix", prefix)
     assert "config.toml was changed (your settings): kept" in done.stdout
     assert (data / "config.toml").exists() and not prefix.exists()
+
+
+def test_uninstall_takes_the_udev_rule_away(tmp_path):
+    prefix = tmp_path / "prefix"
+    share = prefix / "share" / "phoenix-companion"
+    share.mkdir(parents=True)
+    (share / "installed").write_text("file /etc/udev/rules.d/60-phoenix-companion.rules\n")
+    out = sh(UNINSTALL, "--prefix", prefix, "--dry-run").stdout
+    assert "rm -f /etc/udev/rules.d/60-phoenix-companion.rules" in out
+    assert "udevadm control --reload-rules" in out
+    assert (share / "installed").exists()  # a dry run

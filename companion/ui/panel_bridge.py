@@ -3,7 +3,8 @@ and what the buttons do in the app and what the lights show for a game.
 
 Panels report on their own threads (gpiozero's pin callbacks, the serial reader). The bridge
 queues each event and schedules a Clock trigger; the app's `on_event` runs inside the next frame
-on the main thread, in arrival order. No UI call ever runs on a GPIO or serial thread.
+on the main thread, in arrival order. No UI call ever runs on a GPIO or serial thread. While
+the panel's live test listens (`PanelBridge.listen`), the button events go to it instead.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ class PanelBridge:
         self.on_event = on_event
         self.panels: list[Panel] = []
         self.keyboard_enabled = True
+        self.listener: EventCallback | None = None  # see `listen`
         self._queue: deque[PanelEvent] = deque()
         self._clock = clock if clock is not None else Clock
         self._trigger = self._clock.create_trigger(self._deliver, 0)
@@ -75,6 +77,12 @@ class PanelBridge:
         panel.when_event = self._receive
         if panel.problem:
             self._receive(PanelEvent(PANEL_PROBLEM, source=panel.kind, detail=panel.problem))
+
+    def listen(self, listener: EventCallback | None) -> None:
+        """Divert the button events to `listener` instead of the app (None: back to the app),
+        so that the panel's live test sees each press and none acts on the game; status events
+        (panel_problem / panel_ready) still reach the app too, for its status strip."""
+        self.listener = listener
 
     def bind_window(self, window: Any) -> None:
         """Forward the window's key presses to the keyboard panel (Window.on_key_down/up)."""
@@ -133,10 +141,14 @@ class PanelBridge:
             log.error("panel events delivered off the main thread; check the Clock in use")
         while self._queue:
             event = self._queue.popleft()
-            try:
-                self.on_event(event)
-            except Exception:
-                log.exception("the app failed to handle panel event %s", event.name)
+            listener = self.listener
+            handlers = [self.on_event] if listener is None else (
+                [listener] if event.is_button else [listener, self.on_event])
+            for handler in handlers:
+                try:
+                    handler(event)
+                except Exception:
+                    log.exception("the app failed to handle panel event %s", event.name)
 
 
 def start_panels(config: PanelConfig, on_event: EventCallback, *, window: Any = None,

@@ -136,9 +136,11 @@ def raw_level(percent: int, max_brightness: int) -> int:
     return max(1, (percent * max_brightness + 50) // 100)
 
 
-def find_backlight(root: Path = BACKLIGHT_ROOT) -> Backlight | None:
-    """The display's backlight: the first device under `root` by name that has a brightness to
-    set, or None where there is none (an HDMI monitor, a desktop PC, no sysfs)."""
+def find_backlight(root: Path | None = None) -> Backlight | None:
+    """The display's backlight: the first device under `root` (default $PHOENIX_BACKLIGHT_ROOT,
+    else /sys/class/backlight) by name that has a brightness to set, or None where there is
+    none (an HDMI monitor, a desktop PC, no sysfs)."""
+    root = root or Path(os.environ.get("PHOENIX_BACKLIGHT_ROOT") or BACKLIGHT_ROOT)
     try:
         entries = sorted(root.iterdir(), key=lambda entry: entry.name)
     except OSError:

@@ -8,6 +8,7 @@ inside functions, after `configure_kivy` has run.
 from __future__ import annotations
 
 import importlib
+import logging
 import os
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from companion.config import (
 from companion.i18n import _
 from companion.logs import setup_logging
 
+log = logging.getLogger(__name__)
 REFERENCE_SIZE = WINDOW_SIZES[0]  # the official 7" Raspberry Pi display, 800x480
 # Screen name -> (module, Screen class); each module has a .kv file of the same name.
 SCREENS = {
@@ -158,6 +160,7 @@ def app_class() -> Any:
             self.notifier: watchdog.Notifier | None = None
             self.problems: list[str] = []
             self.camera_trouble: str | None = None  # the dice camera's problem, while it reads
+            self.brightness_trouble: str | None = None  # why the backlight could not be set
 
         @property
         def config_file(self) -> Path:
@@ -227,7 +230,27 @@ def app_class() -> Any:
 
         def _start_panel(self) -> None:
             self.problems = list(self.settings.problems)
+            self.set_brightness()
             self.connect_panel(self.settings.panel)
+
+        def set_brightness(self) -> None:
+            """The display's backlight as the settings say (none said: as it is); what went
+            wrong goes to the status strip."""
+            from hardware.backlight import BacklightError, find_backlight
+
+            percent, self.brightness_trouble = self.settings.display.brightness, None
+            if percent is None:
+                return
+            backlight = find_backlight()
+            try:
+                if backlight is None:
+                    raise BacklightError(_("The display's brightness cannot be set: it has no "
+                                           "backlight the app can reach (an HDMI monitor has "
+                                           "its own buttons)."))
+                backlight.percent = percent
+            except BacklightError as error:
+                log.warning("%s", error)
+                self.brightness_trouble = str(error)
 
         def connect_panel(self, panel: Any) -> None:
             """Open the button panel with these settings (a PanelConfig), closing the one
@@ -254,6 +277,8 @@ def app_class() -> Any:
             old = self.settings
             self.settings = self._spoken(load_config(self.config_path))
             self.problems = list(self.settings.problems)
+            if self.settings.display.brightness != old.display.brightness:
+                self.set_brightness()
             if self.settings.panel != old.panel:
                 self.connect_panel(self.settings.panel)
             else:
@@ -291,6 +316,8 @@ def app_class() -> Any:
         def show_problems(self) -> None:
             """Everything wrong outside the game, in the status strip."""
             problems = self.problems + (self.bridge.problems() if self.bridge else [])
+            if self.brightness_trouble:
+                problems.append(self.brightness_trouble)
             if self.camera_trouble:
                 problems.append(_("Dice camera: {problem}").format(problem=self.camera_trouble))
             if self.session.problem:
@@ -299,8 +326,10 @@ def app_class() -> Any:
                 self.status.show(problems)
 
         def _language_changed(self) -> None:
-            """A new language: the screen shown says everything again (kv rules that read
-            `tr._` follow by themselves)."""
+            """A new language: the open game is told again in it (its stored texts are in the
+            language it was played in), then the screen shown says everything again (kv rules
+            that read `tr._` follow by themselves)."""
+            self.session.retell()
             current = self.screens.current_screen if self.screens is not None else None
             if hasattr(current, "refresh"):
                 current.refresh()

@@ -53,7 +53,9 @@ class PastGameScreen(Screen):
         store = App.get_running_app().session.store
         try:
             info = store.game_info(self.game_id)
-            self.history = game_history(store.open_game(self.game_id))
+            played = store.open_game(self.game_id)
+            played.game.retell()  # its log in the language spoken now, not the one it was played in
+            self.history = game_history(played)
         except Exception as error:  # a damaged game: say so, the list stays usable
             self.say(_("This game cannot be shown: {error}").format(error=error))
             return

@@ -11,6 +11,7 @@ message, never a crash.
 from __future__ import annotations
 
 import json
+import logging
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
@@ -23,6 +24,8 @@ from companion.rules.options import options
 from companion.rules.script import parse
 from companion.store import Store, StoredGame
 from companion.store.db import default_db_path
+
+log = logging.getLogger(__name__)
 
 DEMO_SCRIPT = Path(__file__).resolve().parents[2] / "examples" / "three-players-draft.jsonl"
 DEMO_STEPS = 43  # turn 9: Cat has used her Transport ship, Bob's Diplomacy bonus waits
@@ -69,6 +72,7 @@ class GameSession:
                 self.game = self.store.open_game(saved["game"])
         except Exception as error:  # a locked, damaged or unwritable database: say so, go on
             self.problem = _("The game store could not be opened: {error}").format(error=error)
+        self.retell()
 
     def open_demo(self, steps: int = DEMO_STEPS) -> None:
         """Replay the example game part-way into the database given with --db, else into a
@@ -169,7 +173,20 @@ class GameSession:
             self.game = self.store.open_game(game_id)
         except Exception as error:
             return str(error)
+        self.retell()
         return ""
+
+    def retell(self) -> None:
+        """Tell the open game again in the language spoken now (Game.retell): done when a game
+        is opened and after a change of language, since its events' texts are stored in the
+        language they were played in (perhaps more than one); the store is not touched. The
+        options, worded too, are computed afresh."""
+        self._options = None
+        if self.game is None:
+            return
+        for number, why in self.game.game.retell():
+            log.warning("game %s, step %s: its stored texts are kept, not retold (%s)",
+                        self.game.id, number, why)
 
     # --- the screen to come back to ------------------------------------------------------
 

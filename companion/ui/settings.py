@@ -30,6 +30,7 @@ from companion.ui.dice_camera import (  # and DiceCameraView, for settings.kv
     keep_reading,
     readings_kept,
 )
+from companion.ui.panel_check import check_panel  # its kv loads with it
 from companion.ui.settings_model import (
     BUTTONS,
     DICE_KINDS,
@@ -54,6 +55,7 @@ from vision.faces import FACES
 
 Edit = Callable[[SettingsModel], str | None]
 READ = "read"  # teaching icon dice: the toggle that reads them with what was taught
+BRIGHTNESS_LEVELS = (25, 50, 75, 100)  # percent of the backlight, a finger's choice
 DISPLAY_MODES = (("window", N_("In a window")), ("fullscreen", N_("Full screen")))
 
 
@@ -127,6 +129,9 @@ class PanelSection(Section):
                                seconds=f"{panel.hold_time:g}"),
                            "settings:hold", lambda: self.ask_hold(panel.hold_time))
             details.add_widget(row)
+        row = Factory.SettingRow()  # touch only: the test says how to set a panel up
+        setting_button(row, _("Test the button panel"), "settings:panel-test", check_panel)
+        details.add_widget(row)
 
     def show_ports(self, details: Any, port: str | None, usb: str | None) -> None:
         """The port in use, the ports found under /dev to choose from, typing one, or none
@@ -344,7 +349,8 @@ class CameraPreview(ModalView):
 
 
 class DisplaySection(Section):
-    """Full screen or a window, and the window's size, for the next start."""
+    """The language and the backlight's brightness (at once); full screen or a window, and
+    the window's size, for the next start."""
 
     def refresh(self, model: SettingsModel) -> None:
         display = model.display
@@ -361,6 +367,31 @@ class DisplaySection(Section):
                      lambda text: self.screen.change(
                          lambda m: m.set_size(next(s for s in WINDOW_SIZES
                                                    if size_text(s) == text))))
+        self.show_brightness(display.brightness)
+
+    def show_brightness(self, chosen: int | None) -> None:
+        """The backlight's levels, applied at once, where the display has one the app can
+        set; else why not."""
+        from hardware.backlight import BacklightError, find_backlight
+
+        box = self.ids.brightness
+        box.clear_widgets()
+        backlight = find_backlight()
+        try:
+            now = backlight.percent if backlight is not None else None
+        except BacklightError as error:
+            backlight, now = None, str(error)
+        box.add_widget(InfoLine(tag="settings:brightness", text=(
+            _("Brightness: {percent} %").format(percent=now) if isinstance(now, int) else
+            now or _("Brightness: this display has no backlight the app can set (an HDMI "
+                     "monitor has its own buttons)."))))
+        if backlight is None:
+            return
+        levels = Factory.SettingRow()
+        fill_toggles(levels, "brightness", [(str(p), f"{p} %") for p in BRIGHTNESS_LEVELS],
+                     str(chosen), lambda level: self.screen.change(
+                         lambda m: m.set_brightness(int(level))))
+        box.add_widget(levels)
 
 
 class FilesSection(Section):

@@ -41,6 +41,8 @@ def read_settings(robot: Robot) -> dict[str, Any]:
         "calibration": robot.text("settings:calibration"),
         "display": chosen(robot, "display"),
         "size": chosen(robot, "size"),
+        "brightness": robot.text("settings:brightness"),
+        "level": chosen(robot, "brightness"),
         "pins": {w.tag.split(":")[-1]: robot.text(w.tag)
                  for w in robot.all(lambda t: t.startswith("settings:pin:"))},
         "hold": robot.text("settings:hold"),
@@ -213,6 +215,15 @@ def dice_kinds(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps
     yield from robot.wait_for(lambda: robot.popup() is None, "the picture to close")
 
 
+def brightness(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
+    """The backlight (a fake one, $PHOENIX_BACKLIGHT_ROOT) set to 50 % by touch."""
+    yield from to_settings(robot)
+    robot.result["before"] = read_settings(robot)
+    yield from robot.tap("settings:brightness:50")
+    yield from robot.frames(2)
+    robot.result["after"] = read_settings(robot)
+
+
 def faces(robot: Robot) -> dict[str, str]:
     """The face map's buttons as shown: pips -> the words on them."""
     return {w.tag.split(":")[-1]: robot.text(w.tag)
@@ -273,6 +284,7 @@ def serial_port(robot: Robot, size: tuple[int, int], shots: Path | None) -> Step
 
 SCENARIOS = {"change": change, "reopened": reopened, "bad-file": bad_file, "camera": camera,
              "language": language, "dice-kinds": dice_kinds,
+             "brightness": brightness,
              "serial-port": serial_port}
 
 if __name__ == "__main__":

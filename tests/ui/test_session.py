@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from companion import i18n
 from companion.ui.catalogue_model import CatalogueBrowser
 from companion.ui.session import GameSession, relaunch_screen
 
@@ -103,3 +104,30 @@ def test_a_catalogue_correction_reaches_the_open_game_and_its_options(tmp_path: 
     assert now == [key for key in asked if key != "sectors/101/cost"]
     assert session.game.catalogue.field("sectors", 101, "cost").value == 5
     session.close()
+
+
+def test_the_open_game_is_told_in_the_language_spoken_now(tmp_path: Path) -> None:
+    """A game played in English reads German once German is chosen (session.retell, as the app
+    does at a change of language) and when it is opened in German; its options are worded
+    afresh; the store keeps the words it was played in."""
+    db, overlay = tmp_path / "games.sqlite", tmp_path / "overlay.json"
+    session = GameSession(db, overlay)
+    session.open_demo(steps=20)
+    english = [e["text"] for e in session.game.game.steps[-1].events]
+    options = session.options()
+    try:
+        i18n.set_language("de")
+        session.retell()
+        german = [e["text"] for e in session.game.game.steps[-1].events]
+        assert german != english and session.options() is not options
+        assert session.execute({"cmd": "undo"}) == "" and session.execute({"cmd": "redo"}) == ""
+        assert [e["text"] for e in session.game.game.steps[-1].events] == german
+        session.close()
+        again = GameSession(db, overlay)
+        again.open()
+        assert [e["text"] for e in again.game.game.steps[-1].events] == german
+        stored = again.store.open_game(again.game.id)  # as the store has it
+        assert [e["text"] for e in stored.game.steps[-1].events] == english
+        again.close()
+    finally:
+        i18n.set_language("en")

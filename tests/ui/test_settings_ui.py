@@ -164,6 +164,31 @@ def test_pip_faces_turned_then_icon_dice_taught_by_touch_and_kept_after_a_restar
     assert again["dice"] == ["icons"]
 
 
+def test_the_brightness_set_by_touch_at_once_and_again_at_the_next_start(
+        run_ui_driver, tmp_path: Path) -> None:
+    backlight = tmp_path / "sys" / "rpi_backlight"  # the 7" display's, as Linux shows it
+    backlight.mkdir(parents=True)
+    (backlight / "max_brightness").write_text("255\n")
+    (backlight / "brightness").write_text("255\n")
+    env = {"PHOENIX_COMPANION_HOME": str(tmp_path / "data"),
+           "PHOENIX_BACKLIGHT_ROOT": str(tmp_path / "sys")}
+    result = run_ui_driver(SCRIPT, "brightness", extra_env=env)
+    assert result["before"]["brightness"] == "Brightness: 100 %"
+    assert result["before"]["level"] == []  # none set: the backlight is left as it is
+    assert result["after"]["brightness"] == "Brightness: 50 %"
+    assert result["after"]["level"] == ["50"]
+    assert (backlight / "brightness").read_text().strip() == "128"  # at once
+    assert load_config(tmp_path / "data" / "config.toml").display.brightness == 50
+    (backlight / "brightness").write_text("255\n")  # another program, or a reboot
+    again = run_ui_driver(SCRIPT, "reopened", extra_env=env)["settings"]
+    assert (backlight / "brightness").read_text().strip() == "128"  # set at the start
+    assert again["level"] == ["50"] and not again["status"]
+    gone = run_ui_driver(SCRIPT, "reopened", extra_env={
+        **env, "PHOENIX_BACKLIGHT_ROOT": str(tmp_path / "none")})["settings"]
+    assert gone["brightness"].startswith("Brightness: this display has no backlight")
+    assert gone["status"].startswith("The display's brightness cannot be set")
+
+
 def test_german_chosen_in_the_settings_is_spoken_at_once_and_after_a_restart(
         run_ui_driver, tmp_path: Path) -> None:
     data = tmp_path / "data"

@@ -21,6 +21,7 @@ from kivy.uix.image import Image
 from companion import paths
 from companion.config import CameraConfig
 from companion.i18n import _
+from companion.rules.words import resource_name
 from companion.ui.dice_camera_model import CameraDice, camera_line
 from companion.ui.flows import Dice
 from vision.faces import FACES, Die, Reading
@@ -214,7 +215,7 @@ class DiceCameraView(Image):
         shown = draw_overlay(picture, Reading(tuple(
             Die(d.value if self.face_map else None, d.face,
                 tuple(round(v * scale) for v in d.box), d.certainty)
-            for d in self.seen.dice)))
+            for d in self.seen.dice)), resource_name)
         height, width = shown.shape[:2]
         if self.texture is None or tuple(self.texture.size) != (width, height):
             self.texture = Texture.create(size=(width, height), colorfmt="bgr")

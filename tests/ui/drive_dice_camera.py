@@ -59,8 +59,7 @@ def read(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
     result = robot.result
     yield from read_table(robot)
     yield from robot.tap("ship:Cat:L1-expedition")
-    yield from robot.wait_for(lambda: robot.text("dice:camera-line").startswith("Read:"),
-                              "the camera's reading to be taken")
+    yield from robot.wait_for(lambda: camera_view(robot).taken, "the camera's reading taken")
     yield from robot.frames(3)
     view = camera_view(robot)
     result["taken"] = {"line": robot.text("dice:camera-line"), "faces": sorted(view.seen.faces),

@@ -197,8 +197,9 @@ def dice_kinds(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps
     robot.result["progress"] = robot.text("preview:progress")
     robot.result["teach"] = robot.text("preview:calibrate")
     yield from robot.tap("preview:calibrate")
-    yield from robot.wait_for(lambda: robot.text("settings:message").startswith(
-        ("The icon dice", "Not calibrated")), "the teaching")
+    # Teach closes the pop-up and says "Calibrating…" until the profile is made
+    yield from robot.wait_for(lambda: robot.popup() is None
+                              and "…" not in robot.text("settings:message"), "the teaching")
     yield from robot.frames(2)
     robot.result["learned"] = {"message": robot.text("settings:message"),
                                "calibration": robot.text("settings:calibration")}

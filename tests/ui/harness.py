@@ -181,11 +181,18 @@ class Robot:
             yield from self.tap(f"key:{'space' if key == ' ' else key.upper()}")
 
     def screenshot(self, path: Path) -> Steps:
-        """Save what the window shows now as a PNG."""
+        """Save what the window shows now as a PNG; in another language than English, named
+        with it before the size ("settings-de-800x480.png")."""
         from kivy.core.window import Window
+
+        from companion import i18n
 
         yield from self.frames(3)
         path = Path(path)
+        spoken = i18n.language()
+        if spoken != i18n.DEFAULT and f"-{spoken}-" not in path.name:
+            stem, _sep, size = path.stem.rpartition("-")
+            path = path.with_name(f"{stem}-{spoken}-{size}{path.suffix}")
         path.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory() as tmp:
             saved = Window.screenshot(name=str(Path(tmp) / "shot.png"))

@@ -49,6 +49,23 @@ def test_the_camera_reads_the_expedition_dice_and_taps_correct_them(run_ui_drive
     assert result["camera_shown"] is False
 
 
+def test_the_camera_reads_the_dice_in_german(run_ui_driver, tmp_path: Path) -> None:
+    """The same reading with `[display] language = "de"`: the line, the answer and the faces
+    (on the picture too) in German."""
+    db, config = camera_game(tmp_path, FRAMES, settle=0.3)
+    config.write_text(config.read_text() + '[display]\nlanguage = "de"\n')
+    result = run_ui_driver("drive_dice_camera.py", "read", shots=SHOTS,
+                           args=("--db", str(db), "--config", str(config)))
+    taken = result["taken"]
+    assert taken["faces"] == ["food", "food", "food", "food", "human", "metal"]
+    assert taken["line"].startswith("Gelesen: 6 von 6 Würfeln")
+    assert taken["panel"]["buttons"]["action:camera-dice"] == "Diese 6 Würfel (Kamera)"
+    assert sorted(result["kept"]["lines"].removeprefix("Gewürfelt: ").split(", ")) == [
+        "Metall", "Pflanzen", "Pflanzen", "Pflanzen", "Pflanzen", "Pflanzen"]
+    assert any(name.endswith("action-dice-camera-de-800x480.png")
+               for name in result["screenshots"])
+
+
 def camera_game(tmp_path: Path, frames: int, settle: float) -> tuple[Path, Path]:
     """The game at Cat's turn, and a config whose camera is a folder of `frames` recorded
     frames (hard links to one copy of the photo) read with this settle time."""

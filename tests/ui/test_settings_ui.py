@@ -120,25 +120,32 @@ def test_the_dice_camera_shown_calibrated_from_the_readings_kept_and_turned_off(
     assert again["calibration"] == f"Calibration: {profile}. Readings kept: 4."
 
 
-def test_pip_faces_turned_then_icon_dice_taught_by_touch_and_kept_after_a_restart(
-        run_ui_driver, tmp_path: Path) -> None:
-    """DESIGN.md: "Pip dice (any ordinary d6) with a face map, default 1-2 food, 3-4 water,
-    5 metal, 6 Human, configurable"; "Teaching icon dice is a calibration"."""
+def icon_dice_table(tmp_path: Path, language: str = "en") -> dict[str, str]:
+    """A data folder whose config's camera is a folder with one tray photo, and renders of
+    icon dice to turn it into (1 food die, 2 water, 3 metal, 4 Human): the driver's env."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "vision"))
     import cv2
     from synth_dice import render_tray
 
     data, camera, renders = tmp_path / "data", tmp_path / "camera", tmp_path / "renders"
-    camera.mkdir()
-    renders.mkdir()
+    for folder in (data, camera, renders):
+        folder.mkdir()
     for count, face in enumerate(("food", "water", "metal", "human"), start=1):
         frame, _placed = render_tray([face] * count, seed=40 + count)
         cv2.imwrite(str(renders / f"{face}.png"), frame)
     shutil.copy(renders / "food.png", camera / "tray.png")
-    data.mkdir()
-    (data / "config.toml").write_text(f'[camera]\nsource = "{camera}"\n', encoding="utf-8")
-    env = {"PHOENIX_COMPANION_HOME": str(data), "PHOENIX_TEST_RENDERS": str(renders),
-           "PHOENIX_TEST_CAMERA": str(camera)}
+    (data / "config.toml").write_text(f'[camera]\nsource = "{camera}"\n'
+                                      f'[display]\nlanguage = "{language}"\n', encoding="utf-8")
+    return {"PHOENIX_COMPANION_HOME": str(data), "PHOENIX_TEST_RENDERS": str(renders),
+            "PHOENIX_TEST_CAMERA": str(camera)}
+
+
+def test_pip_faces_turned_then_icon_dice_taught_by_touch_and_kept_after_a_restart(
+        run_ui_driver, tmp_path: Path) -> None:
+    """DESIGN.md: "Pip dice (any ordinary d6) with a face map, default 1-2 food, 3-4 water,
+    5 metal, 6 Human, configurable"; "Teaching icon dice is a calibration"."""
+    env = icon_dice_table(tmp_path)
+    data = tmp_path / "data"
     result = run_ui_driver(SCRIPT, "dice-kinds", shots=SHOTS, extra_env=env)
     assert result["faces"] == {"1": "1 pips: food", "2": "2 pips: food", "3": "3 pips: water",
                                "4": "4 pips: water", "5": "5 pips: metal", "6": "6 pips: human"}
@@ -162,6 +169,19 @@ def test_pip_faces_turned_then_icon_dice_taught_by_touch_and_kept_after_a_restar
     assert (saved.dice, saved.faces) == ("icons", "1-2=food,3=metal,4=water,5=metal,6=human")
     again = run_ui_driver(SCRIPT, "reopened", extra_env=env)["settings"]
     assert again["dice"] == ["icons"]
+
+
+def test_icon_dice_taught_in_german(run_ui_driver, tmp_path: Path) -> None:
+    result = run_ui_driver(SCRIPT, "dice-kinds", shots=SHOTS,
+                           extra_env=icon_dice_table(tmp_path, "de"))
+    assert result["faces"]["3"] == "3 Augen: Wasser"
+    assert result["icons"]["show"] == "Symbolwürfel anlernen"
+    assert result["progress"].startswith("Behaltene Würfel: Pflanzen 1, Wasser 2, Metall 3, "
+                                         "Mensch 4.")
+    assert result["learned"]["message"].startswith("Die Symbolwürfel sind aus 4 Würfen")
+    assert result["read"] == ["human"] * 4
+    assert any(name.endswith("settings-teach-icons-de-800x480.png")
+               for name in result["screenshots"])
 
 
 def test_the_brightness_set_by_touch_at_once_and_again_at_the_next_start(

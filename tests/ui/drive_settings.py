@@ -182,9 +182,11 @@ def dice_kinds(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps
     view = robot.popup().ids.camera
     taught = []
     for count, face in enumerate(("food", "water", "metal", "human"), start=1):
-        shutil.copy(renders / f"{face}.png", camera / "tray.png.new")
-        os.replace(camera / "tray.png.new", camera / "tray.png")  # the dice turned over
+        # the face chosen, then the dice turned over: a picture of the dice before is read
+        # as this face too, but has a die fewer than the one waited for
         yield from robot.tap(f"settings:turned:{face}")
+        shutil.copy(renders / f"{face}.png", camera / "tray.png.new")
+        os.replace(camera / "tray.png.new", camera / "tray.png")
         yield from robot.wait_for(lambda n=count: view.seen is not None
                                   and len(view.seen.dice) == n, f"{count} dice showing {face}")
         yield from robot.tap("preview:hold")

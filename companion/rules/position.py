@@ -35,12 +35,19 @@ _MISSING = object()
 class PositionError(ValueError):
     """A position that cannot be scored; says which player and field (as the JSON names them:
     "player 2", "sectors[0] (Sector 301).residents"), and what to do (`message`, in the
-    language spoken now)."""
+    language spoken now).
 
-    def __init__(self, player: str, field: str, message: str) -> None:
+    Apart from the words, for a screen to find what to show: `index`, the player's place in
+    "players" (0-based; None when the problem is not one player's) and `sectors`, the numbers
+    of the Sectors a problem with a station's Sectors is about."""
+
+    def __init__(self, player: str, field: str, message: str, *, index: int | None = None,
+                 sectors: tuple[int, ...] = ()) -> None:
         self.player = player
         self.field = field
         self.message = message
+        self.index = index
+        self.sectors = sectors
         super().__init__(f"{player}: {field}: {message}")
 
 
@@ -137,14 +144,24 @@ def parse_position(data: Any, catalogue: Catalogue) -> tuple[PlayerPosition, ...
             _("the game is for {least} to {most} players, got {count}").format(
                 least=MIN_PLAYERS, most=MAX_PLAYERS, count=len(raw_players)),
         )
-    players = tuple(_player(raw, i, catalogue) for i, raw in enumerate(raw_players))
+    players = tuple(_player_at(raw, i, catalogue) for i, raw in enumerate(raw_players))
     _check_unique_names(players)
     _check_sectors_unique_across_players(players)
     return players
 
 
+def _player_at(raw: Any, index: int, catalogue: Catalogue) -> PlayerPosition:
+    """Player `index`; a problem with them says which (PositionError.index)."""
+    try:
+        return _player(raw, index, catalogue)
+    except PositionError as error:
+        if error.index is None:
+            error.index = index
+        raise
+
+
 def _player(raw: Any, index: int, catalogue: Catalogue) -> PlayerPosition:
-    label = f"player {index + 1}"
+    label = _("player {number}").format(number=index + 1)
     if not isinstance(raw, Mapping):
         raise PositionError(label, "player",
                             _("expected an object with name, hub, points, ..."))
@@ -317,6 +334,7 @@ def _check_station(player: str, hub: str, sectors: tuple[BuiltSector, ...]) -> N
                   "have only one Sector of each level").format(
                       first=seen[key], second=sector.number, level=sector.level,
                       color=color_name(sector.color)),
+                sectors=(seen[key], sector.number),
             )
         seen[key] = sector.number
     if hub == ANY_ORDER_HUB:
@@ -328,6 +346,7 @@ def _check_station(player: str, hub: str, sectors: tuple[BuiltSector, ...]) -> N
                 _("Sector {number} is Level-{level} {color} but the {color} wing has no "
                   "Level-{below} Sector; a wing is built from smallest to largest").format(
                       number=number, level=level, color=color_name(color), below=level - 1),
+                sectors=(number,),
             )
 
 
@@ -336,12 +355,13 @@ def _check_unique_names(players: Sequence[PlayerPosition]) -> None:
     for name, count in names.items():
         if count > 1:
             raise PositionError(name, "name",
-                                _("two players have this name; names must differ"))
+                                _("two players have this name; names must differ"),
+                                index=[p.name for p in players].index(name))
 
 
 def _check_sectors_unique_across_players(players: Sequence[PlayerPosition]) -> None:
     owner: dict[int, str] = {}
-    for player in players:
+    for index, player in enumerate(players):
         for sector in player.sectors:
             if sector.number in owner:
                 other = owner[sector.number]
@@ -349,7 +369,8 @@ def _check_sectors_unique_across_players(players: Sequence[PlayerPosition]) -> N
                         if other == player.name else
                         _("Sector {number} is built and also by {other}; there is one tile"))
                 raise PositionError(player.name, "sectors",
-                                    text.format(number=sector.number, other=other))
+                                    text.format(number=sector.number, other=other),
+                                    index=index, sectors=(sector.number,))
             owner[sector.number] = player.name
 
 

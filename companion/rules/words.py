@@ -134,16 +134,18 @@ def joined(items: Iterable[str]) -> str:
     return _("{first} and {last}").format(first=", ".join(items[:-1]), last=items[-1])
 
 
-def amount(key: str, count: int) -> str:
-    """A number of one counter ("3 GEMs", "1 point", "2 food"), in the language spoken now."""
+def amount(key: str, count: int, *, shown: str | None = None) -> str:
+    """A number of one counter ("3 GEMs", "1 point", "2 food"), in the language spoken now;
+    `shown`: the number as it is written there (e.g. marked up bigger), else as it is."""
+    number = str(count) if shown is None else shown
     if key == "gems":
-        return ngettext("{count} GEM", "{count} GEMs", count).format(count=count)
+        return ngettext("{count} GEM", "{count} GEMs", count).format(count=number)
     if key == "points":
-        return ngettext("{count} point", "{count} points", count).format(count=count)
+        return ngettext("{count} point", "{count} points", count).format(count=number)
     if key == "food":
-        return ngettext("{count} food", "{count} food", count).format(count=count)
+        return ngettext("{count} food", "{count} food", count).format(count=number)
     if key == "water":
-        return ngettext("{count} water", "{count} water", count).format(count=count)
+        return ngettext("{count} water", "{count} water", count).format(count=number)
     if key == "metal":
-        return ngettext("{count} metal", "{count} metal", count).format(count=count)
-    return f"{count} {key}"
+        return ngettext("{count} metal", "{count} metal", count).format(count=number)
+    return f"{number} {key}"

@@ -14,12 +14,15 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion import i18n
 from companion.files import write_text_atomically
 from companion.i18n import N_, _
 from companion.rules.words import SECTOR_COLORS, SPECIES, color_name
+
+if TYPE_CHECKING:
+    from companion.rules.position import PositionError
 
 LEVELS = (1, 2, 3)
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
@@ -406,30 +409,25 @@ class ScoreForm:
             return Outcome(problem=self.locate(error, position))
         return Outcome(sheet=score_game(players, self.catalogue))
 
-    def locate(self, error: Any, position: Mapping | None = None) -> Problem:
-        """Turn a PositionError into a Problem: which player, which field, plain words."""
+    def locate(self, error: PositionError, position: Mapping | None = None) -> Problem:
+        """Turn a PositionError into a Problem: which player (its `index`, else the player of
+        that name), which field, plain words (its `message`)."""
         position = position if position is not None else self.to_position()
-        text = str(error)
-        prefix = f"{error.player}: {error.field}: "
-        detail = text[len(prefix):] if text.startswith(prefix) else text
-        player = self._player_index(str(error.player))
+        detail = error.message
+        player = self._player_index(error.index, str(error.player))
         raw_field = str(error.field)
         key, numbers, label = _field_key(raw_field, player, position)
         if key == "sectors" and not numbers:
-            numbers = tuple(int(n) for n in re.findall(r"\b(\d{3})\b", detail))
+            numbers = tuple(error.sectors)
         if player is None:
             return Problem(f"{detail[:1].upper()}{detail[1:]}", None, None, ())
         name = self.players[player].name
         return Problem(f"{name}: {label}: {detail}", player, key, numbers)
 
-    def _player_index(self, who: str) -> int | None:
-        for i, p in enumerate(self.players):
-            if p.name == who.strip():
-                return i
-        match = re.fullmatch(r"player (\d+)", who)
-        if match and 1 <= int(match.group(1)) <= len(self.players):
-            return int(match.group(1)) - 1
-        return None
+    def _player_index(self, index: int | None, who: str) -> int | None:
+        if index is not None:
+            return index if 0 <= index < len(self.players) else None
+        return next((i for i, p in enumerate(self.players) if p.name == who.strip()), None)
 
     def save(self, path: Path) -> None:
         """Write what has been entered to a file (the `score` JSON format), atomically."""

@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 from companion.i18n import _
 from companion.rules import setup as rules
-from companion.rules.catalogue import Catalogue, CatalogueError, check_entry
+from companion.rules.catalogue import Catalogue
 from companion.rules.move import Missing, Refused
 from companion.rules.options import options
 from companion.rules.words import (
@@ -28,6 +28,7 @@ from companion.rules.words import (
 from companion.store.errors import StoreError
 from companion.text import name_problem
 from companion.ui.values_model import ValueEntry, words
+from companion.ui.values_model import problem as value_problem
 
 # The steps by their (English) names, which the wizard goes by; `step_name` says them.
 STEPS = ("Players", "Options", "Lay out", "Sector display", "Draft", "Hubs",
@@ -187,12 +188,9 @@ class SetupWizard:
                 self.message = refused.reason
 
     def check_value(self, key: str, value: Any) -> str | None:
-        """Why `value` cannot be the catalogue's `key` (None: it can)."""
-        try:
-            check_entry(key, value, self.catalogue.shipped)
-        except CatalogueError as error:
-            return str(error).split(": ")[-1]
-        return None
+        """Why `value` cannot be the catalogue's `key` (None: it can), in the words the value
+        pop-up uses (values_model.problem)."""
+        return value_problem(key, value, self.catalogue)
 
 
 # -- the steps before the game exists ---------------------------------------------------------

@@ -13,6 +13,7 @@ from kivy.clock import Clock
 from kivy.properties import (
     BooleanProperty,
     ColorProperty,
+    DictProperty,
     ListProperty,
     ObjectProperty,
     StringProperty,
@@ -30,12 +31,15 @@ from companion.ui.table_model import (
     ShipButton,
     TableView,
     amount,
+    amount_markup,
     changed_numbers,
     table_view,
 )
 from companion.ui.widgets import PLAYER_RGBA, PLAYER_TEXT, TagButton, TagLabel
 
 LONG_PRESS_S = 0.6  # a finger held this long on a counter corrects it
+NUMBER_PX = 24  # a counter's number (at 800x480; times app.unit), its word smaller (table.kv)
+AMOUNTS = ("gems", "food", "water", "metal")  # the counters beside the name plate
 HIGHLIGHT_S = 2.0  # how long the numbers that changed stay lit
 TRAVEL_PX = 20  # a touch that moved further is a scroll, not a long press
 
@@ -102,6 +106,7 @@ class PlayerStrip(BoxLayout):
     food = StringProperty("")
     water = StringProperty("")
     metal = StringProperty("")
+    shown = DictProperty({})  # AMOUNTS as their labels show them: the number big, the word not
     points = StringProperty("")
     diplomacy = StringProperty("")
     plate = ColorProperty((0, 0, 0, 1))
@@ -115,6 +120,9 @@ class PlayerStrip(BoxLayout):
         self.values = row.counters
         for counter, _word in COUNTER_NAMES:
             setattr(self, counter, amount(row.counters[counter], counter))
+        big = round(App.get_running_app().unit * NUMBER_PX)
+        self.shown = {counter: amount_markup(row.counters[counter], counter, big)
+                      for counter in AMOUNTS}
         self.name, self.diplomacy, self.active, self.lit = (row.name, row.diplomacy, row.active,
                                                             lit)
         self.plate, self.plate_text = PLAYER_RGBA[row.color], PLAYER_TEXT[row.color]

@@ -131,6 +131,13 @@ def amount(number: int, counter: str) -> str:
     return words.amount(counter, number)
 
 
+def amount_markup(number: int, counter: str, size: int) -> str:
+    """A number of a counter for a label with markup: the number `size` px, its word in the
+    label's (smaller) size, so that "12 Pflanzen" fits where "12 food" does:
+    "[size=24]12[/size] food"."""
+    return words.amount(counter, number, shown=f"[size={size}]{number}[/size]")
+
+
 def changed_numbers(before: TableView | None, after: TableView) -> set[tuple[str, str]]:
     """The numbers that changed from one view to the next, as (player, counter) pairs, with
     "diplomacy" for a player's tracks and ("", "supply") for the supply; none the first time."""

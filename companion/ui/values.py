@@ -16,7 +16,7 @@ from kivy.properties import StringProperty
 from kivy.uix.modalview import ModalView
 
 from companion.i18n import _
-from companion.ui.values_model import Number, ValueEntry
+from companion.ui.values_model import Number, ValueEntry, choice_id
 from companion.ui.widgets import KeypadPopup, TagButton
 
 LAYOUT = str(Path(__file__).with_suffix(".kv"))
@@ -83,7 +83,8 @@ class ValuePopup(ModalView):
             Clock.schedule_once(lambda _dt: self.keypad(), 0)
             return
         for label, value in prompt.choices:
-            button = TagButton(text=label, tag=f"values:choice:{label}", font_size=unit * 20)
+            button = TagButton(text=label, tag=f"values:choice:{choice_id(value)}",
+                               font_size=unit * 20)
             button.bind(on_release=lambda _b, v=value: self.answer(v))
             grid.add_widget(button)
 

@@ -10,6 +10,7 @@ Every finished value is checked by `check_entry` before it is accepted.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -77,6 +78,13 @@ class Prompt:
     @property
     def number(self) -> bool:
         return not self.choices
+
+
+def choice_id(value: Any) -> str:
+    """A choice's id in its button's tag (`values:choice:<id>`), the same in every language:
+    a word as it is ("food", "done", "add"), anything else as JSON ("0" for quarter 1,
+    "true", "null")."""
+    return value if isinstance(value, str) else json.dumps(value)
 
 
 class Part(Protocol):
@@ -244,13 +252,40 @@ def quarter_choices(quarters: int | None, *, none: str | None = None) -> list[tu
 # -- which entry a catalogue key needs ----------------------------------------------------------
 
 
-def problem(key: str, value: Any, catalogue: Catalogue) -> str | None:
-    """Why `value` cannot be the catalogue's `key` (the schema's words), None when it can."""
+def refusal(key: str, value: Any, catalogue: Catalogue) -> CatalogueError | None:
+    """The catalogue's refusal of `value` for `key` (None: it takes it)."""
     try:
         check_entry(key, value, catalogue.shipped)
     except CatalogueError as error:
-        return str(error).partition(f"field '{key.split('/')[-1]}': ")[2] or str(error)
+        return error
     return None
+
+
+def number_words(number: tuple[int, int | None]) -> str:
+    """The whole numbers a field takes, in the language spoken now ("a whole number 0 or
+    more")."""
+    minimum, maximum = number
+    if maximum is None:
+        return _("a whole number {minimum} or more").format(minimum=minimum)
+    return _("a whole number {minimum} to {maximum}").format(minimum=minimum, maximum=maximum)
+
+
+def problem(key: str, value: Any, catalogue: Catalogue) -> str | None:
+    """Why `value` cannot be the catalogue's `key`, None when it can: a number out of the
+    field's range in the language spoken now, anything else in the schema's words."""
+    error = refusal(key, value, catalogue)
+    if error is None:
+        return None
+    if error.number is None:
+        return error.problem or str(error)
+    if isinstance(value, bool) or not isinstance(value, int):
+        return _("expected a whole number, got {value}").format(value=repr(value))
+    minimum, maximum = error.number
+    if maximum is None:
+        return _("expected a whole number {minimum} or more, got {value}").format(
+            minimum=minimum, value=repr(value))
+    return _("expected a whole number {minimum} to {maximum}, got {value}").format(
+        minimum=minimum, maximum=maximum, value=repr(value))
 
 
 def _sector_quarters(key: str, catalogue: Catalogue, entered: Mapping[str, Any]) -> int | None:
@@ -276,8 +311,9 @@ def part_for(key: str, catalogue: Catalogue, entered: Mapping[str, Any] | None =
     if problem(key, True, catalogue) is None:
         return Word(_("Yes or no?"), ((_("Yes"), True), (_("No"), False)))
     if problem(key, 0, catalogue) is None or problem(key, 1, catalogue) is None:
-        hint = (problem(key, -1, catalogue) or "").partition(", got")[0]
-        return Number(_("Type the number"), hint.removeprefix("expected "))
+        below = refusal(key, -1, catalogue)
+        number = below.number if below is not None else None
+        return Number(_("Type the number"), number_words(number) if number else "")
     words = [w for w in WORDS if problem(key, w, catalogue) is None]
     if words:
         return Word(_("Which one?"), [(value_word(w), w) for w in words])

@@ -26,7 +26,15 @@ from companion.catalogue_files import (
     set_user_value,
 )
 from companion.rules import effects
-from companion.rules.catalogue import KINDS, SOURCES, CatalogueError, Field, format_summary, summary
+from companion.rules.catalogue import (
+    KINDS,
+    SOURCES,
+    CatalogueError,
+    Field,
+    check_entry,
+    format_summary,
+    summary,
+)
 from companion.rules.effects import validate_ability
 from companion.rules.game import Game
 from companion.rules.move import Refused
@@ -490,6 +498,24 @@ def test_set_user_value_refuses_bad_values(tmp_path, kind, record, field, value,
         assert word in str(error.value)
     assert overlay.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == ["overlay.json"]  # no temporary left
+
+
+@pytest.mark.parametrize(("key", "value", "problem", "number"), [
+    ("sectors/218/quarters", 0, "expected a whole number 1 or more, got 0", (1, None)),
+    ("sectors/218/level", 4, "expected a whole number 1 to 3, got 4", (1, 3)),
+    ("sectors/218/cost", "nine", "expected a whole number, got 'nine'", (0, None)),
+    ("sectors/218/color", "red", "expected one of teal, pink, brown; got 'red'", None),
+    ("sectors/218/price", 3, "no such field (expected one of level, color, cost, quarters, "
+     "income_icons, income_icons_complete, first_game)", None),
+    ("sectors/999/cost", 3, None, None),
+])
+def test_a_refused_entry_says_its_problem_and_range_apart_from_its_words(cat, key, value,
+                                                                         problem, number):
+    """A screen says a refusal in its own (the player's) words from these, not from the text."""
+    with pytest.raises(CatalogueError) as error:
+        check_entry(key, value, cat.shipped)
+    assert (error.value.problem, error.value.number) == (problem, number)
+    assert problem is None or str(error.value).endswith(f": {problem}")
 
 
 def test_export_import_round_trip(tmp_path):

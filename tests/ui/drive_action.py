@@ -55,7 +55,8 @@ def answer_value(robot: Robot, answers: Mapping[str, str | Sequence[str]] | None
                  ) -> Steps:
     """Answer the value pop-up open now: the first of `answers` whose words its question
     contains - digits typed on the keypad (default "2"), or a value pop-up's buttons tapped by
-    their text ("Quarter 1", "Done"); its question is noted in result["asked"]; OK."""
+    their choice's id, the same in every language ("0" for Quarter 1, "done" for Done:
+    values_model.choice_id); its question is noted in result["asked"]; OK."""
     from companion.ui.values import ValuePopup
 
     popup = robot.popup()

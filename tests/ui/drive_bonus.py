@@ -28,8 +28,8 @@ from drive_table import engine_player, read_table, shot
 from harness import Robot, Steps, run
 
 # What Sector 321's tile prints, as the example's line gives it ("catalogue" on line 109).
-TILE = {"cost": "9", "How many living quarters": "4", "Which living quarter": ["Quarter 1"],
-        "income icons": ["Done"]}
+TILE = {"cost": "9", "How many living quarters": "4", "Which living quarter": ["0"],
+        "income icons": ["done"]}
 ROLLED = ("food", "water", "metal", "metal", "human", "food", "water")
 KEPT = ("metal", "metal", "human", "food", "water")
 

@@ -173,7 +173,7 @@ def answer_asked(robot: Robot) -> Steps:
     title = robot.text("setup:title")
     yield from robot.tap("setup:keypad")
     if "starting_diplomacy" in title or "Diplomacy" in title:
-        yield from robot.tap("values:choice:Done")
+        yield from robot.tap("values:choice:done")
         yield from keypad(robot, "", 0)
     else:
         field = next((f for f in HUB_START if f in title.lower()), None)

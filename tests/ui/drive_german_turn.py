@@ -21,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from drive_action import confirm, read_panel
-from drive_table import read_table, shot
+from drive_table import counter_lines, read_table, shot
 from harness import Robot, Steps, run
 
 ROLLED = ("food", "water", "metal", "human", "human", "food")
@@ -42,6 +42,7 @@ def expedition(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps
     yield from read_table(robot)
     result["before"] = result.pop("table")
     result["table_words"] = table_words(robot)
+    result["counter_lines"] = counter_lines(robot)
     yield from shot(robot, shots, "table-de", size)
     yield from robot.tap("ship:Cat:L1-expedition")
     yield from robot.wait_for(lambda: robot.find("die:food") is not None, "the dice panel")

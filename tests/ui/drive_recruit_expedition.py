@@ -128,7 +128,7 @@ def bonus_value(robot: Robot, size: tuple[int, int], shots: Path | None) -> Step
     yield from robot.wait_for(lambda: robot.popup() is not keypad, "the value pop-up again")
     yield from robot.frames(2)
     result["so_far"] = popup.so_far
-    yield from robot.tap("values:choice:Done")
+    yield from robot.tap("values:choice:done")
     yield from robot.wait_for(lambda: robot.popup() is None, "the pop-up closed")
     yield from read_table(robot)
     result["after"] = result.pop("table")

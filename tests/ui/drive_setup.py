@@ -106,15 +106,15 @@ def three_player_first_game(robot: Robot, size: tuple[int, int], shots: Path | N
             yield from keypad(robot, f"setup:value:hubs/{hub}/{field}", value)
         yield from robot.tap(f"setup:value:hubs/{hub}/starting_diplomacy")
         if hub == "B-1":
-            yield from robot.tap("values:choice:Transport")  # a step printed on a track ...
+            yield from robot.tap("values:choice:transport")  # a step printed on a track ...
             yield from keypad(robot, "", 1)
             yield from robot.wait_for(lambda: robot.find("values:back"), "the value pop-up")
             result["so_far"] = yield from robot.read("values:so-far")
             yield from shot(robot, shots, "setup-value-entry", size)
             yield from robot.tap("values:back")  # ... taken back: the amount asked again
             yield from keypad(robot, "", 0)  # none after all
-            yield from robot.wait_for(lambda: robot.find("values:choice:Done"), "the tracks")
-        yield from robot.tap("values:choice:Done")  # nothing printed on a track
+            yield from robot.wait_for(lambda: robot.find("values:choice:done"), "the tracks")
+        yield from robot.tap("values:choice:done")  # nothing printed on a track
         yield from keypad(robot, "", 0)  # no free choice
         yield from robot.wait_for(lambda: robot.popup() is None, "the panel")
         if hub == "B-1":

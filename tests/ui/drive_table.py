@@ -30,6 +30,17 @@ def texts(robot: Robot, prefix: str) -> list[str]:
     return [robot.text(w.tag) for w in robot.all(lambda t: t.startswith(prefix))]
 
 
+def counter_lines(robot: Robot) -> dict[str, list]:
+    """How each player's counter on the table is laid out, as {tag: [lines, the words laid
+    out, the words it shows]}: one line with all its words when it fits its slot."""
+    found = {}
+    for widget in robot.all(lambda t: t.startswith("counter:")):
+        lines = widget._label._cached_lines if widget._label is not None else []
+        laid_out = " ".join(word.text for line in lines for word in line.words)
+        found[widget.tag] = [len(lines), " ".join(laid_out.split()), robot.text(widget.tag)]
+    return found
+
+
 def read_table(robot: Robot) -> Steps:
     """Wait for the table and read whose turn it is, every player's numbers and the strips."""
     yield from robot.wait_for(lambda: robot.find("table:active") is not None, "the table")
@@ -87,6 +98,7 @@ def demo_table(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps
     yield from shot(robot, shots, "action-diplomacy-bonus", size)
     yield from robot.tap("bonus:1")
     yield from read_table(robot)
+    robot.result["counter_lines"] = counter_lines(robot)
     yield from shot(robot, shots, "table", size)
 
 

@@ -6,6 +6,10 @@ app under Xvfb (see docs/ui-testing.md):
                        income icons one icon at a time (no JSON); the Construction is confirmed
   catalogue-color      home, Catalogue, Sector 214's colour (assumed from its number) corrected
                        in one tap; what the overlay file then holds
+  catalogue-icons      home, Catalogue, Sector 101's income icons entered in the value pop-up
+                       by its buttons' ids (values:choice:add, food, 0, done), whatever the
+                       language (run with a config saying German); the buttons' words as shown
+                       and what the overlay file then holds
 """
 
 from __future__ import annotations
@@ -34,14 +38,14 @@ def settle(seconds: float) -> Steps:
 
 def answer_icons(robot: Robot) -> Steps:
     """Sector 101's income icons: one food icon above quarter 1, then Done."""
-    yield from robot.tap("values:choice:Add an income icon")
+    yield from robot.tap("values:choice:add")
     yield from robot.tap("values:choice:food")
     yield from robot.wait_for(lambda: robot.find("key:ok"), "the amount's keypad")
     yield from robot.tap_keys("1")
     yield from robot.tap("key:ok")
-    yield from robot.tap("values:choice:Quarter 1")
+    yield from robot.tap("values:choice:0")
     robot.result["icons_so_far"] = yield from robot.read("values:so-far")
-    yield from robot.tap("values:choice:Done")
+    yield from robot.tap("values:choice:done")
 
 
 def construction_values(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
@@ -68,7 +72,7 @@ def construction_values(robot: Robot, size: tuple[int, int], shots: Path | None)
             yield from answer_icons(robot)
         elif isinstance(popup, ValuePopup):  # which quarter activates an ability
             asked.append(popup.question)
-            yield from robot.tap("values:choice:Quarter 1")
+            yield from robot.tap("values:choice:0")
         else:
             asked.append(popup.title)
             yield from robot.tap_keys("2" if "living quarters" in popup.title else "0")
@@ -98,8 +102,45 @@ def catalogue_color(robot: Robot, size: tuple[int, int], shots: Path | None) -> 
     robot.result["overlay"] = overlay
 
 
+def catalogue_icons(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
+    """Home, Catalogue, Sectors, Sector 101: its income icons entered by the pop-up's ids."""
+    from companion.catalogue_files import read_overlay
+
+    def buttons() -> dict[str, str]:
+        return {w.tag: robot.text(w.tag) for w in robot.all(
+            lambda t: t.startswith("values:choice:"))}
+
+    yield from robot.tap("home:catalogue")
+    yield from robot.tap("catalogue:kind:sectors")
+    yield from robot.tap("catalogue:record:101")
+    yield from robot.tap("catalogue:correct:income_icons")
+    yield from robot.wait_for(lambda: isinstance(robot.popup(), ValuePopup), "the value pop-up")
+    shown = [(yield from tapped(robot, "values:choice:add", buttons)),
+             (yield from tapped(robot, "values:choice:food", buttons))]
+    yield from robot.wait_for(lambda: robot.find("key:ok"), "the amount's keypad")
+    yield from robot.tap_keys("1")
+    yield from robot.tap("key:ok")
+    yield from robot.wait_for(lambda: robot.find("values:choice:0"), "the quarters")
+    shown.append((yield from tapped(robot, "values:choice:0", buttons)))
+    yield from robot.wait_for(lambda: robot.find("values:choice:done"), "Done")
+    shown.append((yield from tapped(robot, "values:choice:done", buttons)))
+    yield from robot.wait_for(lambda: robot.popup() is None, "the pop-up closed")
+    robot.result["buttons"] = shown  # the choices before each tap
+    overlay: dict[str, Any] = read_overlay(robot.app.overlay)
+    robot.result["overlay"] = overlay
+
+
+def tapped(robot: Robot, tag: str, buttons: Any) -> Steps:
+    """Tap `tag` once it is on screen; the choices shown just before ({tag: words})."""
+    yield from robot.wait_for(lambda: robot.find(tag) is not None, f"widget {tag!r}")
+    shown = buttons()
+    yield from robot.tap(tag)
+    return shown
+
+
 SCENARIOS: dict[str, Any] = {"construction-values": construction_values,
-                             "catalogue-color": catalogue_color}
+                             "catalogue-color": catalogue_color,
+                             "catalogue-icons": catalogue_icons}
 
 if __name__ == "__main__":
     sys.exit(run(SCENARIOS))

@@ -185,11 +185,43 @@ def test_position_errors_are_located_in_plain_words(catalogue):
                           {"players": [{}, {"sectors": [{"number": 308}]}]})
     assert (problem.player, problem.field, problem.sectors) == (1, "sectors", (308,))
     assert problem.message == "Beth: Sector 308 living quarters: give it"
-    problem = form.locate(PositionError("player 1", "hub", "unknown Station Hub"), position)
+    problem = form.locate(PositionError("player 1", "hub", "unknown Station Hub", index=0),
+                          position)
     assert (problem.player, problem.field) == (0, "hub")
     assert problem.message == "Player 1: Station Hub: unknown Station Hub"
     problem = form.locate(PositionError("position", "players", "expected 2 to 4"), position)
     assert problem.player is None and problem.message == "Expected 2 to 4"
+
+
+def test_a_position_error_in_german_is_located_by_its_index_not_its_words(catalogue):
+    """The engine names a nameless player "Spieler 2" in German; the form finds the player by
+    the error's index, and the Sectors of a station's problem by its numbers."""
+    from companion import i18n
+    from companion.rules.position import parse_position
+
+    form = ScoreForm(catalogue, 2)
+    counts = {"points": 0, "ships_left": 0, "gems": 0, "food": 0, "water": 0, "metal": 0}
+    position = {"players": [{"name": "Ann", "hub": "B-1", **counts}, {"name": " "}]}
+    i18n.set_language("de")
+    try:
+        with pytest.raises(PositionError) as raised:
+            parse_position(position, catalogue)
+        error = raised.value
+        assert (error.player, error.index) == ("Spieler 2", 1)
+        problem = form.locate(error, position)
+        assert (problem.player, problem.field) == (1, "name")
+        assert problem.message.startswith(f"{form.players[1].name}: ")
+        assert problem.message.endswith(": erwartet einen nicht leeren Text")
+        sector = {"number": 101, "quarters": 1}
+        twice = {"players": [{"name": "Ann", "hub": "B-1", **counts, "sectors": [sector]},
+                             {"name": "Bob", "hub": "B-2", **counts, "sectors": [sector]}]}
+        with pytest.raises(PositionError) as raised:
+            parse_position(twice, catalogue)
+        assert (raised.value.index, raised.value.sectors) == (1, (101,))
+        problem = form.locate(raised.value, twice)
+        assert (problem.player, problem.field, problem.sectors) == (1, "sectors", (101,))
+    finally:
+        i18n.set_language("en")
 
 
 @pytest.mark.parametrize("bad, message", [

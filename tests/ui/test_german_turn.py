@@ -27,6 +27,11 @@ def test_an_expedition_turn_reads_in_german(run_ui_driver, tmp_path: Path) -> No
     assert result["table_words"] == {"home": "Start", "next": "Weiter >", "station": "Station",
                                      "income": "Einkommen", "language": "de"}
     assert before["supply"].startswith("Vorrat: Menschen 18 · ")
+    # every counter ("2 Pflanzen") on one line in its slot, none wrapped or cut
+    lines = result["counter_lines"]
+    assert len(lines) == 12 and lines["counter:Ann:food"][2].endswith(" Pflanzen")
+    assert {tag: (n, words) for tag, (n, words, _shown) in lines.items()} == \
+        {tag: (1, " ".join(shown.split())) for tag, (_n, _words, shown) in lines.items()}
     # the dice: "Roll 6 · keep 4" in German, the faces counted, the dice taken
     dice = result["dice"]
     assert dice["question"].startswith("Cat nutzt ")

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from companion import i18n
 from companion.catalogue_files import load_catalogue
 from companion.rules.game import Game
 from companion.ui import setup_model as model
@@ -239,6 +240,24 @@ def test_a_value_is_checked_as_the_catalogue_checks_it(empty):
     answer = wizard.step
     assert answer.key == key and answer.entry.prompt.number
     assert answer.title.startswith("How many gems does the back of Hub B-1")
+
+
+def test_a_value_refused_in_german_says_so_in_german(empty):
+    """The wizard's refusal comes from the catalogue's fields, not its English words."""
+    wizard = model.SetupWizard(Game(empty))
+    to_the_values(wizard)
+    values = wizard.step
+    key = values.open[0]["key"]
+    i18n.set_language("de")
+    try:
+        assert not values.enter(key, "eight")
+        assert wizard.message == "erwartet eine ganze Zahl, nicht 'eight'"
+        assert not values.enter(key, -1)
+        assert wizard.message == "erwartet eine ganze Zahl ab 0, nicht -1"
+    finally:
+        i18n.set_language("en")
+    assert not values.enter(key, -1)
+    assert wizard.message == "expected a whole number 0 or more, got -1"
 
 
 def test_a_setup_resumed_after_a_restart_goes_on_where_it_was(empty):

@@ -35,6 +35,10 @@ def test_demo_game_bonus_prompt_then_the_table(run_ui_driver, size: str) -> None
                                        "points": "4 points",
                                        "diplomacy": "Dis 0  Con 0  Tra 1  Exp 3"}
     assert table["players"]["Ann"]["points"] == "14 points"
+    lines = result["counter_lines"]  # every counter on one line in its slot
+    assert len(lines) == 12
+    assert {tag: (n, words) for tag, (n, words, _shown) in lines.items()} == \
+        {tag: (1, " ".join(shown.split())) for tag, (_n, _words, shown) in lines.items()}
     assert "ship:Cat:L2-farm" in table["ships"] and "ship:neutral:diplomacy" in table["ships"]
     assert table["supply"].startswith("Supply: Humans 20 · teal (T) 18")
     assert "EXAMPLE values" in table["demo"]

@@ -30,3 +30,20 @@ def test_a_sector_colour_is_corrected_on_the_catalogue_screen(run_ui_driver):
     assert result["color_after"] == "colour: teal · entered"
     assert result["overlay"] == {"sectors": {"214": {"color": "teal"}}}
     assert (SHOTS / "catalogue-800x480.png").stat().st_size > 10_000
+
+
+def test_the_value_pop_up_is_tapped_by_ids_that_do_not_change_with_the_language(
+        run_ui_driver, tmp_path: Path):
+    """In German, Sector 101's income icons are entered on the catalogue screen by the
+    buttons' ids (values:choice:add, food, 0, done) while the buttons read German."""
+    config = tmp_path / "config.toml"
+    config.write_text('[display]\nlanguage = "de"\n', encoding="utf-8")
+    result = run_ui_driver(SCRIPT, "catalogue-icons", args=("--config", str(config)))
+    first, which, quarter, more = result["buttons"]  # the choices before each tap
+    assert first == {"values:choice:add": "Einkommens-Symbol hinzufügen",
+                     "values:choice:done": "Fertig"}
+    assert which["values:choice:food"] == "Pflanzen"
+    assert quarter["values:choice:0"] == "Raum 1"
+    assert more["values:choice:done"] == "Fertig"
+    assert result["overlay"] == {"sectors": {"101": {"income_icons": [
+        {"resource": "food", "amount": 1, "quarter": 0}]}}}

@@ -3,8 +3,11 @@ simple answers and checked by the catalogue's schema."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
+from companion import i18n
 from companion.catalogue_files import load_catalogue
 from companion.ui.values_model import ADD, DONE, ValueEntry, can_enter, words
 
@@ -12,6 +15,15 @@ from companion.ui.values_model import ADD, DONE, ValueEntry, can_enter, words
 @pytest.fixture(scope="module")
 def catalogue():
     return load_catalogue()
+
+
+@pytest.fixture
+def german() -> Iterator[None]:
+    i18n.set_language("de")
+    try:
+        yield
+    finally:
+        i18n.set_language("en")
 
 
 def answer_all(entry: ValueEntry, *answers) -> ValueEntry:
@@ -33,6 +45,18 @@ def test_a_number_out_of_range_is_refused_and_back_asks_again(catalogue):
     entry.back()
     assert entry.prompt.number and not entry.answers
     assert entry.answer(2)
+
+
+def test_a_numbers_range_and_its_refusal_read_in_german(catalogue, german):
+    """The range and the refusal come from the catalogue's fields, not its English words."""
+    quarters = ValueEntry("sectors/214/quarters", catalogue)
+    assert quarters.prompt.hint == "eine ganze Zahl ab 1"
+    assert not quarters.answer(0)
+    assert quarters.message == "erwartet eine ganze Zahl ab 1, nicht 0"
+    level = ValueEntry("sectors/214/level", catalogue)
+    assert level.prompt.hint == "eine ganze Zahl von 1 bis 3"
+    assert not level.answer(4)
+    assert level.message == "erwartet eine ganze Zahl von 1 bis 3, nicht 4"
 
 
 def test_words_and_yes_no_come_from_the_schema(catalogue):

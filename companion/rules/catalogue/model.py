@@ -16,7 +16,19 @@ Overlay = dict[str, dict[str, dict[str, Any]]]
 
 class CatalogueError(ValueError):
     """Catalogue data or values that cannot be used; names the file (or source), record and
-    field."""
+    field.
+
+    A value refused for one field also says so apart from its words, for a screen to say it
+    in its own (and the player's language): `problem`, the schema's words about the value alone
+    (no file, record or field; None when the error is not about one field) and `number`, the
+    whole numbers the field takes when it takes a plain number and refused this one, as
+    (minimum, maximum or None for no upper end)."""
+
+    def __init__(self, message: str, *, problem: str | None = None,
+                 number: tuple[int, int | None] | None = None) -> None:
+        super().__init__(message)
+        self.problem = problem
+        self.number = number
 
 
 # --- values ------------------------------------------------------------------------------------

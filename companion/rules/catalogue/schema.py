@@ -8,7 +8,8 @@ Plain data in: the files are read outside the rules (companion/catalogue_files.p
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, NoReturn
 
 from companion.rules import effects
 from companion.rules.catalogue.model import (
@@ -21,7 +22,7 @@ from companion.rules.catalogue.model import (
     Shipped,
     ability_index,
 )
-from companion.rules.effects import Check, boolean, list_of, one_of, whole
+from companion.rules.effects import Check, boolean, list_of, one_of
 from companion.rules.words import (
     ALIEN_COLORS,
     RESOURCES,
@@ -35,6 +36,23 @@ ALL_SHIP_TYPES = (*SHIP_TYPES, "farm", "ice_collector")
 
 
 # --- field types -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Whole:
+    """The check of a whole number in [minimum, maximum] (effects.whole, its words), which also
+    says its range: a refused value's CatalogueError carries it (`number`)."""
+
+    minimum: int = 0
+    maximum: int | None = None
+
+    def __call__(self, value: Any) -> str | None:
+        return effects.whole(self.minimum, self.maximum)(value)
+
+
+def whole(minimum: int = 0, maximum: int | None = None) -> Whole:
+    """A whole number in [minimum, maximum] (booleans are not numbers here)."""
+    return Whole(minimum, maximum)
+
 
 def _object(spec: Mapping[str, Check], *, optional: tuple[str, ...] = ()) -> Check:
     def check(value: Any) -> str | None:
@@ -336,23 +354,29 @@ def check_value(shipped: Shipped, show: str, kind: Any, record: Any, name: Any, 
     index = ability_index(name) if isinstance(name, str) else None
     if index is not None and kind == "sectors":
         if index >= len(raw.abilities):
-            raise CatalogueError(f"{where}: Sector {record} has {len(raw.abilities)} "
-                                 "abilit(ies)")
+            _refuse(where, f"Sector {record} has {len(raw.abilities)} abilit(ies)")
         check = QUARTER_LINK
     else:
         schema = _schema(kind, record, {"group": raw.group, "fields": {
             "type": {"value": raw.fields["type"].value}} if "type" in raw.fields else {}})
         if not isinstance(name, str) or name not in (schema or {}):
-            raise CatalogueError(f"{where}: no such field (expected one of "
-                                 f"{', '.join(schema or {})})")
+            _refuse(where, f"no such field (expected one of {', '.join(schema or {})})")
         if kind == "ships" and name == "type":
-            raise CatalogueError(f"{where}: a ship's type cannot be changed")
+            _refuse(where, "a ship's type cannot be changed")
         check = schema[name]
     if address_only:
         return
-    problem = check(value) if value is not None else "expected a value, got null"
+    if value is None:
+        _refuse(where, "expected a value, got null")
+    problem = check(value)
     if problem:
-        raise CatalogueError(f"{where}: {problem}")
+        number = (check.minimum, check.maximum) if isinstance(check, Whole) else None
+        _refuse(where, problem, number)
+
+
+def _refuse(where: str, problem: str, number: tuple[int, int | None] | None = None) -> NoReturn:
+    """A field's value (or the field itself) refused: CatalogueError with the words apart."""
+    raise CatalogueError(f"{where}: {problem}", problem=problem, number=number)
 
 
 def check_values(shipped: Shipped, values: Any, show: str) -> Overlay:

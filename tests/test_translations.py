@@ -1,6 +1,8 @@
 """Every text the code marks for translation has its German (companion/i18n/de/*.po), with the
 same placeholders; no text is marked in a way that cannot be translated (an f-string inside
-`_()`); switching the language changes the words at once (companion.i18n)."""
+`_()`); switching the language changes the words at once (companion.i18n). The German renderings
+of rulebook quotes (de/quotes.po) are no marked texts: each must render a quote the catalogue
+has now, and no quote must have one."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import ast
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from babel.messages.pofile import read_po
@@ -52,8 +55,8 @@ def marked() -> dict[str, str]:
 
 
 def german() -> dict[str, str]:
-    """msgid -> msgstr of the German catalogues (fuzzy ones as untranslated); plural forms
-    give each of their ids the first form."""
+    """msgid -> msgstr of the German catalogues of marked texts (fuzzy ones as untranslated;
+    not the renderings of quotes); plural forms give each of their ids the first form."""
     found: dict[str, str] = {}
     for path in i18n.catalogue_files("de"):
         with path.open("rb") as po:
@@ -101,6 +104,70 @@ def test_the_german_catalogues_hold_nothing_the_code_no_longer_marks() -> None:
     stale = sorted(set(german()) - set(texts))
     assert not stale, "German for texts the code no longer has (remove them):\n" + \
         "\n".join(map(repr, stale))
+
+
+def rulebook_quotes() -> dict[str, str]:
+    """Every rulebook quote of the shipped catalogue -> what it is (a field's note, or the text
+    of a Hub's or Sector's ability)."""
+    from companion.catalogue_files import load_catalogue
+
+    catalogue = load_catalogue()
+    found = {field.note: "field" for *_where, field in catalogue.iter_fields()
+             if field.source == "rulebook" and field.note}
+    for component in (*catalogue.hubs.values(), *catalogue.sectors.values()):
+        for ability in component.abilities:
+            found.setdefault(ability.text, "ability")
+    return found
+
+
+def quote_renderings() -> list[Any]:
+    """The entries of the German renderings of rulebook quotes (de/quotes.po)."""
+    with i18n.quotes_file("de").open("rb") as po:
+        return [message for message in read_po(po, locale="de") if message.id]
+
+
+def test_every_german_rendering_renders_a_quote_the_catalogue_has() -> None:
+    """A rendering whose quote the catalogue no longer has (or never had: the msgid must be the
+    quote exactly) is stale; a quote without one is fine (the summary covers few)."""
+    quotes, renderings = rulebook_quotes(), quote_renderings()
+    assert renderings, "no rendering found: the search is broken"
+    stale = [message.id for message in renderings if message.id not in quotes]
+    assert not stale, "German renderings of quotes the catalogue does not have " \
+        "(remove them, or give the quote exactly):\n" + "\n".join(map(repr, stale))
+    empty = [message.id for message in renderings if message.fuzzy or not message.string]
+    assert not empty, "renderings that are empty or fuzzy:\n" + "\n".join(map(repr, empty))
+    unsourced = [message.id for message in renderings
+                 if not any(c.startswith("summary") for c in message.auto_comments)]
+    assert not unsourced, "renderings that do not name the German summary's passage " \
+        "(#. summary, ...):\n" + "\n".join(map(repr, unsourced))
+    assert len({message.id for message in renderings}) == len(renderings)
+
+
+def test_no_ability_text_has_a_rendering_its_screens_would_leave_out() -> None:
+    """Wherever a quote is shown, its rendering is shown beside it: the catalogue screen does
+    so for a field's note; an ability's text is shown on the action, income, station, setup and
+    score screens, which show none yet (the German summary covers no single ability), so a
+    rendering of one would be missing there. (Quotes of setup and die fields are on no screen.)"""
+    quotes = rulebook_quotes()
+    abilities = [m.id for m in quote_renderings() if quotes.get(m.id) == "ability"]
+    assert not abilities, "renderings of ability texts, which the screens that show them " \
+        "leave out (show them there first):\n" + \
+        "\n".join(map(repr, abilities))
+
+
+def test_a_rendering_is_given_only_in_german_and_only_for_a_quote() -> None:
+    quote = "Each player starts with a fixed set of five Level-1 ships."
+    assert i18n.QUOTES not in [p.name for p in i18n.catalogue_files("de")]
+    assert i18n.quote_rendering(quote) is None  # English: the quote is the rulebook's words
+    try:
+        i18n.set_language("de")
+        assert i18n.quote_rendering(quote) == (
+            "Jeder Spieler legt seine fünf Start-Raumschiffe (in Form von Karten) vor sich aus.")
+        assert i18n.quote_rendering("Sector 218 costs 9 metal to build.") is None
+        assert i18n._(quote) == quote  # not a marked text: gettext leaves it alone
+    finally:
+        i18n.set_language("en")
+    assert i18n.quote_rendering(quote) is None
 
 
 def test_switching_the_language_changes_the_words_at_once() -> None:

@@ -9,6 +9,13 @@ gettext catalogues beside this file, one .po per part of the app: `de/<part>.po`
 Every text marked with `_`, `ngettext` or `N_` (a constant marked, translated where it is
 used) must have its German in a catalogue: tests/test_translations.py fails otherwise. The
 catalogues are read with Babel when a language is chosen; English needs none.
+
+A rulebook quote (the component catalogue's, companion/data/*.json) is data, never marked: it
+stays the rulebook's English, and where the German summary of the rules says the same, its words
+are kept in `de/quotes.po` (msgid the exact quote) and shown beside it:
+
+    quote_rendering("Each player starts with a fixed set of five Level-1 ships.")
+    # None in English; in German "Jeder Spieler legt seine fünf Start-Raumschiffe ..."
 """
 
 from __future__ import annotations
@@ -18,19 +25,39 @@ import io
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from babel.messages.catalog import Catalog
 
 LANGUAGES = {"en": "English", "de": "Deutsch"}  # code -> the language's own name
 DEFAULT = "en"
 CATALOGUES = Path(__file__).parent
+QUOTES = "quotes.po"  # a language's renderings of rulebook quotes, beside its catalogues
 
 _current = DEFAULT
 _translation: gettext.NullTranslations = gettext.NullTranslations()
+_quotes: dict[str, str] = {}  # rulebook quote -> its rendering in the language spoken now
 _listeners: list[Callable[[], None]] = []
 
 
 def catalogue_files(code: str) -> list[Path]:
-    """A language's catalogues (none for English, the language of the code)."""
-    return sorted((CATALOGUES / code).glob("*.po"))
+    """A language's catalogues of the texts the code marks (none for English, the language of
+    the code); its renderings of rulebook quotes (QUOTES) are not among them."""
+    return sorted(p for p in (CATALOGUES / code).glob("*.po") if p.name != QUOTES)
+
+
+def quotes_file(code: str) -> Path:
+    """Where a language keeps its renderings of rulebook quotes (the file may not exist)."""
+    return CATALOGUES / code / QUOTES
+
+
+def _read(path: Path, code: str) -> Catalog:
+    """A catalogue file as Babel reads it."""
+    from babel.messages.pofile import read_po
+
+    with path.open("rb") as po:
+        return read_po(po, locale=code)
 
 
 def load(code: str) -> gettext.NullTranslations:
@@ -39,14 +66,11 @@ def load(code: str) -> gettext.NullTranslations:
     if code not in LANGUAGES:
         raise ValueError(f"language {code!r}: expected one of {', '.join(LANGUAGES)}")
     from babel.messages.mofile import write_mo
-    from babel.messages.pofile import read_po
 
     found: gettext.NullTranslations = gettext.NullTranslations()
     for path in reversed(catalogue_files(code)):
-        with path.open("rb") as po:
-            catalogue = read_po(po, locale=code)
         compiled = io.BytesIO()
-        write_mo(compiled, catalogue)
+        write_mo(compiled, _read(path, code))
         compiled.seek(0)
         part = gettext.GNUTranslations(compiled)
         part.add_fallback(found)
@@ -54,10 +78,21 @@ def load(code: str) -> gettext.NullTranslations:
     return found
 
 
+def load_quotes(code: str) -> dict[str, str]:
+    """A language's renderings of rulebook quotes, by the English quote (fuzzy and empty ones
+    left out); none when the language has no QUOTES file (English)."""
+    path = quotes_file(code)
+    if code == DEFAULT or not path.is_file():
+        return {}
+    return {message.id: message.string for message in _read(path, code)
+            if message.id and isinstance(message.id, str) and isinstance(message.string, str)
+            and message.string and not message.fuzzy}
+
+
 def set_language(code: str) -> None:
     """Speak `code` from now on (ValueError for an unknown one); the listeners are told."""
-    global _current, _translation
-    _translation, _current = load(code), code
+    global _current, _translation, _quotes
+    _translation, _quotes, _current = load(code), load_quotes(code), code
     for listener in list(_listeners):
         listener()
 
@@ -87,6 +122,12 @@ def language() -> str:
 def on_change(listener: Callable[[], None]) -> None:
     """Call `listener` after every change of language (the app refreshes its screens)."""
     _listeners.append(listener)
+
+
+def quote_rendering(english: str) -> str | None:
+    """A rulebook quote's rendering in the language spoken now (from its QUOTES file), or None
+    where there is none (always in English: the quote is the rulebook's own words)."""
+    return _quotes.get(english)
 
 
 def _(text: str) -> str:

@@ -1,6 +1,8 @@
 """What the catalogue screen shows (plain Python, tested without Kivy): every Hub, Sector, ship
 and Diplomacy level with each value and where it comes from (rulebook / inferred / entered /
-unknown), and a player's corrections, kept in the user's overlay (`set_user_value`)."""
+unknown), and a player's corrections, kept in the user's overlay (`set_user_value`). A rulebook
+quote stays the rulebook's English; in German, the German summary's words are shown beside it
+where they say the same (`quote_words`, companion/i18n/de/quotes.po)."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from companion import i18n
 from companion.catalogue_files import load_catalogue, set_user_value
 from companion.i18n import _
 from companion.rules.actions import SHIP_VALUES
-from companion.rules.catalogue import Catalogue, CatalogueError, check_entry
+from companion.rules.catalogue import Catalogue, CatalogueError, Field, check_entry
 from companion.rules.words import SECTOR_COLORS, color_name, track_name
 from companion.ui.values_model import ValueEntry, can_enter, words
 
@@ -78,6 +80,21 @@ def field_words(kind: str, field: str) -> str:
     return _field_words()[f"{kind}/{field}"]
 
 
+def quote_words(field: Field) -> tuple[str, str]:
+    """A value's note as shown, and the rendering beside it: a rulebook quote in quotation
+    marks (the rulebook's English, whatever the language) with, where the language spoken has
+    one, its rendering ("Deutsch: ..."); an inferred value's reasoning as it is; else ""."""
+    if not field.note:
+        return "", ""
+    if field.source != "rulebook":
+        return field.note, ""
+    rendering = i18n.quote_rendering(field.note)
+    shown = f"\u201c{field.note}\u201d"
+    if rendering is None:
+        return shown, ""
+    return shown, f"{i18n.LANGUAGES[i18n.language()]}: {rendering}"
+
+
 @dataclass(frozen=True)
 class ValueRow:
     """One value: its key ("sectors/214/cost"), its field and what it is in words, where it
@@ -87,7 +104,8 @@ class ValueRow:
     name: str  # the field: "cost"
     words: str  # "cost (metal)"
     shown: str  # "9 · rulebook"
-    note: str  # the rulebook's sentence, the reasoning, or ""
+    note: str  # the rulebook's sentence (in quotation marks), the reasoning, or ""
+    rendering: str  # beside a rulebook quote: "Deutsch: ..." (German summary's words), or ""
     source: str
     correctable: bool  # can be entered on screen
     colors: tuple[str, ...]  # a Sector's colour: corrected in one tap
@@ -139,8 +157,9 @@ class CatalogueBrowser:
             source = source_word(field.source)
             shown = "?" if not field.known else words(field.value)
             colors = SECTOR_COLORS if kind == "sectors" and name == "color" else ()
+            note, rendering = quote_words(field)
             rows.append(ValueRow(key, name, field_words(kind, name), f"{shown} · {source}",
-                                 field.note or "", field.source, can_enter(key, self.catalogue),
+                                 note, rendering, field.source, can_enter(key, self.catalogue),
                                  colors))
         return rows
 

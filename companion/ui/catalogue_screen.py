@@ -10,7 +10,7 @@ from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.properties import StringProperty
+from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
@@ -22,13 +22,16 @@ from companion.ui.widgets import BUTTON, SELECTED, SPECIES_RGBA, TagButton
 
 
 class ValueLine(BoxLayout):
-    """One value: its field in words, the value with its source, the note, and how to correct
-    it (tagged by the field's name)."""
+    """One value: its field in words, the value with its source, the note (a rulebook quote
+    with, in German, the German summary's words beside it), and how to correct it (tagged by
+    the field's name)."""
 
     name = StringProperty("")
     words = StringProperty("")
     shown = StringProperty("")
     note = StringProperty("")
+    rendering = StringProperty("")
+    quote = BooleanProperty(False)  # the note is a rulebook quote: shown whole
     key = StringProperty("")
 
 
@@ -77,6 +80,7 @@ class CatalogueScreen(Screen):
 
     def value_line(self, row: ValueRow) -> ValueLine:
         line = ValueLine(name=row.name, words=row.words, shown=row.shown, note=row.note,
+                         rendering=row.rendering, quote=row.source == "rulebook",
                          key=row.key)
         actions = line.ids.actions
         for color in row.colors:

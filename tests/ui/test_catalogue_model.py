@@ -3,6 +3,7 @@ their sources in words, corrections kept in the overlay."""
 
 from __future__ import annotations
 
+from companion import i18n
 from companion.catalogue_files import read_overlay
 from companion.ui.catalogue_model import KIND_NAMES, CatalogueBrowser
 
@@ -61,3 +62,45 @@ def test_every_field_reads_in_words(tmp_path):
     row = {row.name: row for row in browser.values("sectors", "218")}["cost"]
     assert browser.entry(row).question == "Sector 218 · Level 2 brown: cost (metal), as printed " \
                                           "on your copy"
+
+
+LEVEL1_QUOTE = "Each player starts with a fixed set of five Level-1 ships."
+
+
+def test_a_rulebook_quote_stays_english_with_the_german_summarys_words_beside_it(tmp_path):
+    """In German, a quote the German summary covers shows the English quote and the summary's
+    words; one it does not cover shows the English alone; a reasoning is no quote."""
+    browser = CatalogueBrowser(tmp_path / "overlay.json")
+    i18n.set_language("de")
+    try:
+        ship = {row.name: row for row in browser.values("ships", "L1-dismantle")}
+        sector = {row.name: row for row in browser.values("sectors", "218")}
+    finally:
+        i18n.set_language("en")
+    assert ship["level"].note == f"\u201c{LEVEL1_QUOTE}\u201d"
+    assert ship["level"].rendering == ("Deutsch: Jeder Spieler legt seine fünf "
+                                       "Start-Raumschiffe (in Form von Karten) vor sich aus.")
+    assert sector["cost"].note == "\u201cSector 218 costs 9 metal to build.\u201d"
+    assert sector["cost"].rendering == ""
+    assert ship["type"].source == "inferred" and ship["type"].rendering == ""
+    assert ship["type"].note.startswith("To be confirmed from the Level-1 ship cards.")
+    assert sector["quarters"].note == sector["quarters"].rendering == ""
+
+
+def test_in_english_a_rulebook_quote_stands_alone(tmp_path):
+    browser = CatalogueBrowser(tmp_path / "overlay.json")
+    level = {row.name: row for row in browser.values("ships", "L1-dismantle")}["level"]
+    assert level.note == f"\u201c{LEVEL1_QUOTE}\u201d" and level.rendering == ""
+
+
+def test_a_value_entered_has_no_quote_left(tmp_path):
+    """A value read off the player's copy replaces the rulebook's: neither the quote nor its
+    German words stay beside it."""
+    browser = CatalogueBrowser(tmp_path / "overlay.json")
+    assert browser.correct("ships/L1-dismantle/level", 1)
+    i18n.set_language("de")
+    try:
+        level = {row.name: row for row in browser.values("ships", "L1-dismantle")}["level"]
+    finally:
+        i18n.set_language("en")
+    assert level.source == "user" and level.note == level.rendering == ""

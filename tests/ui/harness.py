@@ -188,6 +188,9 @@ class Robot:
         from companion import i18n
 
         yield from self.frames(3)
+        asked = self.result.get("size")
+        if asked and list(Window.size) != asked:  # e.g. Kivy imported before it was configured
+            raise DriverError(f"the window is {Window.size}, not the {asked} asked for")
         path = Path(path)
         spoken = i18n.language()
         if spoken != i18n.DEFAULT and f"-{spoken}-" not in path.name:

@@ -34,6 +34,25 @@ RESULT_PREFIX = "DRIVER-RESULT "
 os.environ["PHOENIX_LANGUAGE"] = "en"
 
 
+@pytest.fixture(autouse=True)
+def english_after() -> Iterator[None]:
+    """Every test ends in English, whatever language it switched to (the tests read English)."""
+    yield
+    from companion import i18n
+
+    if i18n.language() != i18n.DEFAULT:
+        i18n.set_language(i18n.DEFAULT)
+
+
+@pytest.fixture
+def german() -> Iterator[None]:
+    """The test speaks German (English again after it)."""
+    from companion import i18n
+
+    i18n.set_language("de")
+    yield
+
+
 @pytest.fixture(scope="session")
 def xvfb_display() -> Iterator[str]:
     """A private X display (":N") served by our own Xvfb for the whole session."""

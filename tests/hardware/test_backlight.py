@@ -12,7 +12,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion import i18n
 from hardware.backlight import Backlight, BacklightError, find_backlight
 
 
@@ -56,13 +55,6 @@ def refuse_writing(path: Path, monkeypatch: pytest.MonkeyPatch) -> bool:
 @pytest.fixture
 def root(tmp_path: Path) -> Path:
     return tmp_path / "class" / "backlight"
-
-
-@pytest.fixture
-def german():
-    i18n.set_language("de")
-    yield
-    i18n.set_language("en")
 
 
 def test_no_backlight_folder_or_an_empty_one_finds_none(root):

@@ -165,3 +165,37 @@ def test_the_bridge_sets_the_lights_once_per_change(clock, recorder):
     bridge.signal("off")
     assert [(s.mode, s.colour) for s in calls] == [("blink", "blue"), ("game_end", None),
                                                    ("off", None)]
+
+
+def test_listening_diverts_button_events_and_shares_status_events(clock, recorder) -> None:
+    """The panel's live test (PanelBridge.listen): button events go to it, not to the app;
+    status events to both; afterwards the app gets everything again."""
+    panel = ThreadedPanel()
+    bridge = PanelBridge(recorder, panel, clock=clock)
+    heard: list[tuple[str, str]] = []
+    bridge.listen(lambda event: heard.append((event.name, threading.current_thread().name)))
+    panel.fire_from_thread("next_turn", "undo", "panel_problem")
+    assert tick_until(clock, lambda: len(heard) == 3)
+    assert heard == [("next_turn", "MainThread"), ("undo", "MainThread"),
+                     ("panel_problem", "MainThread")]
+    assert [event.name for event in recorder.events] == ["panel_problem"]  # the app's strip
+
+    bridge.listen(None)
+    panel.fire_from_thread("confirm")
+    assert tick_until(clock, lambda: recorder.names == ["confirm"])
+    assert len(heard) == 3
+    bridge.close()
+
+
+def test_a_failing_listener_does_not_stop_the_app_hearing_status(clock, recorder) -> None:
+    panel = ThreadedPanel()
+    bridge = PanelBridge(recorder, panel, clock=clock)
+
+    def broken(_event) -> None:
+        raise RuntimeError("listener bug")
+
+    bridge.listen(broken)
+    panel.fire_from_thread("next_turn", "panel_ready")
+    assert tick_until(clock, lambda: len(recorder.events) == 1)
+    assert [event.name for event in recorder.events] == ["panel_ready"]
+    bridge.close()

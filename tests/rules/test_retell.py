@@ -6,21 +6,12 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Iterator
 
-import pytest
 from tables import Table
 
 from companion import i18n
 from companion.rules.game import Game, retold
 from companion.rules.state import Event
-
-
-@pytest.fixture
-def english_after() -> Iterator[None]:
-    """English again after the test (the tests read English), whatever it switched to."""
-    yield
-    i18n.set_language("en")
 
 
 def play(table: Table) -> None:

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import copy
 import sqlite3
-from collections.abc import Iterator
 
-import pytest
 from store_helpers import commands, overlay_copy, reference_game
 
 from companion import i18n
@@ -16,13 +14,6 @@ from companion.rules.game import Game
 from companion.store import Store
 
 COUNT = 75  # the long game's first commands: setup, turns, an undo and a redo among them
-
-
-@pytest.fixture
-def english_after() -> Iterator[None]:
-    """English again after the test (the tests read English)."""
-    yield
-    i18n.set_language("en")
 
 
 def rows(path) -> dict[str, list]:

@@ -8,17 +8,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from test_panel import CONFIG  # the GPIO panel with player LEDs
+
 SCRIPT = "drive_panel_check.py"
 SHOTS = Path(os.environ.get("PHOENIX_SCREENSHOTS")
              or Path(__file__).resolve().parents[2] / "build" / "screenshots")
-CONFIG = """[panel]
-kind = "gpio"
-hold_time = 0.3
-bounce_time = 0.01
-
-[panel.gpio]
-leds = "players"
-"""
 MOCK = {"GPIOZERO_PIN_FACTORY": "mock"}
 CYCLE = ("red", "yellow", "green", "blue")  # the colours hardware.panel_test.light_steps shows
 

@@ -4,26 +4,12 @@ the lights' state in words, in English and German."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
-
-from companion import i18n
 from companion.ui.panel_check_model import (
     PanelCheck,
     PanelState,
     light_words,
     panel_state,
 )
-
-
-@pytest.fixture
-def german() -> Iterator[None]:
-    i18n.set_language("de")
-    try:
-        yield
-    finally:
-        i18n.set_language("en")
 
 
 def texts(check: PanelCheck) -> list[tuple[str, bool]]:

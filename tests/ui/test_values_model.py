@@ -3,11 +3,8 @@ simple answers and checked by the catalogue's schema."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
-from companion import i18n
 from companion.catalogue_files import load_catalogue
 from companion.ui.values_model import ADD, DONE, ValueEntry, can_enter, words
 
@@ -15,15 +12,6 @@ from companion.ui.values_model import ADD, DONE, ValueEntry, can_enter, words
 @pytest.fixture(scope="module")
 def catalogue():
     return load_catalogue()
-
-
-@pytest.fixture
-def german() -> Iterator[None]:
-    i18n.set_language("de")
-    try:
-        yield
-    finally:
-        i18n.set_language("en")
 
 
 def answer_all(entry: ValueEntry, *answers) -> ValueEntry:

@@ -102,7 +102,7 @@ def test_the_camera_reads_pip_dice_through_a_face_map_or_taught_icon_dice(tmp_pa
     ("[camera]\nsettle = 11\n", "camera.settle"),
     ("[camera]\nindex = 2\n", "camera.index"),
     ('[camera]\ndice = "d8"\n', "camera.dice"),
-    ('[camera]\nfaces = "1-5=food,6=human"\n', "camera.faces"),
+    ('[camera]\nfaces = "1-4=food,6=human"\n', "camera.faces"),
     ('[camera]\nfaces = "1-2=food,3-4=water,5=metal,6=gold"\n', "camera.faces"),
     ("[camera]\nfaces = 6\n", "camera.faces"),
     ("[camera]\nicons = false\n", "camera.icons"),

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from companion.i18n import _
 from vision.camera import Camera, CameraError
 from vision.faces import Reading
 from vision.settle import Settler, same_dice
@@ -142,7 +143,8 @@ class DiceWatcher:
                 try:
                     frame = camera.read()
                 except (CameraError, OSError, cv2.error) as error:
-                    self._disconnect(camera, f"camera lost: {error}; retrying")
+                    self._disconnect(camera, _("camera lost: {error}; retrying").format(
+                        error=error))
                     camera = None
                     continue
                 seen_at = self._clock()
@@ -152,7 +154,8 @@ class DiceWatcher:
                     tick = time.perf_counter()
                     reading = read(frame)
                 except Exception as error:  # a bug in a reader must not end the watching
-                    self._trouble(f"dice reader failed: {error}", exc_info=True)
+                    self._trouble(_("dice reader failed: {error}").format(error=error),
+                                  exc_info=True)
                 else:
                     read_ms = (time.perf_counter() - tick) * 1000
                     self._see(frame, reading, seen_at, read_ms, roll)
@@ -170,7 +173,7 @@ class DiceWatcher:
             camera = self._open_camera()
             camera.open()
         except (CameraError, OSError, cv2.error) as error:
-            self._disconnect(camera, f"{error}; retrying")
+            self._disconnect(camera, _("{error}; retrying").format(error=error))
             return None
         with self._lock:  # pictures before the loss do not count towards settling
             self._settler = Settler(self.settle_seconds, self._settler.expected)

@@ -114,8 +114,9 @@ def camera(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
     yield from to_settings(robot)
     robot.result["before"] = read_settings(robot)
     yield from robot.tap("settings:camera-show")
-    yield from robot.wait_for(lambda: robot.text("preview:line").startswith("Camera sees"),
-                              "the camera's picture")
+    yield from robot.wait_for(lambda: robot.popup() is not None
+                              and robot.popup().ids.camera.seen is not None
+                              and robot.popup().ids.camera.seen.dice, "the camera's picture")
     yield from robot.frames(3)
     robot.result["preview"] = robot.text("preview:line")
     # a calibration run: Hold the picture, tap a die to set its number, Keep, Calibrate
@@ -134,9 +135,9 @@ def camera(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
     yield from robot.frames(2)
     robot.result["kept"] = robot.text("preview:progress")
     yield from robot.tap("preview:calibrate")
-    yield from robot.wait_for(lambda: robot.popup() is None, "the picture to close")
-    yield from robot.wait_for(lambda: robot.text("settings:message").startswith(
-        ("Calibrated", "Not calibrated")), "the calibration")
+    # Calibrate closes the pop-up and says "Calibrating…" until the profile is made
+    yield from robot.wait_for(lambda: robot.popup() is None
+                              and "…" not in robot.text("settings:message"), "the calibration")
     yield from robot.frames(2)
     robot.result["calibrated"] = read_settings(robot)
     yield from robot.tap("settings:camera:none")

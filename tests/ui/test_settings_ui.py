@@ -209,6 +209,24 @@ def test_the_brightness_set_by_touch_at_once_and_again_at_the_next_start(
     assert gone["status"].startswith("The display's brightness cannot be set")
 
 
+def test_a_calibration_run_in_german(run_ui_driver, tmp_path: Path) -> None:
+    data, frames = tmp_path / "data", tmp_path / "frames"
+    fixtures = Path(__file__).resolve().parents[1] / "vision" / "fixtures"
+    shutil.copytree(fixtures, frames, ignore=shutil.ignore_patterns("LICENSE"))
+    data.mkdir()
+    (data / "config.toml").write_text(f'[camera]\nsource = "{frames}"\n'
+                                      '[display]\nlanguage = "de"\n', encoding="utf-8")
+    result = run_ui_driver(SCRIPT, "camera", shots=SHOTS,
+                           extra_env={"PHOENIX_COMPANION_HOME": str(data)})
+    assert result["preview"].startswith("Kamera sieht ")
+    assert result["held"]["hold"] == "Neu lesen"
+    assert result["kept"].startswith("Für die Kalibrierung behaltene Würfe: 1 ")
+    assert result["calibrated"]["message"] == ("Kalibriert mit Aufnahmen: 1; gilt ab dem "
+                                               "nächsten Wurf.")
+    assert any(name.endswith("settings-camera-de-800x480.png")
+               for name in result["screenshots"])
+
+
 def test_german_chosen_in_the_settings_is_spoken_at_once_and_after_a_restart(
         run_ui_driver, tmp_path: Path) -> None:
     data = tmp_path / "data"

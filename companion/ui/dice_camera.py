@@ -65,8 +65,9 @@ def faces_kept() -> dict[str, int]:
     with contextlib.suppress(DatasetError):
         for item in load_dataset(paths.dice_readings("icons")):
             for die in item.dice:
-                counts[die.face or ""] = counts.get(die.face or "", 0) + 1
-    return {face: counts[face] for face in FACES}
+                if die.face in counts:
+                    counts[die.face] += 1
+    return counts
 
 
 def dice_watcher(camera: CameraConfig, turned_up: Callable[[], str | None] | None = None

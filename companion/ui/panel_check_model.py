@@ -10,11 +10,12 @@ from dataclasses import dataclass, field
 from companion import i18n
 from companion.i18n import N_, _, ngettext
 from companion.rules.words import COLOR_NAMES
-from hardware.events import BUTTON_EVENTS, CONFIRM, NEXT_TURN, READ_DICE, UNDO
+from companion.ui.settings_model import BUTTONS
+from hardware.events import BUTTON_EVENTS, UNDO
 
-# A long press of Next turn reports Undo, as the Undo button does: one line says both.
-BUTTON_WORDS = {NEXT_TURN: N_("Next turn"), UNDO: N_("Undo, or Next turn held"),
-                CONFIRM: N_("Confirm"), READ_DICE: N_("Read dice")}
+# The settings' names of the buttons; a long press of Next turn reports Undo, as the Undo
+# button does: one line says both.
+BUTTON_WORDS = {**dict(BUTTONS), UNDO: N_("Undo, or Next turn held")}
 LIGHT_COLOURS = {**COLOR_NAMES, "purple": N_("purple")}
 
 

@@ -81,6 +81,12 @@ def setting_button(box: Any, text: str, tag: str, on_tap: Callable[[], Any],
     return button
 
 
+def counts_words(counts: dict[str, int]) -> str:
+    """How many icon dice are kept showing each face: "food 1, water 2, metal 0, human 0"."""
+    return ", ".join(_("{face} {count}").format(face=resource_name(face), count=count)
+                     for face, count in counts.items())
+
+
 class InfoLine(Label):
     """A read-only line, wrapped to its width (a TagLabel's fixed text size would not grow)."""
 
@@ -216,8 +222,7 @@ class CameraSection(Section):
     def calibration_line(camera: CameraConfig, kept: int) -> str:
         """What the reader knows of this table's dice, and the readings kept to improve it."""
         if camera.dice == "icons":
-            counts = ", ".join(_("{face} {count}").format(face=resource_name(face), count=count)
-                               for face, count in faces_kept().items())
+            counts = counts_words(faces_kept())
             return (_("Icon dice: taught. Dice kept per face: {counts}.") if
                     camera.icon_profile.is_file() else
                     _("Icon dice: not taught yet. Dice kept per face: {counts}.")).format(
@@ -283,9 +288,10 @@ class CameraPreview(ModalView):
         self.kind = camera.dice
         turned = self.ids.turned
         if self.kind == "icons":
-            self.turned_up = "" if camera.icon_profile.is_file() else FACES[0]
+            taught = camera.icon_profile.is_file()
+            self.turned_up = "" if taught else FACES[0]
             options = [(face, resource_name(face)) for face in FACES]
-            if camera.icon_profile.is_file():
+            if taught:
                 options.append((READ, _("Read them")))
             fill_toggles(turned, "turned", options, self.turned_up or READ, self.turn_up)
         else:
@@ -316,9 +322,7 @@ class CameraPreview(ModalView):
             self.ids.calibrate.disabled = not all(counts.values())
             self.progress = _("Dice kept: {counts}. Turn one face up on every die, choose it "
                               "above, Hold, Keep; each face, then Teach.").format(
-                counts=", ".join(_("{face} {count}").format(face=resource_name(face),
-                                                           count=count)
-                                 for face, count in counts.items()))
+                                  counts=counts_words(counts))
             return
         kept = readings_kept()
         self.ids.calibrate.disabled = not kept

@@ -22,6 +22,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.i18n import _
+from companion.rules.words import RESOURCES
 from companion.ui.adjust import correct, counter_label
 from companion.ui.end_model import trigger_condition
 from companion.ui.table_model import (
@@ -39,7 +40,7 @@ from companion.ui.widgets import PLAYER_RGBA, PLAYER_TEXT, TagButton, TagLabel
 
 LONG_PRESS_S = 0.6  # a finger held this long on a counter corrects it
 NUMBER_PX = 24  # a counter's number (at 800x480; times app.unit), its word smaller (table.kv)
-AMOUNTS = ("gems", "food", "water", "metal")  # the counters beside the name plate
+AMOUNTS = ("gems", *RESOURCES)  # the counters beside the name plate
 HIGHLIGHT_S = 2.0  # how long the numbers that changed stay lit
 TRAVEL_PX = 20  # a touch that moved further is a scroll, not a long press
 

@@ -38,31 +38,30 @@ def line_of(robot: Robot, name: str) -> dict[str, Any]:
             "whole": all(inside)}
 
 
+def open_record(robot: Robot, kind: str, record: str, shown: str, what: str) -> Steps:
+    """From the catalogue's list: a kind's tab, one of its records, until `shown` is there."""
+    yield from robot.tap(f"catalogue:kind:{kind}")
+    yield from robot.tap(f"catalogue:record:{record}")
+    yield from robot.wait_for(lambda: robot.find(shown) is not None, what)
+
+
 def quotes_de(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
     """The rulebook's quotes in English, the German summary's words below those it covers."""
     yield from robot.tap("home:catalogue")
-    yield from robot.tap("catalogue:kind:ships")
-    yield from robot.tap("catalogue:record:L1-dismantle")
-    yield from robot.wait_for(lambda: robot.find("catalogue:rendering:level") is not None,
-                              "the German words below the level's quote")
+    yield from open_record(robot, "ships", "L1-dismantle", "catalogue:rendering:level",
+                           "the German words below the level's quote")
     yield from robot.frames(3)
     robot.result["title"] = robot.text("catalogue:title")
     robot.result["level"] = line_of(robot, "level")
     robot.result["type"] = line_of(robot, "type")
     yield from shot(robot, shots, "catalogue-quote", size)
     yield from robot.tap("catalogue:back")
-    yield from robot.tap("catalogue:kind:sectors")
-    yield from robot.tap("catalogue:record:218")
-    yield from robot.wait_for(lambda: robot.find("catalogue:note:cost") is not None,
-                              "Sector 218's cost")
+    yield from open_record(robot, "sectors", "218", "catalogue:note:cost", "Sector 218's cost")
     yield from robot.frames(3)
     robot.result["cost"] = line_of(robot, "cost")
     yield from robot.tap("catalogue:back")
-    yield from robot.tap("catalogue:kind:diplomacy")
-    yield from robot.tap("catalogue:record:level-0")
-    yield from robot.wait_for(
-        lambda: robot.find("catalogue:rendering:bonus_dismantle") is not None,
-        "the German words below level-0's quote")
+    yield from open_record(robot, "diplomacy", "level-0", "catalogue:rendering:bonus_dismantle",
+                           "the German words below level-0's quote")
     start = time.monotonic()
     while time.monotonic() - start < 0.5:  # the lines grown, any scroll effect played out
         yield

@@ -20,14 +20,7 @@ WAIT = "60"  # the drivers' longest wait for the screen, seconds: room for a loa
 
 def test_the_camera_reads_the_expedition_dice_and_taps_correct_them(run_ui_driver,
                                                                      tmp_path: Path) -> None:
-    db = tmp_path / "games.sqlite"
-    replayed(db, "three-players-draft.jsonl", CAT_TURN)
-    frames = tmp_path / "frames"
-    frames.mkdir()
-    for n in range(FRAMES):
-        shutil.copyfile(PHOTO, frames / f"frame-{n:03d}.jpg")
-    config = tmp_path / "config.toml"
-    config.write_text(f'[camera]\nsource = "{frames}"\nsettle = 0.3\n')
+    db, config = camera_game(tmp_path, FRAMES, settle=0.3)
     result = run_ui_driver("drive_dice_camera.py", "read", shots=SHOTS,
                            args=("--db", str(db), "--config", str(config)))
     taken = result["taken"]

@@ -18,7 +18,6 @@ from companion.i18n import _
 BACKLIGHT_ROOT = Path("/sys/class/backlight")
 MIN_PERCENT = 10  # never darker: a black screen could not be found again by touch
 MAX_PERCENT = 100
-POWER_ON = 0  # bl_power: 0 is on (FB_BLANK_UNBLANK), anything else blanked or powered down
 _GONE = {errno.ENOENT, errno.ENODEV, errno.ENXIO}
 
 
@@ -56,20 +55,6 @@ class Backlight:
         """The raw level asked of the device, 0..max_brightness (`actual_brightness`, where the
         driver has it, may lag behind a change)."""
         return self._read("brightness")
-
-    @property
-    def powered(self) -> bool:
-        """False while the backlight is blanked or powered down (`bl_power` not 0), e.g. by a
-        screen blanker; True where the device has no `bl_power`."""
-        if not (self.path / "bl_power").exists():
-            return True
-        return self._read("bl_power") == POWER_ON
-
-    @property
-    def writable(self) -> bool:
-        """Whether this user may set the brightness (the install's udev rule and the `video`
-        group allow it); lets a settings screen offer the slider only where it works."""
-        return os.access(self.path / "brightness", os.W_OK)
 
     @property
     def percent(self) -> int:

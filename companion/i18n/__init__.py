@@ -7,8 +7,9 @@ gettext catalogues beside this file, one .po per part of the app: `de/<part>.po`
     set_language("de")                            # at once; screens are refreshed by the app
 
 Every text marked with `_`, `ngettext` or `N_` (a constant marked, translated where it is
-used) must have its German in a catalogue: tests/test_translations.py fails otherwise. The
-catalogues are read with Babel when a language is chosen; English needs none.
+used) must have its German in a catalogue: tests/test_translations.py fails otherwise. A
+language is read when it is chosen, from its catalogues as the build compiled them (setup.py:
+the .mo beside each .po), with the standard library's gettext; English needs none.
 
 A rulebook quote (the component catalogue's, companion/data/*.json) is data, never marked: it
 stays the rulebook's English, and where the German summary of the rules says the same, its words
@@ -21,14 +22,9 @@ are kept in `de/quotes.po` (msgid the exact quote) and shown beside it:
 from __future__ import annotations
 
 import gettext
-import io
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from babel.messages.catalog import Catalog
 
 LANGUAGES = {"en": "English", "de": "Deutsch"}  # code -> the language's own name
 DEFAULT = "en"
@@ -52,41 +48,40 @@ def quotes_file(code: str) -> Path:
     return CATALOGUES / code / QUOTES
 
 
-def _read(path: Path, code: str) -> Catalog:
-    """A catalogue file as Babel reads it."""
-    from babel.messages.pofile import read_po
-
-    with path.open("rb") as po:
-        return read_po(po, locale=code)
+def _compiled(path: Path) -> gettext.GNUTranslations:
+    """A catalogue as the build compiled it (the .mo beside the .po, fuzzy and empty entries
+    left out); FileNotFoundError that says so where it was not built."""
+    try:
+        with path.with_suffix(".mo").open("rb") as mo:
+            return gettext.GNUTranslations(mo)
+    except FileNotFoundError as error:
+        raise FileNotFoundError(f"{error.filename}: the catalogues are compiled as the app is "
+                                "installed (make install, pip install); see "
+                                "docs/translating.md") from None
 
 
 def load(code: str) -> gettext.NullTranslations:
-    """A language's translations from its catalogues (fuzzy entries left out); ValueError for
-    a language that is not one of LANGUAGES."""
+    """A language's translations from its compiled catalogues; ValueError for a language that
+    is not one of LANGUAGES."""
     if code not in LANGUAGES:
         raise ValueError(f"language {code!r}: expected one of {', '.join(LANGUAGES)}")
-    from babel.messages.mofile import write_mo
-
     found: gettext.NullTranslations = gettext.NullTranslations()
     for path in reversed(catalogue_files(code)):
-        compiled = io.BytesIO()
-        write_mo(compiled, _read(path, code))
-        compiled.seek(0)
-        part = gettext.GNUTranslations(compiled)
+        part = _compiled(path)
         part.add_fallback(found)
         found = part
     return found
 
 
 def load_quotes(code: str) -> dict[str, str]:
-    """A language's renderings of rulebook quotes, by the English quote (fuzzy and empty ones
-    left out); none when the language has no QUOTES file (English)."""
+    """A language's renderings of rulebook quotes, by the English quote (from its compiled
+    QUOTES file: fuzzy and empty ones left out); none when it has no QUOTES file (English)."""
     path = quotes_file(code)
     if code == DEFAULT or not path.is_file():
         return {}
-    return {message.id: message.string for message in _read(path, code)
-            if message.id and isinstance(message.id, str) and isinstance(message.string, str)
-            and message.string and not message.fuzzy}
+    renderings = dict(_compiled(path)._catalog)  # type: ignore[attr-defined]
+    del renderings[""]  # the file's header
+    return renderings
 
 
 def set_language(code: str) -> None:

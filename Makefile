@@ -2,33 +2,49 @@
 VENV    ?= .venv
 PYTHON  ?= python3
 PY      := $(VENV)/bin/python
-STAMP   := $(VENV)/.installed
+APP     := $(VENV)/.installed-app
+TESTS   := $(VENV)/.installed-test
+# the versions tested together, wheels only for the heavy ones (deploy/constraints.txt)
+PIP     := $(PY) -m pip install --disable-pip-version-check --constraint deploy/constraints.txt
 ARGS    ?=
 
-.PHONY: install run test lint bench screenshots models system-packages clean
+.PHONY: install install-test run test lint bench screenshots models app-packages \
+	system-packages clean
 
-install: system-packages $(STAMP)
+# The app alone, for `make run` (no test tools: on a Pi they are neither needed nor all there).
+install: app-packages $(APP)
 
-# Debian / Raspberry Pi OS packages (Xvfb and Mesa for the UI tests); installs only as root.
+# The app and the test tools, for `make test`.
+install-test: system-packages $(TESTS)
+
+# Debian / Raspberry Pi OS packages; installed only as root, else listed.
+app-packages:
+	@sh deploy/system-packages.sh app
 system-packages:
-	@sh deploy/system-packages.sh
+	@sh deploy/system-packages.sh test
 
-$(STAMP): pyproject.toml
+# (setup.py compiles the German catalogues: again when one changes)
+$(APP): pyproject.toml deploy/constraints.txt setup.py $(wildcard companion/i18n/*/*.po)
+	@sh deploy/check-python.sh $(PYTHON)
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test]'
-	@touch $(STAMP)
+	$(PIP) -e .
+	@touch $@
+
+$(TESTS): $(APP)
+	$(PIP) -e '.[test]'
+	@touch $@
 
 run: install
 	$(VENV)/bin/phoenix-companion $(ARGS)
 
-lint: install
+lint: install-test
 	$(VENV)/bin/ruff check .
 
 test: lint
 	$(PY) -m pytest
 
 # Refresh the committed screenshots in docs/screenshots/ (the tests write to build/screenshots/).
-screenshots: install
+screenshots: install-test
 	PHOENIX_SCREENSHOTS=$(CURDIR)/docs/screenshots $(PY) -m pytest tests/ui
 
 # Speed figures (printed, never asserted): the rules engine, the game store, the touchscreen app
@@ -38,8 +54,9 @@ screenshots: install
 # with the label errors found in them corrected (tools/d6_tray_corrected.py).
 DICE_DATASET ?= ../shared/datasets/d6-tray
 DICE_TABLES ?= 3000 3001 3002 3003 3004 3005 3006 3007 3008 3009 3010 3011
-bench: install
+bench: install-test
 	$(PY) tools/bench_engine.py
+	$(PY) tools/bench_language.py
 	$(PY) tools/bench_store.py
 	$(PY) tools/bench_ui.py
 	$(PY) tools/bench_camera.py

@@ -5,6 +5,10 @@
 #   sudo deploy/install.sh                      # the kiosk, for the user who ran sudo
 #   deploy/install.sh --dry-run                 # every step, nothing done
 #   deploy/install.sh --prefix DIR --no-apt --no-systemd   # the app alone, into a folder
+#   deploy/install.sh --without-pi-packages     # plain Debian: no Raspberry Pi OS archive
+#
+# Inside a chroot (building an SD card image) it works too: the service is enabled for the
+# image's first boot instead of being started.
 #
 # See docs/raspberry-pi.md. deploy/uninstall.sh takes it all away again (never the games).
 set -euo pipefail
@@ -15,12 +19,14 @@ SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PREFIX=/opt/phoenix-companion
 PLAYER=${SUDO_USER:-$(id -un)}
 DATA=""
+CONFIG_DIR=""
 RELEASE=""
 CAMERA=auto
 MODE=kiosk
 PYTHON=/usr/bin/python3
 APT=yes
 SYSTEMD=yes
+PI_ARCHIVE=yes
 DRY_RUN=no
 GROUPS_WANTED="video render input gpio dialout"
 UNIT=phoenix-companion.service
@@ -30,15 +36,22 @@ usage() {
 Usage: deploy/install.sh [options]
   --user NAME        the player's user, who runs the app (default: $PLAYER)
   --prefix DIR       where the app goes (default: $PREFIX)
-  --data DIR         the player's data folder: games, settings (default:
+  --data DIR         the player's data folder: games, catalogue, dice (default:
                      ~NAME/.local/share/phoenix-companion)
+  --config DIR       the player's settings folder, for config.toml (default:
+                     ~NAME/.config/phoenix-companion)
   --release NAME     bookworm or trixie (default: VERSION_CODENAME in /etc/os-release)
   --camera WHEN      auto, yes or no: install the Pi camera stack (auto: when a camera is
                      connected)
   --desktop          start the app in the desktop session (autostart) instead of the kiosk
   --python PATH      the Python the virtual environment is made from (default: $PYTHON)
   --no-apt           install no system packages
-  --no-systemd       no boot service, udev rule or group changes: the app and its config only
+  --no-systemd       no boot service, udev or polkit rule, group changes: the app and its
+                     config only
+  --without-pi-packages
+                     leave out what only Raspberry Pi OS's archive has (python3-lgpio, the
+                     Pi camera's python3-picamera2): for plain Debian; the GPIO buttons then
+                     need another pin library and the Pi camera is not read
   --dry-run          print every step without doing it
   -h, --help         this help
 EOF
@@ -49,12 +62,14 @@ while [ $# -gt 0 ]; do
         --user) PLAYER=${2:?--user needs a name}; shift ;;
         --prefix) PREFIX=${2:?--prefix needs a folder}; shift ;;
         --data) DATA=${2:?--data needs a folder}; shift ;;
+        --config) CONFIG_DIR=${2:?--config needs a folder}; shift ;;
         --release) RELEASE=${2:?--release needs bookworm or trixie}; shift ;;
         --camera) CAMERA=${2:?--camera needs auto, yes or no}; shift ;;
         --desktop) MODE=desktop ;;
         --python) PYTHON=${2:?--python needs a path}; shift ;;
         --no-apt) APT=no ;;
         --no-systemd) SYSTEMD=no ;;
+        --without-pi-packages) PI_ARCHIVE=no ;;
         --dry-run) DRY_RUN=yes ;;
         -h|--help) usage; exit 0 ;;
         *) usage >&2; die "unknown option: $1" ;;
@@ -77,9 +92,11 @@ getent passwd "$PLAYER" >/dev/null || die "no user '$PLAYER' here (--user NAME)"
 PLAYER_HOME=$(getent passwd "$PLAYER" | cut -d: -f6)
 PLAYER_GROUP=$(id -gn "$PLAYER")
 [ -n "$DATA" ] || DATA="$PLAYER_HOME/.local/share/phoenix-companion"
+[ -n "$CONFIG_DIR" ] || CONFIG_DIR="$PLAYER_HOME/.config/phoenix-companion"
 case "$DATA" in /*) ;; *) DATA="$(pwd)/$DATA" ;; esac
-case "$PREFIX$DATA" in
-    *[!A-Za-z0-9._/+-]*) die "the prefix and data folder may hold only letters, digits and . _ / + - (they go into the unit file)" ;;
+case "$CONFIG_DIR" in /*) ;; *) CONFIG_DIR="$(pwd)/$CONFIG_DIR" ;; esac
+case "$PREFIX$DATA$CONFIG_DIR" in
+    *[!A-Za-z0-9._/+-]*) die "the prefix, data and settings folders may hold only letters, digits and . _ / + - (they go into the unit file)" ;;
 esac
 if [ "$SYSTEMD" = yes ] && [ "$(id -u "$PLAYER")" = 0 ]; then
     die "the app does not run as root: say which user plays (--user NAME)"
@@ -89,33 +106,39 @@ if [ "$DRY_RUN" = no ] && [ "$(id -u)" != 0 ] && { [ "$APT" = yes ] || [ "$SYSTE
 fi
 
 command -v "$PYTHON" >/dev/null || die "no Python at $PYTHON (--python PATH)"
+# 3.11 or newer, on a platform with prebuilt Kivy, OpenCV and numpy (not 32-bit Raspberry Pi OS)
+"$SOURCE/deploy/check-python.sh" "$PYTHON" || exit 2
 FOUND_PYTHON=$(python_version "$PYTHON")
-case "$FOUND_PYTHON" in
-    3.1[1-9]) ;;
-    *) die "$PYTHON is Python $FOUND_PYTHON; the app needs 3.11 or newer" ;;
-esac
 
 VENV="$PREFIX/venv"
 SHARE="$PREFIX/share/phoenix-companion"
 MANIFEST="$SHARE/installed"
+CONSTRAINTS="$SOURCE/deploy/constraints.txt"
+PIP=(-m pip install --disable-pip-version-check --constraint "$CONSTRAINTS")
 
-# What each release needs: Kivy's wheel brings SDL2 itself but loads the KMS/DRM pieces
-# (GBM, DRM, EGL/GLES, Mesa's V3D driver) and libmtdev from the system.
-PACKAGES="python3 python3-venv python3-pip libsdl2-2.0-0 libgbm1 libdrm2 libegl1 libgles2 libgl1-mesa-dri python3-lgpio"
+# What each release needs: the system libraries the wheels load (deploy/libraries.txt: libGL for
+# Kivy's GL backend, the KMS/DRM pieces SDL2 opens, libmtdev), Mesa's GPU drivers, the venv, and
+# polkit (the player may shut down and restart the Pi from the screen).
+libraries() {  # the packages of deploy/libraries.txt for a release
+    awk -v column="$1" '!/^#/ && NF >= 4 && $column != "-" { print $column }' \
+        "$SOURCE/deploy/libraries.txt" | sort -u | tr '\n' ' '
+}
+case "$RELEASE" in bookworm) COLUMN=2 ;; trixie) COLUMN=3 ;; esac
+PACKAGES="python3 python3-venv $(libraries "$COLUMN")libgl1-mesa-dri polkitd"
+# Only Raspberry Pi OS's archive (archive.raspberrypi.com) has these.
+PI_PACKAGES="python3-lgpio"
 CAMERA_PACKAGES="python3-picamera2 python3-libcamera"
 case "$RELEASE" in
     bookworm)
         PYTHON_VERSION=3.11
-        PACKAGES="$PACKAGES libmtdev1"
         # Bookworm's python3-simplejpeg (Picamera2's JPEG encoder) is built against numpy 1.x
         # and stops Picamera2's import under the venv's numpy 2 ("numpy.dtype size changed"):
         # a simplejpeg wheel built against numpy 2 goes into the venv, ahead of it.
-        NUMPY_FIX="simplejpeg>=1.8"
+        NUMPY_FIX="simplejpeg"
         NUMPY_WHY="the system's simplejpeg is built against numpy 1.x: the venv gets its own, built against numpy 2"
         ;;
     trixie)
         PYTHON_VERSION=3.13
-        PACKAGES="$PACKAGES libmtdev1t64"
         NUMPY_FIX=""
         NUMPY_WHY="the system's simplejpeg is built against numpy 2: Picamera2 loads under the venv's numpy 2 as it is"
         ;;
@@ -131,18 +154,49 @@ if [ "$CAMERA" = auto ]; then
 else
     CAMERA_HOW="$CAMERA (--camera)"
 fi
-[ "$CAMERA" = yes ] && PACKAGES="$PACKAGES $CAMERA_PACKAGES"
+LEFT_OUT=""
+if [ "$PI_ARCHIVE" = yes ]; then
+    PACKAGES="$PACKAGES $PI_PACKAGES"
+    [ "$CAMERA" = yes ] && PACKAGES="$PACKAGES $CAMERA_PACKAGES"
+else
+    LEFT_OUT="$PI_PACKAGES"
+    [ "$CAMERA" = yes ] && LEFT_OUT="$LEFT_OUT $CAMERA_PACKAGES"
+    CAMERA_HOW="no (--without-pi-packages: the Pi camera's packages come from Raspberry Pi OS)"
+    CAMERA=no
+fi
+if systemd_running; then BOOTED=yes; else BOOTED=no; fi
 
 echo "Phoenix Companion: installing for $PLAYER into $PREFIX ($MODE)"
-echo "release: $RELEASE (its Python: $PYTHON_VERSION; $PYTHON is $FOUND_PYTHON); camera stack: $CAMERA_HOW"
+echo "release: $RELEASE (its Python: $PYTHON_VERSION; $PYTHON is $FOUND_PYTHON, $("$PYTHON" -c 'import sysconfig; print(sysconfig.get_platform())')); camera stack: $CAMERA_HOW"
 echo "numpy: the venv's numpy 2 and OpenCV; $NUMPY_WHY"
+[ -n "$LEFT_OUT" ] && echo "left out (--without-pi-packages): $LEFT_OUT"
+[ "$BOOTED" = no ] && echo "systemd is not running here (a chroot or an image being built): the service is enabled for the next boot, nothing is started"
 [ "$DRY_RUN" = yes ] && echo "dry run: nothing is changed"
+
+not_in_archive() {  # the packages of the list apt cannot find
+    local package
+    for package in "$@"; do
+        apt-cache show --no-all-versions "$package" >/dev/null 2>&1 || printf '%s ' "$package"
+    done
+}
 
 step "system packages"
 if [ "$APT" = yes ]; then
-    run env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    run env DEBIAN_FRONTEND=noninteractive apt-get update -q
     # shellcheck disable=SC2086
-    run env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $PACKAGES
+    unfound=$([ "$DRY_RUN" = yes ] || not_in_archive $PACKAGES)
+    if [ -n "$unfound" ]; then
+        pi_missing=""
+        for package in $unfound; do
+            case " $PI_PACKAGES $CAMERA_PACKAGES " in *" $package "*) pi_missing="$pi_missing $package" ;; esac
+        done
+        if [ -n "$pi_missing" ]; then
+            die "not in this system's package archive:$pi_missing. They come from Raspberry Pi OS's own archive (archive.raspberrypi.com), which Raspberry Pi OS has; on plain Debian pass --without-pi-packages (the GPIO buttons then need another pin library, the Pi camera is not read)"
+        fi
+        die "not in this system's package archive: $unfound(is /etc/apt/sources.list complete for $RELEASE? try sudo apt-get update)"
+    fi
+    # shellcheck disable=SC2086
+    run env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $PACKAGES
 else
     skip "apt-get install $PACKAGES (--no-apt)"
 fi
@@ -152,19 +206,26 @@ if [ -x "$VENV/bin/python" ] && ! same_python "$VENV/bin/python" "$PYTHON"; then
     note "the venv was made from another Python: made again"
     run rm -rf "$VENV"
 fi
+BUILD=$(mktemp -d)
+trap 'rm -rf "$BUILD"' EXIT
+if [ -x "$VENV/bin/python" ]; then  # an upgrade: what was there, to say what changed
+    "$VENV/bin/python" -m pip list --format=freeze --local --disable-pip-version-check \
+        2>/dev/null | sort >"$BUILD/before.txt" || true
+    cat "$SHARE/source" >>"$BUILD/before.txt" 2>/dev/null || true
+fi
 run install -d "$PREFIX" "$SHARE"
 run "$PYTHON" -m venv --system-site-packages "$VENV"
 
-step "the app (without its test extras)"
-BUILD=$(mktemp -d)
-trap 'rm -rf "$BUILD"' EXIT
+step "the app (without its test extras; the versions in deploy/constraints.txt, wheels only)"
 # A copy, so that building the wheel leaves nothing in the source folder.
 run cp -R "$SOURCE/pyproject.toml" "$SOURCE/README.md" "$SOURCE/companion" "$SOURCE/vision" \
-    "$SOURCE/hardware" "$BUILD/"
-run "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade "$BUILD"
+    "$SOURCE/hardware" "$SOURCE/examples" "$BUILD/"
+if [ -f "$SOURCE/setup.py" ]; then
+    run cp "$SOURCE/setup.py" "$BUILD/"
+fi
+run "$VENV/bin/python" "${PIP[@]}" --upgrade "$BUILD"
 if [ -n "$NUMPY_FIX" ]; then
-    run "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
-        --ignore-installed --no-deps "$NUMPY_FIX"
+    run "$VENV/bin/python" "${PIP[@]}" --ignore-installed --no-deps "$NUMPY_FIX"
 else
     skip "simplejpeg in the venv: not needed on $RELEASE"
 fi
@@ -178,10 +239,30 @@ if [ "$CAMERA" = yes ]; then
 else
     skip "the Picamera2 check (no camera stack)"
 fi
+if [ "$DRY_RUN" = no ]; then
+    REVISION=$(git -C "$SOURCE" describe --always --dirty 2>/dev/null || echo "not from git")
+    echo "phoenix-companion-source==$REVISION" >"$SHARE/source"
+    "$VENV/bin/python" -m pip list --format=freeze --local --disable-pip-version-check \
+        | sort >"$BUILD/after.txt"
+    cat "$SHARE/source" >>"$BUILD/after.txt"
+    if [ -f "$BUILD/before.txt" ]; then
+        changes=$(what_changed "$BUILD/before.txt" "$BUILD/after.txt")
+        note "what changed: ${changes:-nothing}"
+    fi
+fi
+
+step "the player's folders: games in $DATA, settings in $CONFIG_DIR"
+player_folder "$DATA"
+player_folder "$CONFIG_DIR"
+CONFIG="$CONFIG_DIR/config.toml"
+OLD_CONFIG="$DATA/config.toml"  # where earlier versions kept it
+if [ "$OLD_CONFIG" != "$CONFIG" ] && [ -e "$OLD_CONFIG" ] && [ ! -e "$CONFIG" ]; then
+    note "the settings move to $CONFIG_DIR (the app reads them there now)"
+    run mv "$OLD_CONFIG" "$CONFIG"
+    [ "$DRY_RUN" = yes ] || sed -i "s#^config $OLD_CONFIG #config $CONFIG #" "$MANIFEST" 2>/dev/null || true
+fi
 
 step "the default config (kept when there is one)"
-CONFIG="$DATA/config.toml"
-run install -d -o "$PLAYER" -g "$PLAYER_GROUP" "$DATA"
 if [ -e "$CONFIG" ] && ! grep -qs "^config $CONFIG " "$MANIFEST"; then
     note "$CONFIG is there already: kept"
 elif [ -e "$CONFIG" ]; then
@@ -194,6 +275,7 @@ fi
 step "the service files, written for $PLAYER and $PREFIX"
 render "$SOURCE/systemd/$UNIT" "$SHARE/$UNIT"
 render "$SOURCE/systemd/phoenix-companion.desktop" "$SHARE/phoenix-companion.desktop"
+render "$SOURCE/deploy/polkit-power.rules" "$SHARE/polkit-power.rules"
 
 step "the player's groups: $GROUPS_WANTED"
 if [ "$SYSTEMD" = yes ]; then
@@ -213,20 +295,35 @@ fi
 
 step "the udev rule for the USB-serial button panel (Pico 2e8a:0005) and the display's backlight"
 RULE=/etc/udev/rules.d/60-phoenix-companion.rules
-if [ "$SYSTEMD" = yes ]; then
+if [ "$SYSTEMD" = no ]; then
+    skip "install $RULE (--no-systemd)"
+else
     run install -m 644 "$SOURCE/deploy/60-phoenix-companion.rules" "$RULE"
     record "file $RULE"
-    run_quietly udevadm control --reload-rules
-    run_quietly udevadm trigger --subsystem-match=tty
-    # the backlight's rule acts on "add" (a plain trigger sends "change"): the video group may
-    # set the brightness from now on, not only after the next boot
-    run_quietly udevadm trigger --action=add --subsystem-match=backlight
+    if [ "$BOOTED" = yes ]; then
+        run_quietly udevadm control --reload-rules
+        run_quietly udevadm trigger --subsystem-match=tty
+        # the backlight's rule acts on "add" (a plain trigger sends "change"): the video group
+        # may set the brightness from now on, not only after the next boot
+        run_quietly udevadm trigger --action=add --subsystem-match=backlight
+    else
+        skip "udevadm trigger (systemd is not running here): the rule applies at the first boot"
+    fi
+fi
+
+step "the polkit rule: $PLAYER may shut down and restart the Pi from the screen"
+POLKIT_RULE=/etc/polkit-1/rules.d/60-phoenix-companion.rules
+if [ "$SYSTEMD" = yes ]; then
+    run install -d -m 755 "$(dirname "$POLKIT_RULE")"
+    run install -m 644 "$SHARE/polkit-power.rules" "$POLKIT_RULE"
+    record "file $POLKIT_RULE"
 else
-    skip "install $RULE (--no-systemd)"
+    skip "install $POLKIT_RULE (--no-systemd)"
 fi
 
 step "start at boot ($MODE)"
-AUTOSTART="$PLAYER_HOME/.config/autostart/phoenix-companion.desktop"
+AUTOSTART_DIR="$PLAYER_HOME/.config/autostart"
+AUTOSTART="$AUTOSTART_DIR/phoenix-companion.desktop"
 if [ "$SYSTEMD" = no ]; then
     skip "install /etc/systemd/system/$UNIT and enable it (--no-systemd)"
 else
@@ -242,7 +339,9 @@ if [ "$SYSTEMD" = yes ] && [ "$MODE" = kiosk ]; then
     run install -m 644 "$SHARE/$UNIT" "/etc/systemd/system/$UNIT"
     record "file /etc/systemd/system/$UNIT"
     record "service $UNIT"
-    run systemctl daemon-reload
+    if [ "$BOOTED" = yes ]; then
+        run systemctl daemon-reload
+    fi
     run systemctl enable "$UNIT"
     DEFAULT_TARGET=$(systemctl get-default 2>/dev/null || echo unknown)
     if [ "$DEFAULT_TARGET" = graphical.target ]; then
@@ -252,12 +351,21 @@ if [ "$SYSTEMD" = yes ] && [ "$MODE" = kiosk ]; then
     else
         note "boots to $DEFAULT_TARGET: the kiosk has the screen"
     fi
-    run systemctl try-restart "$UNIT"
+    if [ "$BOOTED" = yes ]; then
+        # an upgrade: the running app starts again with the new version; should that fail or
+        # take too long, the install is still done (the next boot starts it)
+        show systemctl try-restart "$UNIT"
+        if [ "$DRY_RUN" = no ] && ! timeout 150 systemctl try-restart "$UNIT"; then
+            note "the app did not start again now: see journalctl -u $UNIT -b; it starts at the next boot"
+        fi
+    else
+        skip "systemctl try-restart $UNIT (systemd is not running here)"
+    fi
 elif [ "$SYSTEMD" = yes ]; then
     if grep -qsxF "service $UNIT" "$MANIFEST"; then
         run_quietly systemctl disable "$UNIT"  # an earlier kiosk install
     fi
-    run install -d -o "$PLAYER" -g "$PLAYER_GROUP" "$PLAYER_HOME/.config/autostart"
+    player_folder "$AUTOSTART_DIR"
     run install -m 644 -o "$PLAYER" -g "$PLAYER_GROUP" "$SHARE/phoenix-companion.desktop" \
         "$AUTOSTART"
     record "file $AUTOSTART"
@@ -268,8 +376,10 @@ if [ "$DRY_RUN" = yes ]; then
     echo "dry run done: nothing was changed"
 else
     echo "Phoenix Companion is installed: $PREFIX/bin/phoenix-companion"
-    echo "games and settings: $DATA (back up games.sqlite; deploy/uninstall.sh keeps them)"
-    if [ "$SYSTEMD" = yes ]; then
+    echo "games: $DATA (back up games.sqlite); settings: $CONFIG; deploy/uninstall.sh keeps both"
+    if [ "$SYSTEMD" = yes ] && [ "$BOOTED" = yes ]; then
         echo "reboot (sudo reboot) to start it; its log: journalctl -u $UNIT"
+    elif [ "$SYSTEMD" = yes ]; then
+        echo "it starts at the first boot of this system; its log: journalctl -u $UNIT"
     fi
 fi

@@ -1,12 +1,30 @@
 #!/bin/sh
-# Installs the Debian / Raspberry Pi OS packages the app and its tests need, when they are missing.
+# Installs the Debian / Raspberry Pi OS packages that `make` needs, when they are missing:
+#   sh deploy/system-packages.sh app    # `make run`: the system libraries the app's wheels load
+#                                       # (deploy/libraries.txt), and venv where Python lacks it
+#   sh deploy/system-packages.sh test   # `make test`: also Xvfb and Mesa for the UI tests,
+#                                       # shellcheck, systemd's tools (systemd-analyze) and
+#                                       # desktop-file-validate for the deploy tests
 # Only as root on a Debian-family system; elsewhere it says what to install and carries on.
-# For the tests only (never on a Pi: deploy/install.sh has its own list): Xvfb and Mesa for the
-# UI tests, systemd's tools (systemd-analyze verify) and desktop-file-validate for the unit and
-# autostart files.
+# The Pi's kiosk install (deploy/install.sh) has its own list.
 set -eu
+HERE=$(dirname "$0")
+PURPOSE=${1:-app}
 
-PACKAGES="xvfb xauth libgl1 libgl1-mesa-dri libegl1 libgles2 libmtdev1 systemd desktop-file-utils"
+# shellcheck disable=SC1091
+codename=$( (. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}") || true)
+case "$codename" in
+    trixie|forky|duke|sid) column=3 ;;  # Debian 13 and later name libmtdev libmtdev1t64
+    *) column=2 ;;
+esac
+PACKAGES=$(awk -v column="$column" '!/^#/ && NF >= 4 && $column != "-" { print $column }' \
+    "$HERE/libraries.txt" | sort -u | tr '\n' ' ')
+python3 -c 'import ensurepip' 2>/dev/null || PACKAGES="$PACKAGES python3-venv"
+case "$PURPOSE" in
+    app) ;;
+    test) PACKAGES="$PACKAGES xvfb xauth libgl1-mesa-dri systemd desktop-file-utils shellcheck" ;;
+    *) echo "usage: $0 app|test" >&2; exit 2 ;;
+esac
 
 missing=""
 for package in $PACKAGES; do
@@ -17,7 +35,7 @@ done
 [ -z "$missing" ] && exit 0
 
 if ! command -v apt-get >/dev/null 2>&1; then
-    echo "note: not a Debian system; install Xvfb and Mesa (OpenGL) yourself for the UI tests" >&2
+    echo "note: not a Debian system; install these yourself (or what your system calls them):$missing" >&2
     exit 0
 fi
 if [ "$(id -u)" != "0" ]; then
@@ -26,6 +44,6 @@ if [ "$(id -u)" != "0" ]; then
     exit 0
 fi
 echo "installing system packages:$missing"
-DEBIAN_FRONTEND=noninteractive apt-get update -qq
+DEBIAN_FRONTEND=noninteractive apt-get update -q
 # shellcheck disable=SC2086
-DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >/dev/null
+DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing

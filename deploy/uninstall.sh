@@ -1,7 +1,7 @@
 #!/bin/bash
 # Takes away what deploy/install.sh added, as its list in PREFIX/share/phoenix-companion/installed
 # says: the service, the udev rule, the groups it added the player to, the console boot it set,
-# the default config while it is unchanged, and the app. Never the games database nor
+# the polkit rule, the default config while it is unchanged, and the app. Never the games database nor
 # anything else in the player's data folder.
 #
 #   sudo deploy/uninstall.sh [--prefix DIR] [--dry-run]
@@ -50,6 +50,7 @@ echo "Phoenix Companion: uninstalling from $PREFIX"
 step "the service"
 for unit in $(entries service); do
     run_quietly systemctl disable --now "$unit"
+    getty_back  # the kiosk had tty1: its login prompt comes back now, not at the next boot
 done
 for target in $(entries default-target); do
     run systemctl set-default "$target"

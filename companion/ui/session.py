@@ -27,7 +27,8 @@ from companion.store.db import default_db_path
 
 log = logging.getLogger(__name__)
 
-DEMO_SCRIPT = Path(__file__).resolve().parents[2] / "examples" / "three-players-draft.jsonl"
+# companion/examples is the project's examples/ (a link there), in every installed copy too
+DEMO_SCRIPT = Path(__file__).resolve().parents[1] / "examples" / "three-players-draft.jsonl"
 DEMO_STEPS = 43  # turn 9: Cat has used her Transport ship, Bob's Diplomacy bonus waits
 DEMO_NAME = "Demo (example values)"
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import logging
 import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -100,6 +101,33 @@ def configure_kivy(*, fullscreen: bool = False, size: tuple[int, int] = REFERENC
         Config.set(section, key, value)
 
 
+class AppClipboard:
+    """Copy and paste between the app's own text fields. Kivy's text fields use it where the
+    system has no clipboard tool Kivy can drive (xclip or xsel: the kiosk on KMS/DRM, Raspberry
+    Pi OS Lite); there Kivy would look for an X11 cut buffer at the first text field and log
+    CRITICAL errors with tracebacks into the journal."""
+
+    def __init__(self) -> None:
+        self._text = ""
+
+    def copy(self, data: str = "") -> None:
+        self._text = data
+
+    def paste(self) -> str:
+        return self._text
+
+
+def use_app_clipboard() -> bool:
+    """Give Kivy's text fields an AppClipboard where neither xclip nor xsel is installed (call
+    after configure_kivy); True when it did."""
+    if shutil.which("xclip") or shutil.which("xsel"):
+        return False
+    from kivy.uix import textinput
+
+    textinput.Clipboard = AppClipboard()  # Kivy's own clipboard search is never started
+    return True
+
+
 def screen_class(name: str) -> Any:
     """A screen's class, its .kv file loaded."""
     from kivy.lang import Builder
@@ -127,6 +155,8 @@ def app_class() -> Any:
     from companion import paths
     from companion.ui.session import GameSession, relaunch_screen
     from companion.ui.widgets import BACKGROUND, SYMBOL_FONT, StatusStrip
+
+    use_app_clipboard()
 
     class LazyScreens(ScreenManager):
         """A ScreenManager that builds each screen (and loads its module and .kv) the first time

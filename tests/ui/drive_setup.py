@@ -8,6 +8,7 @@ prints `DRIVER-RESULT {...}` (what was read on screen) as its last stdout line.
 
 from __future__ import annotations
 
+import logging
 import sys
 from pathlib import Path
 from typing import Any
@@ -135,7 +136,42 @@ def three_player_first_game(robot: Robot, size: tuple[int, int], shots: Path | N
     result["phase"] = robot.app.session.state["phase"]
 
 
-SCENARIOS: dict[str, Any] = {"three-player-first-game": three_player_first_game}
+class Criticals(logging.Handler):
+    """Kivy's CRITICAL log records, from the app's start (Kivy logs through Python's logging
+    as "kivy"; a text field may be focused before a scenario begins)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.CRITICAL)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+CRITICALS = Criticals()
+logging.getLogger("kivy").addHandler(CRITICALS)
+
+
+def copy_a_name(robot: Robot, **_: Any) -> Steps:
+    """A name typed, selected, copied and pasted into the next field, as a keyboard's Ctrl+C and
+    Ctrl+V would; none of Kivy's records is CRITICAL meanwhile (as when the app started)."""
+    yield from robot.wait_for(lambda: robot.find("setup:name:1"), "the name fields")
+    first, second = robot.find("setup:name:0"), robot.find("setup:name:1")
+    first.focus = True
+    yield from robot.frames()
+    first.text = NAMES[0]
+    first.select_all()
+    first.copy()
+    second.focus = True
+    second.text = ""
+    yield from robot.frames()
+    second.paste()
+    yield from robot.frames()
+    robot.result.update(pasted=second.text, criticals=CRITICALS.messages)
+
+
+SCENARIOS: dict[str, Any] = {"three-player-first-game": three_player_first_game,
+                             "copy-a-name": copy_a_name}
 
 if __name__ == "__main__":
     sys.exit(run(SCENARIOS, start="setup"))

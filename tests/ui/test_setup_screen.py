@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 SHOTS = Path(os.environ.get("PHOENIX_SCREENSHOTS")
@@ -32,3 +33,12 @@ def test_a_three_player_first_game_is_set_up_by_touch(run_ui_driver) -> None:
                                "Cäcilie (yellow): Hub B-3, 10 GEMs, 2 food, 2 water, 3 metal",
                                "Ann begins."]
     assert (result["screen"], result["phase"]) == ("table", "play")
+
+
+def test_a_name_is_copied_and_pasted_without_a_system_clipboard(run_ui_driver) -> None:
+    # no xclip or xsel here, as on Raspberry Pi OS Lite: Kivy used to log CRITICAL "Unable to
+    # find any valuable Cutbuffer provider" with tracebacks at the first text field
+    result = run_ui_driver("drive_setup.py", "copy-a-name",
+                           extra_env={"PATH": os.path.dirname(sys.executable)})
+    assert result["pasted"] == "Ann"
+    assert result["criticals"] == []

@@ -1,8 +1,9 @@
 """The settings screen: the button panel, the dice camera (its picture, and a calibration
-improved from the readings kept at the table), the display, and where the player's files are. Each
-part is a Section (a widget with `refresh(model)`); a new part is a Section subclass with its
-rule in settings.kv, added to SettingsScreen.SECTIONS. What is shown, and how a change is
-checked and saved, is settings_model.py."""
+improved from the readings kept at the table), the display, where the player's files are, and
+switching the Pi off (Shut down, Restart). Each part is a Section (a widget with
+`refresh(model)`); a new part is a Section subclass with its rule in settings.kv, added to
+SettingsScreen.SECTIONS. What is shown, and how a change is checked and saved, is
+settings_model.py."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from typing import Any
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.factory import Factory
-from kivy.properties import ColorProperty, ObjectProperty, StringProperty
+from kivy.properties import ColorProperty, ObjectProperty, OptionProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
@@ -35,7 +36,9 @@ from companion.ui.settings_model import (
     BUTTONS,
     DICE_KINDS,
     PANEL_KINDS,
+    POWER_ACTIONS,
     Locations,
+    PowerSwitch,
     SettingsModel,
     camera_sources,
     choices,
@@ -412,10 +415,60 @@ class FilesSection(Section):
             lines.add_widget(InfoLine(text=text, tag=f"settings:path:{suffix}"))
 
 
+class PowerSection(Section):
+    """Shut down and Restart the Raspberry Pi (asked first), where systemd runs it; else the
+    reason they are not offered."""
+
+    def refresh(self, model: SettingsModel) -> None:
+        from hardware.power import find_power
+
+        switch = PowerSwitch(find_power())
+        self.ids.note.text = switch.note()
+        actions = self.ids.actions
+        actions.clear_widgets()
+        if switch.power is None:
+            return
+        for action, said in choices(POWER_ACTIONS):
+            setting_button(actions, said, f"settings:power:{action}",
+                           lambda a=action, w=said: PowerPopup(switch, a, w, self.screen).open())
+
+
+class PowerPopup(ModalView):
+    """Shut down or Restart: asked first (Cancel does nothing); then what is happening while
+    the Pi goes down, without buttons; a refusal is shown with Close (and on the screen's
+    message line) and the app carries on."""
+
+    text = StringProperty("")
+    answer = StringProperty("")  # the button that does it: "Shut down", "Restart"
+    stage = OptionProperty("ask", options=["ask", "going", "refused"])
+
+    def __init__(self, switch: PowerSwitch, action: str, answer: str, screen: SettingsScreen,
+                 **kwargs: Any) -> None:
+        self.switch, self.action, self.screen = switch, action, screen
+        super().__init__(**kwargs)
+        self.text, self.answer = switch.question(action), answer
+
+    def confirm(self) -> None:
+        """Say what is happening and ask systemd, in a thread (the screen keeps drawing)."""
+        self.stage, self.text = "going", self.switch.going(self.action)
+
+        def work() -> None:
+            refusal = self.switch.switch(self.action)
+            if refusal:
+                Clock.schedule_once(lambda _dt: self.refused(refusal))
+
+        threading.Thread(target=work, name="power", daemon=True).start()
+
+    def refused(self, reason: str) -> None:
+        """Nothing happens: the reason, and Close."""
+        self.stage, self.text = "refused", reason
+        self.screen.say(reason)
+
+
 class SettingsScreen(Screen):
     """The settings, one Section each; every accepted change is saved at once."""
 
-    SECTIONS = (PanelSection, CameraSection, DisplaySection, FilesSection)
+    SECTIONS = (PanelSection, CameraSection, DisplaySection, FilesSection, PowerSection)
     message = StringProperty("")
     tone = ColorProperty(ERROR)
     problems = StringProperty("")

@@ -29,6 +29,7 @@ from companion.files import JsonFileError
 from companion.i18n import N_, _
 from hardware.config import PanelConfig, SettingError
 from hardware.events import CONFIRM, NEXT_TURN, READ_DICE, UNDO
+from hardware.power import PowerError, SystemPower
 from vision.faces import FACES, face_map_text
 
 # (value, words): the words marked with N_, in the player's language where shown (`words`)
@@ -37,6 +38,18 @@ PANEL_KINDS = (("none", N_("Touch only")), ("gpio", N_("GPIO buttons")),
 BUTTONS = ((NEXT_TURN, N_("Next turn")), (UNDO, N_("Undo")), (CONFIRM, N_("Confirm")),
            (READ_DICE, N_("Read dice")))
 DICE_KINDS = (("pips", N_("Pip dice (any d6)")), ("icons", N_("Icon dice (the game's)")))
+POWER_ACTIONS = (("shutdown", N_("Shut down")), ("restart", N_("Restart")))
+# a power action -> (what the player is asked first, what the screen says while the Pi goes down)
+POWER_WORDS = {
+    "shutdown": (N_("Shut down the Raspberry Pi? The game is saved: it resumes where it was at "
+                    "the next start."),
+                 N_("Shutting down… wait until the green light stops blinking before you pull "
+                    "the plug.")),
+    "restart": (N_("Restart the Raspberry Pi? The game is saved: it resumes where it was once "
+                   "the Pi is back."),
+                N_("Restarting… the game comes back on the screen when the Pi has started "
+                   "again.")),
+}
 SERIAL_GLOBS = ("ttyACM*", "ttyUSB*", "serial/by-id/*")
 # a setting's key -> the words a player reads for it (translated where shown: `words`)
 KEY_WORDS = {
@@ -120,6 +133,49 @@ class Locations:
                 ("config", _("Settings: {path}").format(path=self.config)),
                 ("overlay", _("Values entered from your copy: {path}").format(
                     path=self.overlay))]
+
+
+@dataclass(frozen=True)
+class PowerSwitch:
+    """Shutting down or restarting the Raspberry Pi from the screen (hardware.power, one of
+    POWER_ACTIONS), in words: why it is not offered, what the player is asked first, what the
+    screen says while the Pi goes down, and a refusal. `power` is None where it is not offered
+    (the computer is not run by systemd)."""
+
+    power: SystemPower | None
+
+    def note(self) -> str:
+        """The line under the heading: why to use it, or why it is not offered."""
+        if self.power is None:
+            return _("Shut down and Restart are offered where systemd runs the computer, as on "
+                     "the Raspberry Pi; not here: switch it off as you usually do.")
+        return _("Shut the Pi down before you pull the plug: pulling it while the Pi runs can "
+                 "spoil its SD card. The game is saved either way.")
+
+    @staticmethod
+    def question(action: str) -> str:
+        """What the player is asked before the Pi is shut down or restarted."""
+        return words(POWER_WORDS[action][0])
+
+    @staticmethod
+    def going(action: str) -> str:
+        """What the screen says while the Pi goes down."""
+        return words(POWER_WORDS[action][1])
+
+    def switch(self, action: str) -> str | None:
+        """Shut down or restart now (a moment: systemd takes the job and the Pi goes down while
+        the app still runs): None once it is under way, or the refusal in words (nothing
+        happens, the app carries on)."""
+        if self.power is None:
+            return self.note()
+        try:
+            if action == "restart":
+                self.power.restart()
+            else:
+                self.power.shutdown()
+        except PowerError as error:
+            return str(error)
+        return None
 
 
 class SettingsModel:

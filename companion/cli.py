@@ -81,7 +81,7 @@ def _parser() -> argparse.ArgumentParser:
                         help=_("open the final-score calculator"))
     parser.add_argument("--config", type=Path, default=None, metavar="PATH",
                         help=_("the app's config file (default: {path})").format(
-                            path=app_config.default_config_path()))
+                            path=paths.config_file()))
     parser.set_defaults(run=_run_app)
     commands = parser.add_subparsers(title=_("commands"), metavar="COMMAND")
 

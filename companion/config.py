@@ -1,4 +1,4 @@
-"""The app's TOML config file (`config.toml` in the user's data folder, or `--config PATH`).
+"""The app's TOML config file (`config.toml` in the user's config folder, or `--config PATH`).
 
 The `[panel]`, `[display]`, `[camera]`, `[logging]` and `[bgstats]` tables are read here
 (other tables are left to their owners). A missing default file means all defaults; a file
@@ -7,11 +7,16 @@ log) and the defaults are used, so the app always starts.
 
 The settings screen edits the file as a `ConfigFile` (tomlkit keeps its comments and every key
 the screen does not change) and `save_config_file` writes it atomically.
+
+The file used to be kept in the data folder; one found there is moved to the config folder the
+first time the default file is looked for (`default_config_path`).
 """
 
 from __future__ import annotations
 
+import errno
 import logging
+import os
 import shutil
 import tomllib
 from collections.abc import Callable, Mapping
@@ -22,7 +27,13 @@ from typing import Any
 import tomlkit
 
 from companion import i18n, paths
-from companion.files import read_text, write_text_atomically
+from companion.files import (
+    JsonFileError,
+    make_private_folder,
+    read_text,
+    write_atomically,
+    write_text_atomically,
+)
 from companion.i18n import DEFAULT as DEFAULT_LANGUAGE
 from companion.i18n import LANGUAGES, N_, _
 from companion.store.export import BGG_ID
@@ -31,7 +42,6 @@ from vision.faces import FaceMapError, parse_face_map
 
 log = logging.getLogger(__name__)
 
-CONFIG_NAME = "config.toml"
 BAD_SUFFIX = ".bad"
 WINDOW_SIZES = ((800, 480), (1024, 600), (1280, 800))  # the sizes the app is laid out for
 # where touches come from: "auto" is "hidinput" in the kiosk (--kiosk), else "mouse"
@@ -43,8 +53,49 @@ DEFAULT_FACES = "1-2=food,3-4=water,5=metal,6=human"  # the rules' Terran dice o
 
 
 def default_config_path() -> Path:
-    """Where the config file is looked for when no path is given: <data folder>/config.toml."""
-    return paths.data_folder() / CONFIG_NAME
+    """The config file read and saved when no path is given: paths.config_file(). Settings left
+    at their old place, the data folder, are moved there first; while they cannot be moved they
+    are used where they are (move_old_config)."""
+    new = paths.config_file()
+    old = paths.data_folder() / paths.CONFIG_NAME
+    return new if move_old_config(old, new) else old
+
+
+def move_old_config(old: Path, new: Path) -> bool:
+    """Move the settings at `old` to `new` once, so that nothing is lost when their place
+    changes: not when `new` is there already (it wins; `old` is left, and so is the same file
+    seen from two paths) or `old` is not a file. Atomic on one filesystem (os.replace); across
+    two, copied beside `new`, flushed and renamed, then `old` removed. Its `.bad` copies stay.
+    True when `new` is the file to use; False when `old` could not be moved (why is logged)
+    and is to be read where it is."""
+    if os.path.lexists(new) or not old.is_file():
+        return True
+    try:
+        make_private_folder(new.parent)
+        try:
+            os.replace(old, new)
+        except OSError as error:
+            if error.errno != errno.EXDEV:
+                raise
+            _copy_across(old, new)
+    except (OSError, JsonFileError) as error:
+        log.warning("settings not moved from %s to %s (%s); read where they are", old, new,
+                    error)
+        return False
+    log.info("settings moved from %s to %s", old, new)
+    return True
+
+
+def _copy_across(old: Path, new: Path) -> None:
+    """Copy `old` to `new` on another filesystem (a temporary file beside `new`, flushed to
+    disk, then renamed), then remove `old`: when it cannot be removed the copy is used all the
+    same (it would win from the next start on) and the copy left behind is logged."""
+    write_atomically(new, old.read_bytes())
+    try:
+        old.unlink()
+    except OSError as error:
+        log.warning("settings copied from %s to %s, but the old file could not be removed "
+                    "(%s); the new one is used", old, new, error)
 
 
 @dataclass(frozen=True)

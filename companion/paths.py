@@ -1,5 +1,6 @@
-"""Where the app keeps a user's files (the catalogue overlay, the dice camera's readings and
-calibration; the game database: companion.store.db)."""
+"""Where the app keeps a user's files: the settings in the config folder (companion.config), the
+rest in the data folder (the catalogue overlay, the dice camera's readings and calibration; the
+game database: companion.store.db)."""
 
 from __future__ import annotations
 
@@ -7,16 +8,36 @@ import os
 from pathlib import Path
 
 APP_FOLDER = "phoenix-companion"
+CONFIG_NAME = "config.toml"
 
 
 def data_folder() -> Path:
     """The user's data folder: $PHOENIX_COMPANION_HOME, else $XDG_DATA_HOME/phoenix-companion,
     else ~/.local/share/phoenix-companion. Not created here; writers create it when they write."""
-    explicit = os.environ.get("PHOENIX_COMPANION_HOME")
-    if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
-    return Path(base) / APP_FOLDER
+    return _folder("PHOENIX_COMPANION_HOME", "XDG_DATA_HOME", Path(".local") / "share")
+
+
+def config_folder() -> Path:
+    """The user's config folder, where the settings are kept apart from the data (XDG base
+    directories): $PHOENIX_COMPANION_CONFIG, else $XDG_CONFIG_HOME/phoenix-companion, else
+    ~/.config/phoenix-companion. Not created here."""
+    return _folder("PHOENIX_COMPANION_CONFIG", "XDG_CONFIG_HOME", Path(".config"))
+
+
+def config_file() -> Path:
+    """Where the app's settings belong: config.toml in the config folder (before they had a
+    folder of their own they were in the data folder: companion.config.default_config_path)."""
+    return config_folder() / CONFIG_NAME
+
+
+def _folder(explicit: str, xdg: str, under_home: Path) -> Path:
+    """The folder named by the variable `explicit`, else APP_FOLDER in the XDG base folder `xdg`
+    (ignored unless absolute, as the spec says), else in `under_home` in the home folder."""
+    chosen = os.environ.get(explicit)
+    if chosen:
+        return Path(chosen)
+    base = os.environ.get(xdg, "")
+    return (Path(base) if os.path.isabs(base) else Path.home() / under_home) / APP_FOLDER
 
 
 def overlay_path(chosen: Path | str | None = None) -> Path:

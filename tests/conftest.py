@@ -35,6 +35,16 @@ os.environ["PHOENIX_LANGUAGE"] = "en"
 
 
 @pytest.fixture(autouse=True)
+def own_user_folders(tmp_path_factory: pytest.TempPathFactory,
+                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test has its own empty data and config folders (the command lines it starts too),
+    so that no test reads, writes or moves the user's own settings, games or calibration."""
+    home = tmp_path_factory.mktemp("user")
+    monkeypatch.setenv("PHOENIX_COMPANION_HOME", str(home / "data"))
+    monkeypatch.setenv("PHOENIX_COMPANION_CONFIG", str(home / "config"))
+
+
+@pytest.fixture(autouse=True)
 def english_after() -> Iterator[None]:
     """Every test ends in English, whatever language it switched to (the tests read English)."""
     yield
@@ -81,7 +91,8 @@ def run_ui_driver(
     """Run a driver script (tests/ui/drive_*.py) in the real app and return what it read.
 
     Each run is its own process (a Kivy window can be created only once per process), with the
-    private display, a fresh KIVY_HOME and PHOENIX_COMPANION_HOME, and a time-out.
+    private display, a fresh KIVY_HOME, data folder (PHOENIX_COMPANION_HOME) and config folder
+    (PHOENIX_COMPANION_CONFIG), and a time-out.
     """
 
     def run(script: str, scenario: str, *, size: str = "800x480", shots: Path | None = None,
@@ -93,7 +104,9 @@ def run_ui_driver(
             "DISPLAY": xvfb_display,
             "KIVY_HOME": str(home / "kivy"),
             "PHOENIX_COMPANION_HOME": str(home / "data"),
+            "PHOENIX_COMPANION_CONFIG": str(home / "config"),
             "XDG_DATA_HOME": str(home / "xdg"),
+            "XDG_CONFIG_HOME": str(home / "xdg-config"),
             "LIBGL_ALWAYS_SOFTWARE": "1",
             "SDL_AUDIODRIVER": "dummy",
             "KIVY_AUDIO": "",

@@ -1,18 +1,27 @@
 """The config file's [display] table, editing it with its comments and unknown tables kept, the
-atomic save and the copy of an unusable file (companion.config)."""
+atomic save and the copy of an unusable file, and where the file is: the config folder, where
+settings left in the data folder are moved once (companion.config, companion.paths)."""
 
 from __future__ import annotations
 
+import errno
+import logging
+import os
+import tempfile
 import tomllib
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from companion import paths
 from companion.config import (
     BgStatsConfig,
     CameraConfig,
     DisplayConfig,
     LoggingConfig,
+    default_config_path,
     load_config,
     open_config_file,
     parse_window_size,
@@ -220,3 +229,183 @@ def test_a_file_that_cannot_be_written_changes_nothing(tmp_path):
     with pytest.raises((OSError, ValueError)):
         save_config_file(file)
     assert folder.is_dir()
+
+
+# -- where the file is: the config folder, and the one-time move from the data folder ----------
+
+OLD_TEXT = '[display]\nrotation = 90\n'
+
+
+@pytest.fixture
+def folders(tmp_path, monkeypatch) -> tuple[Path, Path]:
+    """The data folder's old config.toml (its text OLD_TEXT) and the config folder's, not
+    there yet."""
+    data, config = tmp_path / "data", tmp_path / "config"
+    monkeypatch.setenv("PHOENIX_COMPANION_HOME", str(data))
+    monkeypatch.setenv("PHOENIX_COMPANION_CONFIG", str(config))
+    data.mkdir()
+    (data / "config.toml").write_text(OLD_TEXT, encoding="utf-8")
+    return data / "config.toml", config / "config.toml"
+
+
+@pytest.mark.parametrize(("env", "folder"), [
+    ({"PHOENIX_COMPANION_CONFIG": "/etc/phoenix", "XDG_CONFIG_HOME": "/x"}, "/etc/phoenix"),
+    ({"PHOENIX_COMPANION_CONFIG": "", "XDG_CONFIG_HOME": "/x"}, "/x/phoenix-companion"),
+    ({"XDG_CONFIG_HOME": "/x"}, "/x/phoenix-companion"),
+    ({"XDG_CONFIG_HOME": "relative"}, "HOME/.config/phoenix-companion"),  # the spec: ignored
+    ({"XDG_CONFIG_HOME": ""}, "HOME/.config/phoenix-companion"),
+    ({}, "HOME/.config/phoenix-companion"),
+])
+def test_the_config_folder(monkeypatch, tmp_path, env, folder):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    for name in ("PHOENIX_COMPANION_CONFIG", "XDG_CONFIG_HOME"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("XDG_DATA_HOME", "/data")  # the data folder's variable is not used
+    expected = Path(folder.replace("HOME", str(tmp_path)))
+    assert paths.config_folder() == expected
+    assert paths.config_file() == expected / "config.toml" == default_config_path()
+
+
+def test_the_data_folder_ignores_a_relative_xdg_folder(monkeypatch, tmp_path):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("PHOENIX_COMPANION_HOME")
+    monkeypatch.setenv("XDG_DATA_HOME", "share")
+    assert paths.data_folder() == tmp_path / ".local" / "share" / "phoenix-companion"
+    monkeypatch.setenv("XDG_DATA_HOME", "/share")
+    assert paths.data_folder() == Path("/share/phoenix-companion")
+
+
+def test_settings_in_the_data_folder_are_moved_once_and_read(folders, caplog):
+    old, new = folders
+    (old.parent / "config.toml.bad").write_text("kept", encoding="utf-8")
+    with caplog.at_level(logging.INFO, logger="companion.config"):
+        config = load_config()
+    assert config.display.rotation == 90 and config.path == new
+    assert new.read_text(encoding="utf-8") == OLD_TEXT and not old.exists()
+    assert (old.parent / "config.toml.bad").read_text(encoding="utf-8") == "kept"  # left
+    assert [record.getMessage() for record in caplog.records] == [
+        f"settings moved from {old} to {new}"]
+    caplog.clear()
+    assert default_config_path() == new and not caplog.records  # once
+
+
+def test_settings_already_in_the_config_folder_win_and_the_old_are_left(folders):
+    old, new = folders
+    new.parent.mkdir()
+    new.write_text("[display]\nrotation = 180\n", encoding="utf-8")
+    assert load_config().display.rotation == 180
+    assert old.read_text(encoding="utf-8") == OLD_TEXT
+
+
+def test_the_command_line_file_moves_nothing(folders, tmp_path):
+    old, new = folders
+    assert load_config(write(tmp_path, "[display]\nrotation = 270\n")).display.rotation == 270
+    assert old.exists() and not new.exists()
+
+
+@pytest.mark.parametrize("place", ["same", "link"])
+def test_the_same_file_is_not_moved(folders, monkeypatch, place):
+    """The config folder is the data folder, or a link to it: nothing to move."""
+    old, _new = folders
+    config = old.parent
+    if place == "link":
+        config = old.parent.with_name("linked")
+        config.symlink_to(old.parent)
+    monkeypatch.setenv("PHOENIX_COMPANION_CONFIG", str(config))
+    assert default_config_path() == config / "config.toml"
+    assert load_config().display.rotation == 90
+    assert old.read_text(encoding="utf-8") == OLD_TEXT and old.is_file() and not old.is_symlink()
+
+
+def test_a_folder_in_the_old_place_is_not_moved(folders):
+    old, new = folders
+    old.unlink()
+    old.mkdir()
+    assert default_config_path() == new and old.is_dir() and not new.exists()
+
+
+def refuse(monkeypatch, source: Path, error: OSError) -> None:
+    """os.replace fails with `error` for `source` (and works for any other file)."""
+    replace = os.replace
+
+    def failing(src, dst, *args, **kwargs):
+        if Path(src) == source:
+            raise error
+        return replace(src, dst, *args, **kwargs)
+
+    monkeypatch.setattr(os, "replace", failing)
+
+
+@pytest.mark.parametrize("why", ["read-only", "no folder"])
+def test_settings_that_cannot_be_moved_are_read_where_they_are(folders, monkeypatch, caplog,
+                                                               why):
+    old, new = folders
+    if why == "read-only":  # the data folder is read-only (as root, chmod would not stop it)
+        refuse(monkeypatch, old, PermissionError(errno.EACCES, "Permission denied"))
+    else:  # the config folder cannot be made: a file is in the way
+        old.parent.with_name("blocked").write_text("", encoding="utf-8")
+        monkeypatch.setenv("PHOENIX_COMPANION_CONFIG", str(old.parent.with_name("blocked")))
+        new = old.parent.with_name("blocked") / "config.toml"
+    config = load_config()
+    assert config.display.rotation == 90 and config.path == old
+    assert old.read_text(encoding="utf-8") == OLD_TEXT and not os.path.lexists(new)
+    [record] = caplog.records
+    assert record.levelno == logging.WARNING
+    assert record.getMessage().startswith(f"settings not moved from {old} to {new} (")
+    assert record.getMessage().endswith("); read where they are")
+
+
+def test_settings_moved_to_another_filesystem_are_copied_then_removed(folders, monkeypatch,
+                                                                      caplog):
+    old, new = folders
+    refuse(monkeypatch, old, OSError(errno.EXDEV, "Invalid cross-device link"))
+    with caplog.at_level(logging.INFO, logger="companion.config"):
+        assert default_config_path() == new
+    assert new.read_text(encoding="utf-8") == OLD_TEXT and not old.exists()
+    assert [p.name for p in new.parent.iterdir()] == ["config.toml"]  # no temporary file left
+    assert [record.getMessage() for record in caplog.records] == [
+        f"settings moved from {old} to {new}"]
+
+
+def test_a_copy_whose_old_file_cannot_be_removed_is_used(folders, monkeypatch, caplog):
+    old, new = folders
+    refuse(monkeypatch, old, OSError(errno.EXDEV, "Invalid cross-device link"))
+    unlink = Path.unlink
+
+    def stuck(path, *args, **kwargs):
+        if path == old:
+            raise PermissionError(errno.EACCES, "Permission denied")
+        return unlink(path, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "unlink", stuck)
+    assert default_config_path() == new
+    assert new.read_text(encoding="utf-8") == old.read_text(encoding="utf-8") == OLD_TEXT
+    assert "the old file could not be removed" in caplog.records[0].getMessage()
+
+
+@given(old=st.one_of(st.none(), st.binary(max_size=200)),
+       new=st.one_of(st.none(), st.binary(max_size=200)),
+       across=st.booleans())
+def test_no_settings_are_ever_lost(old, new, across):
+    """Whatever is in the two places: the file used has the config folder's bytes when it had
+    a file, else the data folder's; the data folder keeps its file only when the config folder
+    had one; no temporary file is left."""
+    with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as patch:
+        data, config = Path(folder) / "data", Path(folder) / "config"
+        patch.setenv("PHOENIX_COMPANION_HOME", str(data))
+        patch.setenv("PHOENIX_COMPANION_CONFIG", str(config))
+        for place, content in ((data, old), (config, new)):
+            place.mkdir()
+            if content is not None:
+                (place / "config.toml").write_bytes(content)
+        if across:
+            refuse(patch, data / "config.toml", OSError(errno.EXDEV, "cross-device"))
+        used = default_config_path()
+        assert used == config / "config.toml"
+        assert (used.read_bytes() if used.exists() else None) == (new if new is not None
+                                                                  else old)
+        assert (data / "config.toml").exists() == (old is not None and new is not None)
+        assert [p.name for p in config.iterdir()] == ([] if old is None and new is None
+                                                      else ["config.toml"])

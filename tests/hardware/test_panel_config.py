@@ -26,7 +26,7 @@ def docs_example() -> str:
 
 
 def test_no_file_at_the_default_place_means_defaults(tmp_path, monkeypatch):
-    monkeypatch.setenv("PHOENIX_COMPANION_HOME", str(tmp_path))
+    monkeypatch.setenv("PHOENIX_COMPANION_CONFIG", str(tmp_path))
     assert default_config_path() == tmp_path / "config.toml"
     config = load_config()
     assert config.panel == PanelConfig() and config.problems == () and config.path is None
@@ -34,7 +34,7 @@ def test_no_file_at_the_default_place_means_defaults(tmp_path, monkeypatch):
 
 
 def test_the_default_file_is_read(tmp_path, monkeypatch):
-    monkeypatch.setenv("PHOENIX_COMPANION_HOME", str(tmp_path))
+    monkeypatch.setenv("PHOENIX_COMPANION_CONFIG", str(tmp_path))
     write(tmp_path, '[panel]\nkind = "serial"\n[panel.serial]\nport = "/dev/ttyACM3"\n')
     config = load_config()
     assert config.panel.kind == "serial" and config.panel.serial.port == "/dev/ttyACM3"

@@ -92,12 +92,13 @@ def run_ui_driver(
 
     Each run is its own process (a Kivy window can be created only once per process), with the
     private display, a fresh KIVY_HOME, data folder (PHOENIX_COMPANION_HOME) and config folder
-    (PHOENIX_COMPANION_CONFIG), and a time-out.
+    (PHOENIX_COMPANION_CONFIG), and a time-out; `python` runs it with another installed copy of
+    the app (the Pi install's venv).
     """
 
     def run(script: str, scenario: str, *, size: str = "800x480", shots: Path | None = None,
             timeout: float = 600.0, extra_env: dict[str, str] | None = None,
-            args: tuple[str, ...] = ()) -> dict[str, Any]:
+            args: tuple[str, ...] = (), python: Path | None = None) -> dict[str, Any]:
         home = tmp_path_factory.mktemp("ui-home")
         env = {
             **os.environ,
@@ -113,7 +114,8 @@ def run_ui_driver(
             **(extra_env or {}),
         }
         env.pop("PHOENIX_OVERLAY", None)
-        command = [sys.executable, str(REPO / "tests" / "ui" / script), scenario, "--size", size]
+        command = [str(python or sys.executable), str(REPO / "tests" / "ui" / script), scenario,
+                   "--size", size]
         if shots is not None:
             command += ["--shots", str(shots)]
         command += list(args)

@@ -64,10 +64,11 @@ BENCH_RESULT = "BENCH-RESULT "  # the line a bench's app process prints its figu
 
 
 def app_environment(display: str, home: str) -> dict[str, str]:
-    """The environment of an app a bench starts on `display`: a fresh Kivy home and data folder
-    under `home`, software GL, no sound, no console log."""
+    """The environment of an app a bench starts on `display`: a fresh Kivy home, data and config
+    folders under `home` (never the user's own), software GL, no sound, no console log."""
     return {**os.environ, "DISPLAY": display, "KIVY_HOME": f"{home}/kivy",
             "PHOENIX_COMPANION_HOME": f"{home}/data", "XDG_DATA_HOME": f"{home}/xdg",
+            "PHOENIX_COMPANION_CONFIG": f"{home}/config", "XDG_CONFIG_HOME": f"{home}/xdg-config",
             "LIBGL_ALWAYS_SOFTWARE": "1", "SDL_AUDIODRIVER": "dummy", "KIVY_AUDIO": "",
             "KIVY_NO_CONSOLELOG": "1"}
 

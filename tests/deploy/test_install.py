@@ -324,7 +324,7 @@ def test_the_unit_gives_tty1_back_and_is_sandboxed():
                   "--offline=yes", UNIT).stdout
     [overall] = [line for line in security.splitlines() if "Overall exposure level" in line]
     score = float(overall.split(": ")[1].split()[0])
-    assert score <= 3.0, overall  # 9.5 "UNSAFE" before
+    assert score <= 3.0, overall  # 9.2 "UNSAFE" before
 
 
 def test_uninstall_gives_tty1_its_login_prompt_back(tmp_path):

@@ -17,7 +17,6 @@ from __future__ import annotations
 import errno
 import logging
 import os
-import shutil
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -30,6 +29,7 @@ from companion import i18n, paths
 from companion.files import (
     JsonFileError,
     make_private_folder,
+    read_bytes,
     read_text,
     write_atomically,
     write_text_atomically,
@@ -415,6 +415,7 @@ def save_config_file(config: ConfigFile) -> ConfigFile:
     file is first copied to `bad_copy`. Returns the file as saved (no longer bad). OSError, or
     JsonFileError for something not a regular file at the path: nothing was written."""
     if config.bad and config.path.is_file():
-        shutil.copyfile(config.path, config.bad_copy)
+        # never through a link at either name, never onto a device or a FIFO
+        write_atomically(config.bad_copy, read_bytes(config.path))
     write_text_atomically(config.path, tomlkit.dumps(config.document))
     return ConfigFile(config.path, config.document)

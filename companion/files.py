@@ -54,6 +54,17 @@ def _constant(text: str) -> Any:
     raise _BadValue(_("{text} is not a number JSON allows").format(text=text))
 
 
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object; a key given twice is refused (JSON readers differ on which one wins)."""
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        seen: set[str] = set()
+        twice = next(key for key, _value in pairs if key in seen or seen.add(key))
+        raise _BadValue(_("the key {key} appears twice in one object; keep one").format(
+            key=printable_repr(twice)))
+    return value
+
+
 def _check_tree(value: Any) -> None:
     """Refuse nesting deeper than MAX_DEPTH and strings with lone surrogates (iteratively)."""
     pending: list[tuple[Any, int]] = [(value, 1)]
@@ -90,10 +101,11 @@ def printable_repr(text: str, limit: int = 40) -> str:
 
 def load_json(text: str) -> Any:
     """The value of a JSON text, or JsonFileError saying what is wrong (without where it came
-    from): invalid JSON (line and column), too deep, a huge number, a lone surrogate."""
+    from): invalid JSON (line and column), too deep, a huge number, a lone surrogate, a key
+    given twice in one object."""
     try:
         value = json.loads(text, parse_int=_integer, parse_float=_real,
-                           parse_constant=_constant)
+                           parse_constant=_constant, object_pairs_hook=_object)
         _check_tree(value)
     except json.JSONDecodeError as error:
         raise JsonFileError(_("not valid JSON at line {line}, column {column}: {error}").format(
@@ -171,9 +183,17 @@ def file_kind(mode: int) -> str:
     return next((name for test, name in kinds if test(mode)), _("not a regular file"))
 
 
-def check_target(path: Path | str) -> None:
-    """Refuse (JsonFileError) to replace anything at `path` that is not a regular file: a link,
-    a folder, a device such as /dev/null, a FIFO."""
+def check_target(path: Path | str, *, linked_folder: bool = True) -> None:
+    """Refuse (JsonFileError) to replace anything at `path` that is not a regular file of its
+    own: a symbolic link, a folder, a device such as /dev/null, a FIFO, a socket, or a file with
+    another name (a hard link: replacing it would leave the other name with the old content,
+    writing into it would change both). With `linked_folder=False`, a folder that is itself a
+    symbolic link is refused too (the file would land in the link's target)."""
+    path = Path(path)
+    if not linked_folder and path.parent.is_symlink():
+        raise JsonFileError(_("{file}: its folder {folder} is a symbolic link; nothing was "
+                              "written (give the folder's own path)").format(
+                                  file=path, folder=path.parent))
     try:
         info = os.lstat(path)
     except FileNotFoundError:
@@ -185,6 +205,32 @@ def check_target(path: Path | str) -> None:
         raise JsonFileError(_("{file}: is {kind}, not a regular file; nothing was written "
                               "(choose a file name)").format(file=path,
                                                               kind=file_kind(info.st_mode)))
+    if info.st_nlink > 1:
+        raise JsonFileError(_("{file}: the file has another name (a hard link), which would be "
+                              "left with the old content; nothing was written (choose another "
+                              "file name, or remove the other name)").format(file=path))
+
+
+def read_bytes(path: Path | str, *, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of a regular file, opened without following a symbolic link and without
+    blocking on a FIFO; JsonFileError naming it otherwise (a link, a device, too large)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as error:
+        raise JsonFileError(_("{file}: cannot read it ({error})").format(
+            file=path, error=error.strerror)) from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise JsonFileError(_("{file}: not a regular file ({kind}); give the path of a "
+                                  "file").format(file=path, kind=file_kind(info.st_mode)))
+        if info.st_size > limit:
+            raise JsonFileError(_("{file}: too large ({size} bytes; at most {most})").format(
+                file=path, size=info.st_size, most=limit))
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            return handle.read(limit + 1)
+    finally:
+        os.close(fd)
 
 
 def make_private_folder(folder: Path) -> None:
@@ -192,17 +238,20 @@ def make_private_folder(folder: Path) -> None:
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
 
 
-def write_text_atomically(path: Path | str, text: str) -> None:
+def write_text_atomically(path: Path | str, text: str, *, linked_folder: bool = True) -> None:
     """Write a UTF-8 text file with write_atomically."""
-    write_atomically(path, text.encode("utf-8"))
+    write_atomically(path, text.encode("utf-8"), linked_folder=linked_folder)
 
 
-def write_atomically(path: Path | str, data: bytes) -> None:
+def write_atomically(path: Path | str, data: bytes, *, linked_folder: bool = True) -> None:
     """Write a file so that a crash leaves either the old or the new content, never a mix:
-    a temporary file beside it (0600), flushed to disk, then renamed over it. Anything at `path`
-    that is not a regular file is refused (check_target)."""
+    a temporary file beside it (0600, created O_EXCL so nothing is followed), flushed to disk,
+    then renamed over it, and the folder flushed. Anything at `path` that is not a regular file
+    of its own (a link, a device, a FIFO, a socket, a folder, a hard-linked file) is refused
+    before anything is written (check_target), and checked again just before the rename.
+    Every writer of the app's files uses this."""
     path = Path(path)
-    check_target(path)
+    check_target(path, linked_folder=linked_folder)
     make_private_folder(path.parent)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -210,7 +259,24 @@ def write_atomically(path: Path | str, data: bytes) -> None:
             out.write(data)
             out.flush()
             os.fsync(out.fileno())
+        check_target(path, linked_folder=linked_folder)
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+    _fsync_folder(path.parent)
+
+
+def _fsync_folder(folder: Path) -> None:
+    """Flush a folder's entries (a rename in it) to disk; a folder that cannot be opened for
+    that (some filesystems) is left as it is."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

@@ -147,6 +147,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
     """Learn a table's setup from a folder of labelled photos and save the profile."""
+    _check_out(args.out)
     items = load_dataset(args.folder)
     if not items:
         raise UsageError(_("{folder}: no labelled photos").format(folder=args.folder))
@@ -159,6 +160,15 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     print(_("learned from {count} photos in {seconds} s; saved {path}").format(
         count=len(items), seconds=f"{time.perf_counter() - start:.1f}", path=path))
     return 0
+
+
+def _check_out(path: Path) -> None:
+    """Refuse a profile path that is not a regular file of its own (a link, a device, a FIFO,
+    a folder, a hard-linked file) before any work; saving checks it again (Profile.save)."""
+    try:
+        check_target(path)
+    except JsonFileError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def describe_profile(profile: Profile, width: int, height: int) -> str:
@@ -177,6 +187,8 @@ def describe_profile(profile: Profile, width: int, height: int) -> str:
 def cmd_teach(args: argparse.Namespace) -> int:
     """Teach the icon faces (a calibration): from a camera (prompted) or from a folder with one
     folder per face."""
+    out = args.out or default_model_path()
+    _check_out(out)
     calibrator = Calibrator("icons")
     if args.from_folder:
         root = Path(args.from_folder)
@@ -197,7 +209,7 @@ def cmd_teach(args: argparse.Namespace) -> int:
                             "Enter: ").format(face=face, shot=shot, shots=args.shots))
                     found = calibrator.add_shown(camera.read(), face)
                     print(_("  learned {count} {face} face(s)").format(count=found, face=face))
-    path = calibrator.profile().save(args.out or default_model_path())
+    path = calibrator.profile().save(out)
     counts = ", ".join(f"{n} {f}" for f, n in calibrator.counts().items())
     print(_("taught {counts}; saved {path}").format(counts=counts, path=path))
     return 0

@@ -10,6 +10,7 @@ pickles.
 
 from __future__ import annotations
 
+import io
 import json
 import zipfile
 from dataclasses import dataclass, field
@@ -19,6 +20,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.files import JsonFileError, write_atomically
 from vision.faces import FACES, FaceMapError, parse_face_map
 
 KINDS = ("pips", "icons")  # pip dice (network + examples) or icon dice (examples only)
@@ -179,18 +181,23 @@ class Profile:
         return {label: self.labels.count(label) for label in self._names}
 
     def save(self, path: str | Path) -> Path:
-        """Write the profile as a compressed .npz, creating the folder."""
+        """Write the profile as a compressed .npz, creating the folder, atomically and never
+        through a link, onto a device or into a FIFO (companion.files.write_atomically);
+        ProfileError naming the file when something not a regular file stands there."""
         path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
         meta = {"kind": self.kind, "version": PROFILE_VERSION, "die_size": self.die_size,
                 "colour_reach": self.colour_reach,
                 "face_map": {str(v): f for v, f in self.face_map.items()}}
-        with path.open("wb") as fh:
-            np.savez_compressed(fh, features=self.features.astype(np.float32),
-                                labels=np.array(self.labels, dtype="U8"),
-                                colours=self.colours.astype(np.float32),
-                                network_reads=self.network_reads.astype(np.int32),
-                                meta=np.array(json.dumps(meta)))
+        data = io.BytesIO()
+        np.savez_compressed(data, features=self.features.astype(np.float32),
+                            labels=np.array(self.labels, dtype="U8"),
+                            colours=self.colours.astype(np.float32),
+                            network_reads=self.network_reads.astype(np.int32),
+                            meta=np.array(json.dumps(meta)))
+        try:
+            write_atomically(path, data.getvalue())
+        except JsonFileError as error:
+            raise ProfileError(str(error)) from None
         return path
 
     @classmethod

@@ -23,7 +23,13 @@ from companion.rules.report import final_score, format_report, summary
 from companion.rules.scoring import format_sheet
 from companion.rules.script import ScriptError, missing_hint, parse
 from companion.rules.words import word
-from companion.store.db import Store, default_db_path, set_aside, sidecar_warning
+from companion.store.db import (
+    Store,
+    default_db_path,
+    refuse_link,
+    set_aside,
+    sidecar_warning,
+)
 from companion.store.errors import DamagedDatabase, StoreError, UnusableDatabase
 from companion.store.export import export_text, import_record
 from companion.text import MAX_NAME, printable
@@ -42,7 +48,10 @@ def _fail(error: Exception) -> int:
 
 
 def start_fresh(path: Path) -> None:
-    """Keep an unusable database aside and create a fresh one; a usable one is left alone."""
+    """Keep an unusable database aside and create a fresh one; a usable one is left alone.
+    A symbolic link is refused before anything is opened (nothing is renamed or locked in the
+    folder it points into)."""
+    refuse_link(path)
     try:
         Store.open(path).close()
     except UnusableDatabase as error:
@@ -180,7 +189,7 @@ def run_export(args: argparse.Namespace) -> int:
         text = export_text(store, args.game, args.format, settings.bgstats.bgg_id)
     if args.output:
         try:
-            write_text_atomically(args.output, text)
+            write_text_atomically(args.output, text, linked_folder=False)
         except OSError as error:
             raise StoreError(_("{file}: cannot write it ({error})").format(
                 file=args.output, error=error.strerror)) from None

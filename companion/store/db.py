@@ -42,6 +42,8 @@ from companion.store.errors import (
     NotADatabase,
     StoreError,
     UnknownGame,
+    hard_link_problem,
+    link_problem,
     read_only_problem,
 )
 from companion.store.lock import WriteLock
@@ -71,6 +73,36 @@ def dumps(value: Any) -> str:
 
 def _sidecars(path: Path) -> tuple[Path, Path]:
     return path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")
+
+
+def check_sidecars(path: Path) -> None:
+    """StoreError unless each file SQLite writes beside the database by name (its `-wal`,
+    `-shm` and `-journal`) is missing or a regular file of its own: SQLite would write through
+    a symbolic link or a hard link there into another file, or block on a FIFO."""
+    for sidecar in (*_sidecars(path), path.with_name(path.name + "-journal")):
+        try:
+            info = os.lstat(sidecar)
+        except FileNotFoundError:
+            continue
+        except OSError as error:
+            raise StoreError(_("{path}: cannot use it ({error})").format(
+                path=sidecar, error=error.strerror)) from None
+        what = sidecar.name.rsplit("-", 1)[-1]
+        if not stat.S_ISREG(info.st_mode):
+            raise StoreError(link_problem(sidecar, _("-{kind} file").format(kind=what)))
+        if info.st_nlink > 1:
+            raise StoreError(hard_link_problem(sidecar, _("-{kind} file").format(kind=what)))
+
+
+def refuse_link(path: Path | str) -> None:
+    """StoreError when `path` is a symbolic link: keeping a database aside renames files and
+    leaves a lock in the folder they are in, which must be the folder given."""
+    path = Path(path)
+    if path.is_symlink():
+        raise StoreError(_("{path}: a symbolic link to {target}; a database is kept aside "
+                           "(renamed) only when given by its own path: use --db {target} if "
+                           "that is the one meant").format(path=path,
+                                                          target=os.path.realpath(path)))
 
 
 def sidecar_warning(path: Path) -> str | None:
@@ -334,6 +366,7 @@ def set_aside(path: Path | str) -> Path:
     """Rename an unusable database (and its -wal/-shm) with a timestamp so a fresh one can be
     started in its place; the new name of the old file. Refused while another app has it open,
     and with a message when the folder does not allow renaming."""
+    refuse_link(path)
     path = database_path(path)
     lock = WriteLock(path).acquire()
     try:
@@ -492,6 +525,8 @@ class Store:
             raise StoreError(_("snapshot_every must be at least 1"))
         lock = WriteLock(path).acquire() if write else None
         try:
+            if lock is not None:
+                check_sidecars(path)
             if not path.exists():
                 if not create:
                     raise NoDatabase(path)
@@ -684,12 +719,13 @@ class Store:
                                                                    error=error)) from None
         played = StoredGame(self, game_id, name, Game.restore(catalogue, state, steps, undone),
                             journal, snapshots)
-        if self.writable:
-            if values != stored:
-                with self._transaction() as conn:
-                    conn.execute("UPDATE games SET overlay = ? WHERE id = ?",
-                                 (dumps(values), game_id))
-            self._remember(played, state["learned"], only_missing=True)
+        if self.writable and values != stored:
+            with self._transaction() as conn:
+                conn.execute("UPDATE games SET overlay = ? WHERE id = ?",
+                             (dumps(values), game_id))
+        # Opening writes nothing to the user's overlay: a game's values reach it as its steps
+        # are played here; an imported record's stay in that game unless the player agrees
+        # (phoenix-companion catalogue --import RECORD).
         return played
 
     def check_snapshots(self, game_id: int) -> int:

@@ -69,6 +69,22 @@ def read_only_problem(path: Path, reason: str | None) -> str:
                  path=path, reason=reason or _("read-only"), folder=folder)
 
 
+def hard_link_problem(path: Path, what: str) -> str:
+    """The message for a database (or a file SQLite writes beside it) that has another name."""
+    return _("{path}: the {what} has another name (a hard link to the same file); SQLite keeps "
+             "its -wal file by name, so a game stored through one name can be lost through the "
+             "other. Nothing was written. Make it a file of its own: copy it (cp "
+             "--no-preserve=links {path} NEW.sqlite) and use the copy with --db, or export each "
+             "game and import it into a new database").format(path=path, what=what)
+
+
+def link_problem(path: Path, what: str) -> str:
+    """The message for a symbolic link, device, FIFO or folder where SQLite writes a file."""
+    return _("{path}: the {what} is not a regular file of its own (a link, a folder, a device "
+             "or a FIFO); SQLite would write through it. Nothing was written; remove it (the "
+             "database does not need it while no app has it open)").format(path=path, what=what)
+
+
 class UnknownGame(StoreError):
     """No game with that id in the database."""
 

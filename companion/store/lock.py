@@ -7,14 +7,15 @@ database for writing:
 - on `games.sqlite.lock`, a file beside the database's real path (symbolic links resolved),
   holding the writer's pid for the message a second instance shows; it also guards creating
   the database;
-- on the database file itself, so that two paths to the same file (a hard link, a symbolic
-  link) can never both write.
+- on the database file itself, so that two paths to the same file (a symbolic link) can never
+  both write. A database or lock file with another name (a hard link) is refused outright:
+  SQLite names its -wal after the path, so a game stored through one name could be lost.
 
 A second instance is refused at once. The kernel drops both locks when the process ends in any
 way (even SIGKILL or power loss), so a stale lock file never blocks anything. The lock file is
-opened with O_NOFOLLOW, must be a regular file (a link or a folder there is refused, never
-written through), is created 0600, and is never deleted (deleting it while another process waits
-on it would let two writers in).
+opened with O_NOFOLLOW, must be a regular file of its own (a link, a folder or a hard-linked
+file there is refused, never written through), is created 0600, and is never deleted (deleting
+it while another process waits on it would let two writers in).
 """
 
 from __future__ import annotations
@@ -27,7 +28,12 @@ from pathlib import Path
 
 from companion.files import make_private_folder
 from companion.i18n import _
-from companion.store.errors import StoreError, StoreLocked, read_only_problem
+from companion.store.errors import (
+    StoreError,
+    StoreLocked,
+    hard_link_problem,
+    read_only_problem,
+)
 
 
 def lock_path(database: Path) -> Path:
@@ -52,10 +58,14 @@ def _open_regular(path: Path, flags: int, what: str) -> int:
             raise StoreError(read_only_problem(path, error.strerror)) from None
         raise StoreError(_("{path}: cannot open the {what} ({error})").format(
             path=path, what=what, error=error.strerror)) from None
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
         os.close(fd)
         raise StoreError(_("{path}: the {what} is not a regular file; remove it").format(
             path=path, what=what))
+    if info.st_nlink > 1:  # writing it would change the other name's file too
+        os.close(fd)
+        raise StoreError(hard_link_problem(path, what))
     return fd
 
 

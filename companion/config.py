@@ -44,6 +44,9 @@ log = logging.getLogger(__name__)
 
 BAD_SUFFIX = ".bad"
 WINDOW_SIZES = ((800, 480), (1024, 600), (1280, 800))  # the sizes the app is laid out for
+MAX_WINDOW_SIZE = (7680, 4320)  # an 8K screen: a window never needs more
+MAX_CONFIG_BYTES = 1024 * 1024  # a config file is a few KB; a larger one is not read
+MAX_CAMERA_INDEX = 63  # the highest USB camera number (/dev/video63)
 # where touches come from: "auto" is "hidinput" in the kiosk (--kiosk), else "mouse"
 TOUCH_SOURCES = ("auto", "mouse", "hidinput", "mtdev")
 ROTATIONS = (0, 90, 180, 270)
@@ -122,12 +125,15 @@ def size_text(size: tuple[int, int]) -> str:
 
 
 def parse_window_size(text: str) -> tuple[int, int]:
-    """"WIDTHxHEIGHT" in pixels, at least 320x240; ValueError if not."""
+    """"WIDTHxHEIGHT" in pixels, from 320x240 to MAX_WINDOW_SIZE; ValueError if not."""
     width, sep, height = text.lower().partition("x")
-    if not (sep and width.isdigit() and height.isdigit() and int(width) >= 320
-            and int(height) >= 240):
-        raise ValueError(_("must be WIDTHxHEIGHT such as 800x480 (at least 320x240), "
-                           "got {value}").format(value=repr(text)))
+    if not (sep and len(text) <= 16 and width.isascii() and width.isdigit()
+            and height.isascii() and height.isdigit()
+            and 320 <= int(width) <= MAX_WINDOW_SIZE[0]
+            and 240 <= int(height) <= MAX_WINDOW_SIZE[1]):
+        raise ValueError(_("must be WIDTHxHEIGHT such as 800x480 (from 320x240 to {most}), "
+                           "got {value}").format(most=size_text(MAX_WINDOW_SIZE),
+                                                 value=repr(text[:40])))
     return int(width), int(height)
 
 
@@ -201,9 +207,16 @@ def camera_config_from_toml(table: Mapping[str, Any], prefix: str = "camera") ->
     """Validate a parsed `[camera]` table; SettingError names the first bad key."""
     _known_keys(table, prefix, ("source", "dice", "faces", "profile", "icons", "settle"))
     source = table.get("source", CameraConfig.source)
-    if type(source) is int and source >= 0:
+    if type(source) is int and 0 <= source <= MAX_CAMERA_INDEX:
         source = str(source)
-    if not isinstance(source, str) or not source.strip():
+    if isinstance(source, str) and source.strip().isdigit() and not (
+            source.strip().isascii() and int(source.strip()[:4]) <= MAX_CAMERA_INDEX):
+        raise SettingError(f"{prefix}.source", _("a camera's number is written with the digits "
+                                                 "0-9, from 0 to {most}; got {value}").format(
+                                                     most=MAX_CAMERA_INDEX,
+                                                     value=repr(source)[:40]))
+    if not isinstance(source, str) or not source.strip() or "\0" in source \
+            or len(source) > 4096:
         raise SettingError(f"{prefix}.source", _('must be "none", "auto", "pi", a USB camera\'s '
                                                  "number or a video file or folder of photos, "
                                                  "got {value}").format(value=repr(source)))
@@ -350,7 +363,19 @@ def load_config(path: Path | str | None = None, *, quiet: bool = False) -> AppCo
 def _parse(file: Path) -> tuple[str, dict[str, Any]]:
     """The file's text and TOML; ValueError saying what is wrong with it (JsonFileError:
     missing, not a regular file, not UTF-8, unreadable)."""
+    try:
+        size = file.stat().st_size
+    except (OSError, ValueError):
+        size = 0  # read_text says what is wrong with it
+    if size > MAX_CONFIG_BYTES:
+        raise ValueError(_("config file {file} is too large to be a config file ({size} "
+                           "bytes; at most {most}); remove it or give another").format(
+                               file=file, size=size, most=MAX_CONFIG_BYTES))
     text = read_text(file, show=_("config file {file}").format(file=file))
+    if len(text) > MAX_CONFIG_BYTES:
+        raise ValueError(_("config file {file} is too large to be a config file ({size} "
+                           "bytes; at most {most}); remove it or give another").format(
+                               file=file, size=len(text), most=MAX_CONFIG_BYTES))
     try:
         return text, tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:

@@ -13,6 +13,7 @@ from hardware.events import CONFIRM, NEXT_TURN, READ_DICE, UNDO
 PANEL_KINDS = ("gpio", "serial", "none")
 LED_KINDS = ("rgb", "players", "none")
 PICO_MICROPYTHON_USB = "2e8a:0005"
+MIN_BAUDRATE, MAX_BAUDRATE = 50, 4_000_000  # the rates serial ports and USB adapters offer
 
 
 class SettingError(ValueError):
@@ -151,9 +152,13 @@ def _serial(table: Mapping[str, Any], prefix: str) -> SerialConfig:
         except ValueError as error:
             raise PanelConfigError(f"{prefix}.usb", str(error)) from None
     baudrate = table.get("baudrate", defaults.baudrate)
-    if not isinstance(baudrate, int) or isinstance(baudrate, bool) or baudrate <= 0:
-        raise PanelConfigError(f"{prefix}.baudrate", _("must be a positive whole number, "
-                                                       "got {value}").format(value=repr(baudrate)))
+    if not isinstance(baudrate, int) or isinstance(baudrate, bool) \
+            or not MIN_BAUDRATE <= baudrate <= MAX_BAUDRATE:
+        raise PanelConfigError(f"{prefix}.baudrate", _("must be a whole number of baud from "
+                                                       "{low} to {high} (the Pico: 115200), "
+                                                       "got {value}").format(
+                                                           low=MIN_BAUDRATE, high=MAX_BAUDRATE,
+                                                           value=repr(baudrate)[:40]))
     if port is None and usb is None:
         raise PanelConfigError(f"{prefix}.port", _("give a port path or a usb VID:PID"))
     return SerialConfig(port=port, usb=usb, baudrate=baudrate)

@@ -4,12 +4,21 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from types import TracebackType
 
-from hardware.events import PANEL_PROBLEM, PANEL_READY, EventHandler, EventSource
+from hardware.events import (
+    BUTTON_EVENTS,
+    PANEL_PROBLEM,
+    PANEL_READY,
+    EventHandler,
+    EventSource,
+)
 from hardware.lights import Lights
 
 log = logging.getLogger(__name__)
+
+PRESS_INTERVAL = 0.1  # a finger presses one button at most about ten times a second
 
 
 class Panel:
@@ -20,9 +29,14 @@ class Panel:
     """
 
     kind = "none"
+    press_interval = 0.0  # seconds between two acting presses of one button (0: no limit;
+    # a device that can send a burst of lines sets PRESS_INTERVAL)
 
     def __init__(self, lights: Lights | None = None, *, description: str = "no panel",
                  when_event: EventHandler | None = None) -> None:
+        self._last_press: dict[str, float] = {}
+        self.dropped_presses = 0  # presses that came faster than a finger can press
+        self._dropping = False
         self._events = EventSource(self.kind)
         self._events.when_event = when_event
         self._status_lock = threading.Lock()
@@ -67,7 +81,30 @@ class Panel:
         self.close()
 
     def _emit(self, name: str, detail: str | None = None) -> None:
+        if name in BUTTON_EVENTS and not self._may_act(name):
+            return
         self._events.emit(name, detail)
+
+    def _may_act(self, name: str) -> bool:
+        """Whether a press of button `name` acts: not when the same button acted less than
+        `press_interval` seconds ago (a burst of presses from a faulty or hostile device would
+        undo or end turn after turn); the dropped ones are counted, and logged once a burst."""
+        now = time.monotonic()
+        last = self._last_press.get(name)
+        if last is not None and now - last < self.press_interval:
+            self.dropped_presses += 1
+            if not self._dropping:
+                self._dropping = True
+                log.warning("panel: presses of %s come faster than a finger can press (more "
+                            "than one in %g s); the extra ones are ignored", name,
+                            self.press_interval)
+            return False
+        if self._dropping:
+            self._dropping = False
+            log.warning("panel: %d presses ignored so far, as they came too fast",
+                        self.dropped_presses)
+        self._last_press[name] = now
+        return True
 
     def _set_problem(self, message: str) -> None:
         """Log a (new) problem once and report it; the panel is not ready while it lasts."""

@@ -19,6 +19,8 @@ from hardware.lights import Lights
 from hardware.panel import TouchOnlyPanel
 
 MISSING_DEVICE = 2
+BAD_ARGUMENT = 2
+MIN_SECONDS, MAX_SECONDS = 0, 3600  # --seconds (0: start the panel, then stop); minutes do
 CONNECT_TIMEOUT = 3.0
 LIGHT_STEP = 2.0
 TEST_COLOURS = ("red", "yellow", "green", "blue")
@@ -50,6 +52,13 @@ def run(config: PanelConfig, *, duration: float | None = None, out: TextIO | Non
     2 (with a message) if there is no device."""
     def say(text: str) -> None:
         print(text, file=out or sys.stdout, flush=True)
+
+    if duration is not None and (isinstance(duration, bool) or not isinstance(
+            duration, int | float) or not MIN_SECONDS <= duration <= MAX_SECONDS):
+        print(_("panel-test: --seconds {value}: give a number of seconds from {low} to {high} "
+                "(or leave it out to run until Ctrl+C)").format(
+                    value=duration, low=MIN_SECONDS, high=MAX_SECONDS), file=sys.stderr)
+        return BAD_ARGUMENT
 
     if config.kind == "none":
         say(_('panel-test: no panel configured. Set [panel] kind = "gpio" or "serial" in the '

@@ -17,7 +17,7 @@ from companion.i18n import _
 from hardware.config import SerialConfig, parse_usb_id
 from hardware.events import EventHandler
 from hardware.lights import Lights
-from hardware.panel import Panel
+from hardware.panel import PRESS_INTERVAL, Panel
 from hardware.protocol import (
     ButtonPress,
     Hello,
@@ -80,15 +80,21 @@ class SerialPanel(Panel):
     ignores anything else. Unplugging is reported as a problem, never raised."""
 
     kind = "serial"
+    press_interval = PRESS_INTERVAL  # a burst of BTN lines acts as one press, not thousands
 
     def __init__(self, config: SerialConfig | None = None, *, hold_time: float = 1.0,
                  retry_interval: float = RETRY_INTERVAL,
                  handshake_timeout: float = HANDSHAKE_TIMEOUT,
                  ports: Callable[[], Sequence[Any]] = list_ports.comports,
-                 when_event: EventHandler | None = None) -> None:
+                 when_event: EventHandler | None = None,
+                 press_interval: float | None = None) -> None:
+        """`press_interval`: the least time between two acting presses of one button
+        (Panel.press_interval when None; 0 lets every press act)."""
         self.config = config or SerialConfig()
         where = self.config.port or f"USB {self.config.usb}"
         super().__init__(description=f"serial panel ({where})", when_event=when_event)
+        if press_interval is not None:
+            self.press_interval = press_interval
         self.lights: SerialLights = SerialLights(self._send)
         self.hold_time = hold_time
         self.retry_interval = retry_interval
@@ -150,15 +156,15 @@ class SerialPanel(Panel):
             try:
                 conn = serial.Serial(port, self.config.baudrate, timeout=READ_TIMEOUT,
                                      write_timeout=1.0)
-            except (serial.SerialException, OSError, ValueError) as error:
+            except Exception as error:  # a bad setting (baudrate) or driver: never the thread
                 self._set_problem(_("Serial button panel on {port} cannot be opened ({error}). "
-                                    "Going on with touch only; retrying.").format(
-                                        port=port, error=error))
+                                    "Check [panel.serial] in the config file; going on with "
+                                    "touch only; retrying.").format(port=port, error=error))
                 self._stop.wait(self.retry_interval)
                 continue
             try:
                 self._session(conn, port)
-            except (serial.SerialException, OSError, TypeError) as error:
+            except Exception as error:  # (SerialException, OSError, ...): touch only, retrying
                 if not self._stop.is_set():
                     log.info("serial panel on %s lost: %s", port, error)
                     self._set_problem(_("Serial button panel on {port} was unplugged or "

@@ -31,6 +31,7 @@ from vision.dataset import DatasetError, LabelledDie, LabelledImage, load_datase
 from vision.faces import FACES, parse_face_map
 from vision.frames import as_bgr, darkness_hint, load_image
 from vision.icons import IconParams, find_faces
+from vision.limits import MAX_DICE_PER_PHOTO
 from vision.pips import PipReader
 from vision.profile import COLOUR_SLACK, NOT_A_DIE, Profile, ProfileError, face_colour, four_ways
 
@@ -62,6 +63,10 @@ class Calibrator:
     def add_labelled(self, frame: np.ndarray, dice: Sequence[LabelledDie]) -> int:
         """Learn the labelled dice of one photo; returns how many were learned."""
         frame = as_bgr(frame)
+        if len(dice) > MAX_DICE_PER_PHOTO:
+            raise ProfileError(_("{count} dice labelled on one photo, more than the {most} a "
+                                 "photo may have; label fewer").format(
+                                     count=len(dice), most=MAX_DICE_PER_PHOTO))
         if self.kind == "icons":
             found = [(crop, box, _label_at(box, dice)) for crop, box in
                      find_faces(frame, self.icon_params)]

@@ -282,14 +282,23 @@ def auto_source(sysfs: Path = VIDEO_SYSFS) -> int | str:
     return "pi" if pi_camera_count() else 0
 
 
+def is_camera_number(source: object) -> bool:
+    """Whether a source is a camera's number written with the digits 0-9 ("²" is a file
+    name, never a camera)."""
+    return isinstance(source, str) and source.isascii() and source.isdigit()
+
+
 def open_camera(source: str | int | Path | None = None,
                 settings: CameraSettings | None = None, loop: bool = False) -> Camera:
     """A camera for a source: index or /dev path -> OpenCV, "pi" -> Picamera2 when importable,
     folder -> still images, image file -> that image (`loop`: played again and again), other
     file -> video; None or "auto" -> `auto_source()`."""
     source = auto_source() if source in (None, "auto") else source
-    if isinstance(source, int) or (isinstance(source, str) and source.isdigit()):
+    if isinstance(source, int) or is_camera_number(source):
         return OpenCVCamera(int(source), settings)
+    if isinstance(source, str) and ("\0" in source or not source.strip()):
+        raise CameraError(_("{source}: not a camera, folder or file; give \"auto\", \"pi\", a "
+                            "camera's number or a path").format(source=repr(source)))
     if source == "pi":
         return PiCamera(settings)
     path = Path(source)

@@ -133,7 +133,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
                 frame = camera.read()
             except CameraError as exc:
                 print(f"phoenix-dice: {exc}", file=sys.stderr)
-                return 1
+                return 2 if isinstance(exc.__cause__, ImageError) else 1  # a bad photo: 2
             frames += 1
             now = time.monotonic() if args.fps is None else frames / args.fps
             settled = settler.update(read(frame), now)
@@ -323,6 +323,10 @@ MAX_CAMERA_INDEX = 63
 
 def _camera(text: str) -> str:
     """The --camera argument: a camera index is 0 to MAX_CAMERA_INDEX."""
+    if text.isdigit() and not text.isascii():
+        raise argparse.ArgumentTypeError(_("camera {text}: write a camera's number with the "
+                                           "digits 0-9, or give a file or folder").format(
+                                               text=repr(text[:24])))
     if text.isdigit() and int(text[:4]) > MAX_CAMERA_INDEX:
         raise argparse.ArgumentTypeError(_("camera index {index}: there is no such camera (0 to "
                                            "{most}; 0 is the first)").format(

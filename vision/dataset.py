@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,7 +12,16 @@ import cv2
 import numpy as np
 
 from companion.files import JsonFileError, read_json, write_text_atomically
+from companion.i18n import _
 from vision.faces import FACES
+from vision.limits import (
+    MAX_DICE_PER_PHOTO,
+    MAX_LABELS_BYTES,
+    MAX_PHOTOS,
+    MAX_SIDE,
+    TooLarge,
+    check_file_size,
+)
 
 
 @dataclass(frozen=True)
@@ -49,35 +59,66 @@ def load_dataset(folder: str | Path) -> list[LabelledImage]:
     if not labels_path.is_file():
         raise DatasetError(f"{folder}: no labels.json in this folder")
     try:
+        check_file_size(labels_path, MAX_LABELS_BYTES, "labels.json")
         raw = read_json(labels_path)
-    except JsonFileError as exc:
+    except (JsonFileError, TooLarge) as exc:
         raise DatasetError(str(exc)) from None
+    except OSError as exc:
+        raise DatasetError(f"{labels_path}: {exc.strerror or exc}") from None
     if not isinstance(raw, dict):
         raise DatasetError(f"{labels_path}: expected an object of file name -> labels")
+    if len(raw) > MAX_PHOTOS:
+        raise DatasetError(_("{file}: {count} photos, more than the {most} one folder may "
+                             "have; split the folder").format(file=labels_path, count=len(raw),
+                                                             most=MAX_PHOTOS))
     images = []
     for name in sorted(raw):
         entry = raw[name]
         if Path(name).name != name or name in ("", ".", ".."):
             raise DatasetError(f"{labels_path}: {name!r} is not a file name in this folder")
         try:
-            width, height = int(entry["width"]), int(entry["height"])
+            if not isinstance(entry, dict) or not isinstance(entry.get("dice"), list):
+                raise TypeError(_("expected an object with width, height and a list of dice"))
+            width, height = _side(entry, "width"), _side(entry, "height")
+            if len(entry["dice"]) > MAX_DICE_PER_PHOTO:
+                raise ValueError(_("{count} dice, more than the {most} one photo may have; "
+                                   "label fewer").format(count=len(entry["dice"]),
+                                                         most=MAX_DICE_PER_PHOTO))
             dice = tuple(
                 LabelledDie(
                     value=int(d["value"]) if "value" in d else None,
-                    box=(
-                        d["box"][0] * width,
-                        d["box"][1] * height,
-                        d["box"][2] * width,
-                        d["box"][3] * height,
-                    ),
+                    box=_pixel_box(d, width, height),
                     face=_face(d),
                 )
                 for d in entry["dice"]
             )
-        except (KeyError, TypeError, IndexError, ValueError) as exc:
+        except (KeyError, TypeError, IndexError, ValueError, OverflowError) as exc:
             raise DatasetError(f"{labels_path}: bad entry for {name!r} ({exc})") from exc
         images.append(LabelledImage(folder / name, width, height, dice))
     return images
+
+
+def _side(entry: dict, key: str) -> int:
+    """A photo's width or height: a whole number of pixels, 1 to MAX_SIDE (ValueError)."""
+    value = entry[key]
+    if type(value) is not int or not 1 <= value <= MAX_SIDE:
+        raise ValueError(_("{key} must be a whole number of pixels from 1 to {most}, got "
+                           "{value}").format(key=key, most=MAX_SIDE, value=repr(value)[:40]))
+    return value
+
+
+def _pixel_box(die: dict, width: int, height: int) -> tuple[float, float, float, float]:
+    """A die's box [x0, y0, x1, y1] (parts of the photo, 0..1, x0 < x1 and y0 < y1) in pixels;
+    TypeError/ValueError for anything else (strings, 1e300, a box of no size)."""
+    if not isinstance(die, dict):
+        raise TypeError(_("a die must be an object with a box"))
+    box = die["box"]
+    if not isinstance(box, list) or len(box) != 4 or not all(
+            type(v) in (int, float) and math.isfinite(v) and -0.01 <= v <= 1.01 for v in box) \
+            or not (box[0] < box[2] and box[1] < box[3]):
+        raise ValueError(_("a die's box must be four numbers [x0, y0, x1, y1] from 0 to 1, "
+                           "x0 < x1 and y0 < y1, got {value}").format(value=repr(box)[:80]))
+    return (box[0] * width, box[1] * height, box[2] * width, box[3] * height)
 
 
 def add_photo(folder: str | Path, frame: np.ndarray, dice: list[LabelledDie],

@@ -7,11 +7,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.i18n import _
+from vision.limits import MAX_IMAGE_BYTES, MAX_PIXELS, check_image_bytes, read_limited
+
 TOO_DARK_LEVEL = 30.0  # mean grey level (0..255) below which a frame with no dice is too dark
 TOO_DARK_HINT = "too dark: add light over the tray or raise the camera exposure"
 MIN_SIDE = 16  # pixels: a smaller side cannot hold a die
 MAX_ASPECT = 10  # a longer side more than this many times the shorter is no photo of a tray
-MAX_PIXELS = 50_000_000  # far beyond any camera's frame; a file claiming more is refused
 
 
 class ImageError(ValueError):
@@ -19,13 +21,22 @@ class ImageError(ValueError):
 
 
 def load_image(path: str | Path) -> np.ndarray:
-    """Read an image file as a BGR frame, or raise ImageError naming the file."""
+    """Read an image file as a BGR frame, or raise ImageError naming the file. The file's size
+    and the pixels its header declares are checked first (vision.limits): nothing too large is
+    read or decoded."""
     path = Path(path)
     if not path.is_file():
         raise ImageError(f"{path}: no such file")
-    data = np.fromfile(str(path), dtype=np.uint8)
     try:
-        frame = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+        data = read_limited(path, MAX_IMAGE_BYTES, _("a photo"))
+        check_image_bytes(data, path)
+    except OSError as exc:
+        raise ImageError(_("{file}: cannot read it ({error})").format(
+            file=path, error=exc.strerror or exc)) from None
+    except ValueError as exc:  # TooLarge, or no header of a known format
+        raise ImageError(str(exc)) from None
+    try:
+        frame = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     except cv2.error:  # OpenCV refuses images claiming more pixels than it allows
         raise ImageError(f"{path}: not a readable image (too large or damaged)") from None
     if frame is None:

@@ -147,6 +147,13 @@ class DiceWatcher:
                         error=error))
                     camera = None
                     continue
+                except Exception as error:  # reported like a loss, never a silent end
+                    log.error("camera failed", exc_info=True)
+                    self._disconnect(camera, _("camera failed ({error}); check the camera "
+                                               "setting; retrying").format(
+                                                   error=_unexpected(error)))
+                    camera = None
+                    continue
                 seen_at = self._clock()
                 self.frames += 1
                 try:
@@ -161,9 +168,15 @@ class DiceWatcher:
                     self._see(frame, reading, seen_at, read_ms, roll)
                 if self.max_fps:
                     self._stopping.wait(started + 1 / self.max_fps - time.monotonic())
+        except BaseException as error:  # the thread ends: say so on the screen
+            log.error("dice watcher stopped", exc_info=True)
+            self._problem = _("the camera stopped ({error}); restart the app").format(
+                error=_unexpected(error))
+            raise
         finally:
             if camera is not None:
-                camera.close()
+                with contextlib.suppress(Exception):
+                    camera.close()
             self._connected = False
 
     def _connect(self) -> Camera | None:
@@ -175,6 +188,11 @@ class DiceWatcher:
         except (CameraError, OSError, cv2.error) as error:
             self._disconnect(camera, _("{error}; retrying").format(error=error))
             return None
+        except Exception as error:  # a bad source, a driver's bug: shown, and tried again
+            log.error("camera could not be opened", exc_info=True)
+            self._disconnect(camera, _("camera cannot be opened ({error}); check the camera "
+                                       "setting; retrying").format(error=_unexpected(error)))
+            return None
         with self._lock:  # pictures before the loss do not count towards settling
             self._settler = Settler(self.settle_seconds, self._settler.expected)
         self._connected = True
@@ -184,7 +202,7 @@ class DiceWatcher:
         """Close a failed camera, say why, and wait retry_seconds (stop() cuts the wait)."""
         self._connected = False
         if camera is not None:
-            with contextlib.suppress(CameraError, OSError):
+            with contextlib.suppress(Exception):
                 camera.close()
         self._trouble(problem)
         self._stopping.wait(self.retry_seconds)
@@ -213,3 +231,9 @@ class DiceWatcher:
             if settled:
                 self._settled = sighting
         self._problem = None
+
+
+def _unexpected(error: BaseException) -> str:
+    """An unexpected error in a few words: its kind, and its message when it has one."""
+    text = str(error)[:120]
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__

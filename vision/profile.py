@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import zipfile
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -21,7 +22,15 @@ import cv2
 import numpy as np
 
 from companion.files import JsonFileError, write_atomically
+from companion.i18n import _
 from vision.faces import FACES, FaceMapError, parse_face_map
+from vision.limits import (
+    MAX_ARRAY_BYTES,
+    MAX_PROFILE_ARRAY_BYTES,
+    MAX_PROFILE_BYTES,
+    TooLarge,
+    check_file_size,
+)
 
 KINDS = ("pips", "icons")  # pip dice (network + examples) or icon dice (examples only)
 CROP_SIDE = 32  # grey face crop side for the descriptor
@@ -208,26 +217,70 @@ class Profile:
             raise ProfileError(f"{path}: no profile yet; make one with `phoenix-dice calibrate` "
                                "(or teach icon dice with `phoenix-dice teach`)")
         try:
-            with np.load(path, allow_pickle=False) as data:
-                features, labels = data["features"], [str(x) for x in data["labels"]]
-                colours = np.asarray(data["colours"], np.float32).reshape(-1, 3)
-                reads = np.asarray(data["network_reads"], np.int32).reshape(7, 7) \
-                    if "network_reads" in data else None
-                meta = json.loads(str(data["meta"]))
+            arrays = _read_arrays(path)
+            features, labels = arrays["features"], [str(x) for x in arrays["labels"]]
+            colours = np.asarray(arrays["colours"], np.float32).reshape(-1, 3)
+            reads = np.asarray(arrays["network_reads"], np.int32).reshape(7, 7) \
+                if "network_reads" in arrays else None
+            meta = json.loads(str(arrays["meta"]))
+            if not isinstance(meta, dict) or not isinstance(meta.get("face_map"), dict):
+                raise ValueError(_("its metadata is not an object with a face map"))
             if meta.get("version") != PROFILE_VERSION:
                 raise ProfileError(f"{path}: made by another version of phoenix-dice; calibrate "
                                    "again (or teach the icon dice again)")
             if reads is None and meta["kind"] == "pips":  # made before the calibrated search
                 raise ProfileError(f"{path}: made by an earlier version of phoenix-dice; "
                                    "calibrate again")
-            profile = cls(str(meta["kind"]), float(meta["die_size"]),
-                          np.asarray(features, np.float32), labels,
+            die_size, reach = float(meta["die_size"]), float(meta["colour_reach"])
+            features = np.asarray(features, np.float32)
+            if not (np.isfinite(features).all() and np.isfinite(colours).all()
+                    and np.isfinite([die_size, reach]).all()) or reach < 0 \
+                    or (reads is not None and (reads < 0).any()):
+                raise ValueError(_("it holds numbers that are not finite or are negative"))
+            profile = cls(str(meta["kind"]), die_size, features, labels,
                           parse_face_map({int(v): f for v, f in meta["face_map"].items()}),
-                          colours, float(meta["colour_reach"]),
+                          colours, reach,
                           np.zeros((7, 7), np.int32) if reads is None else reads)
-        except (OSError, ValueError, KeyError, TypeError, EOFError, RecursionError,
-                zipfile.BadZipFile, FaceMapError) as exc:
+        except ProfileError as exc:
+            if str(exc).startswith(str(path)):
+                raise
+            raise ProfileError(f"{path}: not a readable profile ({exc}); calibrate "
+                               "again") from None
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, EOFError,
+                RecursionError, OverflowError, zipfile.BadZipFile, FaceMapError) as exc:
             raise ProfileError(f"{path}: not a readable profile ({exc or 'empty'}); calibrate "
                                "again") from None
         return profile
 
+
+
+def _read_arrays(path: Path) -> dict[str, np.ndarray]:
+    """The arrays of a profile's .npz, each checked before it is unpacked (vision.limits): the
+    file's size, each member's size as the zip declares it (zipfile never unpacks more), and
+    the size the array's own header claims (never more than its member holds). TooLarge or
+    ValueError for a file that is too large, has pickles or is damaged."""
+    check_file_size(path, MAX_PROFILE_BYTES, _("a calibration profile"))
+    arrays: dict[str, np.ndarray] = {}
+    with zipfile.ZipFile(path) as archive:
+        members = [m for m in archive.infolist() if m.filename.endswith(".npy")]
+        if sum(m.file_size for m in members) > MAX_PROFILE_ARRAY_BYTES or any(
+                m.file_size > MAX_ARRAY_BYTES for m in members):
+            raise TooLarge(_("it unpacks to more than a calibration profile can hold ({most} "
+                             "MB)").format(most=MAX_PROFILE_ARRAY_BYTES // (1024 * 1024)))
+        for member in members:
+            with archive.open(member) as handle:
+                version = np.lib.format.read_magic(handle)
+                if version == (1, 0):
+                    shape, _fortran, dtype = np.lib.format.read_array_header_1_0(handle)
+                else:
+                    shape, _fortran, dtype = np.lib.format.read_array_header_2_0(handle)
+                if dtype.hasobject:
+                    raise ValueError(_("{name} holds objects, not numbers").format(
+                        name=member.filename))
+                if math.prod(shape) * dtype.itemsize > member.file_size:
+                    raise ValueError(_("{name} claims more numbers than it holds").format(
+                        name=member.filename))
+            with archive.open(member) as handle:
+                arrays[member.filename[:-4]] = np.lib.format.read_array(handle,
+                                                                        allow_pickle=False)
+    return arrays

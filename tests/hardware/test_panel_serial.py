@@ -18,9 +18,11 @@ NAMES = ("next_turn", "undo", "confirm", "read_dice")
 
 @pytest.fixture
 def panel(fake_device, recorder):
-    """A serial panel configured with the fake device's path, recording its events."""
+    """A serial panel configured with the fake device's path, recording its events (every
+    press acts: the limit on bursts is tested in test_panel_burst.py)."""
     panel = SerialPanel(SerialConfig(port=str(fake_device.link)), hold_time=0.8,
-                        retry_interval=0.1, handshake_timeout=0.5, when_event=recorder)
+                        retry_interval=0.1, handshake_timeout=0.5, when_event=recorder,
+                        press_interval=0)
     yield panel
     panel.close()
 

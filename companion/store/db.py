@@ -22,7 +22,7 @@ import urllib.parse
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +52,16 @@ from companion.text import name_problem
 SQLITE_HEADER = b"SQLite format 3\x00"
 DEFAULT_SNAPSHOT_EVERY = 100
 """A snapshot of the state is written once this many events have been logged since the last."""
+
+MAX_NOTE = 10_000
+"""The longest text one command may carry (a note, an override's reason), in characters."""
+MAX_GAME_TEXT = 2_000_000
+"""The most characters of commands (notes included, as stored JSON) one game may hold; the
+1,138-command long game holds about 56,000."""
+EARLIEST = datetime(2020, 1, 1, tzinfo=UTC)
+"""No time stored or imported is earlier than this (the app did not exist)."""
+CLOCK_SKEW = timedelta(days=1)
+"""How far after now a time may be (another device's clock may be a little ahead)."""
 
 _CATALOGUES: dict[str, Catalogue] = {}  # by overlay values; catalogues are read-only
 
@@ -275,6 +285,36 @@ def is_time(value: object) -> bool:
         return False
 
 
+def plausible_time(value: str) -> bool:
+    """True for a time (is_time) from 2020 to a day after now: a crafted time far ahead would
+    put its game first in the list and make it the one resumed."""
+    when = datetime.fromisoformat(value)
+    return EARLIEST <= when <= datetime.now(UTC) + CLOCK_SKEW
+
+
+def command_text(command: Mapping[str, Any], used: int) -> int:
+    """The characters `command` adds to a game that holds `used` (as stored JSON); StoreError
+    saying which text is too long, or that the game is full, when it would pass MAX_NOTE or
+    MAX_GAME_TEXT."""
+    pending: list[tuple[str, Any]] = [(str(key), value) for key, value in command.items()]
+    while pending:
+        field, value = pending.pop()
+        if isinstance(value, str) and len(value) > MAX_NOTE:
+            raise StoreError(_("the command's {field} is {count} characters long; a text in a "
+                               "command may be at most {most}: shorten it (nothing was "
+                               "stored)").format(field=field, count=len(value), most=MAX_NOTE))
+        if isinstance(value, Mapping):
+            pending.extend((field, child) for child in value.values())
+        elif isinstance(value, list):
+            pending.extend((field, child) for child in value)
+    size = len(dumps(command))
+    if used + size > MAX_GAME_TEXT:
+        raise StoreError(_("this game already holds {count} characters of commands and notes; "
+                           "one game may hold at most {most}: shorten the note, or go on in a "
+                           "new game (nothing was stored)").format(count=used, most=MAX_GAME_TEXT))
+    return size
+
+
 GAME_COLUMNS = "id, name, created, updated, phase, players, scores, head"
 
 
@@ -461,6 +501,7 @@ class StoredGame:
         self.journal = journal  # commands in the journal (undo and redo included)
         self.snapshots = snapshots  # step numbers with a stored snapshot
         self.warnings: list[str] = []  # e.g. a learned value the overlay file refused
+        self.text: int | None = None  # characters of its journal (command_text), once needed
 
     @property
     def state(self) -> dict:
@@ -477,12 +518,18 @@ class StoredGame:
         commit. Refused or Missing (from the engine) and StoreError (not saved) leave the game
         as it was."""
         self.store._require_write()
+        if self.text is None:
+            self.text = self.store.conn.execute(
+                "SELECT COALESCE(SUM(LENGTH(command)), 0) FROM journal WHERE game_id = ?",
+                (self.id,)).fetchone()[0]
+        size = command_text(command, self.text)
         change, step = self.game.perform(command)
         try:
             self.store._commit(self, change, step)
         except BaseException:
             self.game.take_back(change)
             raise
+        self.text += size
         if change == "new":
             self.store._remember(self, step.learned)
         return step

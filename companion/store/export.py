@@ -28,7 +28,15 @@ from companion.rules.report import final_score
 from companion.rules.scoring import ScoreSheet, category_name, sheet_as_json
 from companion.rules.state import new_state
 from companion.store import schema
-from companion.store.db import Store, StoredGame, dumps, is_time, timestamp
+from companion.store.db import (
+    Store,
+    StoredGame,
+    command_text,
+    dumps,
+    is_time,
+    plausible_time,
+    timestamp,
+)
 from companion.store.errors import RecordError, StoreError
 from companion.text import name_problem
 
@@ -103,7 +111,7 @@ def check_record(record: Any, source: str, *, require_digest: bool = True) -> No
     if not isinstance(record, Mapping) or record.get("format") != RECORD_FORMAT:
         raise _invalid(source, _("expected \"format\": \"{format}\"").format(
             format=RECORD_FORMAT))
-    if record.get("version") != RECORD_VERSION:
+    if type(record.get("version")) is not int or record.get("version") != RECORD_VERSION:
         raise _invalid(source, _("unsupported version {version}").format(
             version=repr(record.get("version"))))
     digest = record.get("digest")
@@ -123,6 +131,7 @@ def check_record(record: Any, source: str, *, require_digest: bool = True) -> No
         raise _invalid(source, _("unknown field {field}").format(field=repr(sorted(unknown)[0])))
     if not isinstance(record.get("app"), str) or not is_time(record.get("exported")):
         raise _invalid(source, _("\"app\" must be text and \"exported\" a time"))
+    _plausible(record["exported"], "exported", source)
     game = record.get("game")
     if not isinstance(game, Mapping):
         raise _invalid(source, _("\"game\" must be an object"))
@@ -133,6 +142,7 @@ def check_record(record: Any, source: str, *, require_digest: bool = True) -> No
         if not is_time(game.get(field)):
             raise _invalid(source, _("game.{field} must be a time like {time}").format(
                 field=field, time=timestamp()))
+        _plausible(game[field], f"game.{field}", source)
     players = game.get("players")
     if not isinstance(game.get("phase"), str) or not isinstance(players, list) or not all(
             isinstance(p, str) for p in players):
@@ -156,10 +166,20 @@ def check_record(record: Any, source: str, *, require_digest: bool = True) -> No
             raise _invalid(source, _("command {number}: \"at\" must be a time like {time}, not "
                                      "earlier than the command before").format(
                                          number=number, time=timestamp()))
+        _plausible(at, _("command {number}'s \"at\"").format(number=number), source)
         previous = at
     sheet = record.get("score_sheet")
     if sheet is not None and not isinstance(sheet, Mapping):
         raise _invalid(source, _("\"score_sheet\" must be an object or null"))
+
+
+def _plausible(at: str, field: str, source: str) -> None:
+    """Refuse a time before 2020 or more than a day after now (a crafted far-future game would
+    be listed first and resumed instead of the one being played)."""
+    if not plausible_time(at):
+        raise _invalid(source, _("{field} is {time}, before 2020 or more than a day after now; "
+                                 "if the clock of the device that exported it was wrong, "
+                                 "correct it and export again").format(field=field, time=at))
 
 
 _ISO = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00")
@@ -189,8 +209,14 @@ def import_record(store: Store, record: Any, *, source: str = "record",
             (name, created, created, dumps(values), phase, players, scores)).lastrowid
         assert game_id is not None
         played = StoredGame(store, game_id, name, Game(catalogue), 0, [])
+        text = 0
         for number, entry in enumerate(commands, start=1):
             command = dict(entry["command"])
+            try:
+                text += command_text(command, text)
+            except StoreError as error:
+                raise RecordError(_("{source}: command {number}: {error}").format(
+                    source=source, number=number, error=error)) from None
             try:
                 change, step = played.game.perform(command)
             except Refused as refused:
@@ -306,10 +332,11 @@ def export_text(store: Store, game_id: int, kind: str, bgg_id: int | None = BGG_
     """The export of `kind` (record, csv, bgstats) as text; a BG Stats play names the game by
     `bgg_id` (the config's `[bgstats] bgg_id`, by default 356414)."""
     if kind == "record":
-        return json.dumps(game_record(store, game_id), indent=1) + "\n"
+        return json.dumps(game_record(store, game_id), indent=1, ensure_ascii=False) + "\n"
     if kind == "csv":
         return score_csv(store, game_id)
     if kind == "bgstats":
-        return json.dumps(bgstats_play(store, game_id, bgg_id), indent=1) + "\n"
+        return json.dumps(bgstats_play(store, game_id, bgg_id), indent=1,
+                          ensure_ascii=False) + "\n"
     raise StoreError(_("unknown export format {kind} (record, csv, bgstats)").format(
         kind=repr(kind)))

@@ -18,7 +18,7 @@ import pytest
 from store_helpers import commands, overlay_copy
 
 from companion.cli import main
-from companion.store import Store, StoreLocked
+from companion.store import Store, StoreError, StoreLocked
 from companion.store.export import record_digest
 from companion.store.schema import APPLICATION_ID, row_crc
 
@@ -333,6 +333,18 @@ def test_a_record_without_a_digest_needs_the_flag_and_is_still_checked(db, capsy
     (lambda r: r["game"].update(name="x" * 41), "game.name is 41 characters long"),
     (lambda r: r["game"].update(created="soon"), "game.created must be a time"),
     (lambda r: r.update(extra=1), "unknown field 'extra'"),
+    (lambda r: r.update(version=True), "unsupported version True"),
+    (lambda r: r.update(exported="9999-12-31T23:59:59.999+00:00"),
+     "exported is 9999-12-31T23:59:59.999+00:00, before 2020 or more than a day after now"),
+    (lambda r: r["game"].update(created="2019-12-31T23:59:59.999+00:00"),
+     "game.created is 2019-12-31T23:59:59.999+00:00, before 2020"),
+    (lambda r: r["commands"][-1].update(at="9999-01-01T00:00:00.000+00:00"),
+     f"command {COUNT}'s \"at\" is 9999-01-01T00:00:00.000+00:00, before 2020 or more "
+     "than a day after now; if the clock of the device that exported it was wrong, correct it "
+     "and export again"),
+    (lambda r: r["commands"][2]["command"].update(note="n" * 10_001),
+     "command 3: the command's note is 10001 characters long; a text in a command may be at "
+     "most 10000: shorten it (nothing was stored)"),
 ])
 def test_every_field_of_a_record_is_checked(db, capsys, tmp_path, change, message):
     record = _record(db, capsys)
@@ -396,3 +408,91 @@ def test_start_fresh_that_cannot_rename_says_so(db):
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "cannot keep it aside as games-" in done.stderr
     assert "make its folder writable, or move the file away yourself" in done.stderr
+
+
+# -- records and notes (issue 28, class 7) ----------------------------------------------------
+
+def test_a_key_given_twice_is_refused_and_named(db, capsys, tmp_path):
+    """JSON readers differ on which of two equal keys wins: refused, never last-wins."""
+    record = _record(db, capsys)
+    text = json.dumps(record)
+    path = tmp_path / "record.json"
+    path.write_text(text.replace('"version": 1', '"version": 1, "version": 2', 1))
+    code, out, err = _cli(capsys, "import", str(path), "--db", str(tmp_path / "other.sqlite"))
+    assert code == 2 and out == ""
+    assert err == (f"phoenix-companion: {path}: not usable JSON: the key 'version' appears twice "
+                   "in one object; keep one\n")
+
+
+def test_a_far_future_record_cannot_take_over_the_resume(db, capsys, tmp_path):
+    """A crafted unfinished record with every time in year 9999 would be listed first and
+    resumed; it is refused, and the game being played stays the one resumed."""
+    record = _record(db, capsys)
+    future = "9999-12-31T23:59:59.999+00:00"
+    record["exported"] = record["game"]["created"] = record["game"]["updated"] = future
+    for entry in record["commands"]:
+        entry["at"] = future
+    record["digest"] = record_digest(record)
+    path = tmp_path / "future.json"
+    path.write_text(json.dumps(record))
+    code, _, err = _cli(capsys, "import", str(path), "--db", str(db))
+    assert code == 2 and "more than a day after now" in err
+    with Store.open(db, overlay=db.parent / "overlay.json") as store:
+        assert [g.id for g in store.games()] == [1] and store.resume().id == 1
+
+
+def test_a_game_with_non_ascii_notes_exports_as_utf8_and_imports_back_equal(tmp_path, capsys):
+    path = tmp_path / "games.sqlite"
+    note = "é" * 10_000
+    with Store.open(path, overlay=overlay_copy(tmp_path)) as store:
+        played = store.new_game("Notes")
+        for number, command in enumerate(commands()[:COUNT]):
+            if number == COUNT - 1:
+                command["note"] = note
+            played.execute(command)
+    out = tmp_path / "notes.json"
+    code, _, _ = _cli(capsys, "export", "--db", str(path), "--game", "1", "-o", str(out))
+    assert code == 0
+    data = out.read_bytes()
+    assert note.encode("utf-8") in data and b"\\u00e9" not in data
+    assert len(data) < 2 * len(note.encode("utf-8")) + 40_000
+    code, _, err = _cli(capsys, "import", str(out), "--db", str(path))
+    assert code == 0, err
+    with Store.open(path, overlay=tmp_path / "overlay.json", write=False) as store:
+        first, second = store.open_game(1), store.open_game(2)
+        assert second.state == first.state
+        assert [s.command for s in second.game.steps] == [s.command for s in first.game.steps]
+        assert second.game.steps[-1].command["note"] == note
+
+
+def test_a_note_too_long_is_refused_and_nothing_stored(db, capsys, tmp_path):
+    overlay = db.parent / "overlay.json"
+    with Store.open(db, overlay=overlay) as store:
+        played = store.resume()
+        command = commands()[COUNT]
+        with pytest.raises(StoreError, match=r"the command's note is 10001 characters long; a "
+                                             r"text in a command may be at most 10000"):
+            played.execute({**command, "note": "x" * 10_001})
+        assert played.journal == COUNT
+    script = tmp_path / "long-note.jsonl"
+    script.write_text(json.dumps({**commands()[0], "note": "x" * 20_000}) + "\n")
+    code, _, err = _cli(capsys, "--overlay", str(overlay), "replay", str(script), "--db",
+                        str(tmp_path / "fresh.sqlite"))
+    assert code == 2 and "the command's note is 20000 characters long" in err
+
+
+def test_a_game_full_of_notes_is_refused_and_nothing_stored(db, monkeypatch):
+    """50 MB of notes made a 143 MiB database: a game holds at most MAX_GAME_TEXT characters
+    of commands (lowered here so the test stays small)."""
+    import companion.store.db as store_db
+
+    with Store.open(db, overlay=db.parent / "overlay.json") as store:
+        played = store.resume()
+        used = store.conn.execute("SELECT SUM(LENGTH(command)) FROM journal").fetchone()[0]
+        monkeypatch.setattr(store_db, "MAX_GAME_TEXT", used + 5_000)
+        command = commands()[COUNT]
+        with pytest.raises(StoreError, match="one game may hold at most"):
+            played.execute({**command, "note": "x" * 6_000})
+        assert played.journal == COUNT
+        played.execute({**command, "note": "x" * 100})
+        assert played.journal == COUNT + 1

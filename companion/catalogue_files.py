@@ -25,9 +25,11 @@ from companion.rules.catalogue import (
     parse_records,
     schema,
 )
+from companion.rules.move import overlay_refusal
 
 DATA_FORMAT = "phoenix-companion-catalogue"
 OVERLAY_FORMAT = "phoenix-companion-catalogue-overlay"
+RECORD_FORMAT = "phoenix-companion-game-record"  # a game record (companion/store/export.py)
 VERSION = 1
 DEFAULT_DATA_DIR = Path(__file__).resolve().parent / "data"
 _REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -125,6 +127,28 @@ def _read_overlay(path: Path, shipped: Shipped, *, missing_ok: bool = True) -> O
     return check_values(shipped, _overlay_values(path, missing_ok=missing_ok), _show(path))
 
 
+def _record_values(record: dict, shipped: Shipped, show: str) -> Overlay:
+    """A game record's catalogue values, checked: its overlay's, then those its lines give."""
+    overlay = record.get("overlay")
+    if not isinstance(overlay, dict) or overlay.get("format") != OVERLAY_FORMAT:
+        raise CatalogueError(_("{file}: not a catalogue overlay (expected \"format\": "
+                               "\"{format}\")").format(file=show, format=OVERLAY_FORMAT))
+    values = check_values(shipped, overlay.get("values", {}), show)
+    commands = record.get("commands")
+    commands = [c.get("command") for c in commands if isinstance(c, dict)] if isinstance(
+        commands, list) else []
+    example = bool(commands) and isinstance(commands[0], dict) and commands[0].get("example")
+    for command in [] if example else commands:
+        given = command.get("catalogue") if isinstance(command, dict) else None
+        for key, value in (given.items() if isinstance(given, dict) else ()):
+            kind, record_id, field = schema.check_entry(key, value, shipped).split("/", 2)
+            values.setdefault(kind, {}).setdefault(record_id, {})[field] = value
+    refusal = overlay_refusal(values, build_catalogue(shipped))
+    if refusal:
+        raise CatalogueError(f"{show}: {refusal}")
+    return values
+
+
 def _count(overlay: Overlay) -> int:
     return sum(len(fields) for records in overlay.values() for fields in records.values())
 
@@ -171,11 +195,19 @@ def export_overlay(overlay: Path, destination: Path) -> int:
 def import_overlay(overlay: Path, source: Path) -> int:
     """Merge the values of `source` into the overlay (source wins); the number imported.
 
-    `source` is validated completely first; a malformed one raises CatalogueError naming the
-    file, record and field, and the overlay is left untouched.
+    `source` is an overlay file, or a game record (`phoenix-companion export --format record`):
+    importing a record into a game keeps its values in that game only, and this is how a player
+    agrees to keep them for later games (its overlay's values and those its lines give, not an
+    example game's; never one that changes a value the rulebook prints). `source` is validated
+    completely first; a malformed one raises CatalogueError naming the file, record and field,
+    and the overlay is left untouched.
     """
     shipped = shipped_data()
-    incoming = _read_overlay(source, shipped, missing_ok=False)
+    data = _read_json(Path(source)) if Path(source).is_file() else None
+    if isinstance(data, dict) and data.get("format") == RECORD_FORMAT:
+        incoming = _record_values(data, shipped, _show(Path(source)))
+    else:
+        incoming = _read_overlay(source, shipped, missing_ok=False)
     current = _read_overlay(overlay, shipped)
     for kind, records in incoming.items():
         for record, fields in records.items():

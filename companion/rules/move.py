@@ -8,11 +8,13 @@ rule refusals into recorded notes: the physical table is the truth.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any, NoReturn
 
 from companion.i18n import _
-from companion.rules.catalogue import Catalogue, CatalogueError, check_entry
+from companion.rules.catalogue import Catalogue, CatalogueError, check_entry, printed_field
+from companion.rules.names import normal_name
 from companion.rules.state import Event, EventRecord, State, apply_ops
 
 
@@ -36,6 +38,47 @@ class Missing(Exception):
         self.question = question
         super().__init__(_("{question} (give it as catalogue {key})").format(
             question=question, key=repr(key)))
+
+
+def printed_refusal(key: str, value: Any, catalogue: Catalogue) -> str | None:
+    """Why a game line or record cannot give `value` for catalogue `key` (None: it can): the
+    rulebook prints another value there. A printed value is the same on every copy; a game
+    cannot change it for itself or, through the overlay, for every later game."""
+    printed = printed_field(key, catalogue.shipped)
+    if printed is None or (_agrees(value, printed.value) if printed.value is not None
+                           else value is None):  # a printed null: "does not apply"
+        return None
+    return _('"catalogue" key "{key}": the rulebook prints this value ({printed}: "{quote}"), '
+             'so a game cannot change it to {value}; take {key} out of the line (if your copy '
+             'really differs, correct it on the Catalogue screen or with phoenix-companion '
+             'catalogue --set)').format(key=key, printed=json.dumps(printed.value),
+                                        quote=printed.note, value=json.dumps(value))
+
+
+def overlay_refusal(values: Mapping[str, Any], catalogue: Catalogue) -> str | None:
+    """`printed_refusal` for the first of a game's own catalogue values ({kind: {record:
+    {field: value}}}, as a game record carries them) that the rulebook prints otherwise."""
+    for kind, records in values.items():
+        for record, fields in records.items():
+            for field, value in fields.items():
+                refusal = printed_refusal(f"{kind}/{record}/{field}", value, catalogue)
+                if refusal:
+                    return refusal
+    return None
+
+
+def _agrees(given: Any, printed: Any) -> bool:
+    """Whether `given` says what `printed` says, filling in only what it leaves open (a null
+    inside it: Sector 121's income icons are printed without their living quarters)."""
+    if isinstance(printed, Mapping):
+        return (isinstance(given, Mapping) and given.keys() == printed.keys()
+                and all(_agrees(given[k], printed[k]) for k in printed))
+    if isinstance(printed, list):
+        return (isinstance(given, list) and len(given) == len(printed)
+                and all(_agrees(g, p) for g, p in zip(given, printed, strict=True)))
+    if printed is None:
+        return True
+    return type(given) is type(printed) and given == printed
 
 
 class Move:
@@ -103,6 +146,9 @@ class Move:
                 key = check_entry(key, value, self.catalogue.shipped)
             except CatalogueError as error:
                 self.fail(str(error))
+            refusal = printed_refusal(key, value, self.catalogue)
+            if refusal:
+                self.fail(refusal)
             if key not in learned or learned[key] != value:
                 self.emit(Event.LEARNED, _("Learned from the components: {key} = {value}").format(
                     key=key, value=value),
@@ -125,8 +171,9 @@ class Move:
     def player(self, name: Any = None, *, key: str = "player") -> int:
         """The index of the player the command names (default: its `player` field)."""
         name = self.command.get(key) if name is None else name
+        typed = normal_name(name) if isinstance(name, str) else name  # as new_game keeps names
         for index, player in enumerate(self.state["players"]):
-            if player["name"] == name:
+            if player["name"] in (name, typed):
                 return index
         names = ", ".join(p["name"] for p in self.state["players"])
         self.fail(_("no player called {name} (players: {names})").format(name=repr(name),

@@ -7,13 +7,14 @@ collects by touch); every problem is reported as a `PositionError` naming the pl
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from companion.i18n import _
-from companion.rules.catalogue import Catalogue
+from companion.rules.catalogue import Catalogue, CatalogueError, build_catalogue, check_entry
+from companion.rules.move import printed_refusal
+from companion.rules.names import name_refusal, normal_name, twins, twins_refusal
 from companion.rules.state import State, fleet
 from companion.rules.station import INTERMINGLING
 from companion.rules.words import (
@@ -131,10 +132,46 @@ def player_position(state: State, index: int) -> PlayerPosition:
         hub_residents=tuple(s for s in me["hub_slots"] if s is not None), sectors=sectors)
 
 
+def position_catalogue(data: Mapping[str, Any], catalogue: Catalogue) -> Catalogue:
+    """The catalogue a position is read with: `catalogue` with the position's own values
+    (`"catalogue": {"kind/record/field": value}`, as on a script line) on top; an example
+    position (`"example": true`) is read with the shipped data and its own values alone, so it
+    scores the same whatever the user's overlay says. The values stay with the position (they
+    are never stored); one that changes a value the rulebook prints is refused."""
+    given = data.get("catalogue", {})
+    example = data.get("example", False)
+    if not isinstance(example, bool):
+        raise PositionError("position", "example", _("expected true or false"))
+    if not isinstance(given, Mapping):
+        raise PositionError("position", "catalogue",
+                            _('expected an object of "kind/record/field": value (e.g. '
+                              '{"sectors/214/quarters": 3})'))
+    if not given and not example:
+        return catalogue
+    values: dict[str, dict[str, dict[str, Any]]] = {}
+    if not example:  # the user's values, then the position's
+        for kind, record, name, field in catalogue.iter_fields():
+            if field.source == "user":
+                values.setdefault(kind, {}).setdefault(record, {})[name] = field.value
+    for key, value in given.items():
+        try:
+            key = check_entry(key, value, catalogue.shipped)
+        except CatalogueError as error:
+            raise PositionError("position", "catalogue", str(error)) from None
+        refusal = printed_refusal(key, value, catalogue)
+        if refusal:
+            raise PositionError("position", "catalogue", refusal)
+        kind, record, name = key.split("/", 2)
+        values.setdefault(kind, {}).setdefault(record, {})[name] = value
+    return build_catalogue(catalogue.shipped, values)
+
+
 def parse_position(data: Any, catalogue: Catalogue) -> tuple[PlayerPosition, ...]:
-    """Check and convert a position (plain JSON data) into players; raise PositionError."""
+    """Check and convert a position (plain JSON data) into players; raise PositionError. The
+    position's own catalogue values, if any, are used (`position_catalogue`)."""
     if not isinstance(data, Mapping) or "players" not in data:
         raise PositionError("position", "players", _('expected an object {"players": [...]}'))
+    catalogue = position_catalogue(data, catalogue)
     raw_players = data["players"]
     if not isinstance(raw_players, list):
         raise PositionError("position", "players", _("expected a list of players"))
@@ -168,7 +205,10 @@ def _player(raw: Any, index: int, catalogue: Catalogue) -> PlayerPosition:
     name = raw.get("name")
     if not isinstance(name, str) or not name.strip():
         raise PositionError(label, "name", _("expected a non-empty text"))
-    name = name.strip()
+    name = normal_name(name)
+    refusal = name_refusal(name, _("the name"))
+    if refusal:
+        raise PositionError(label, "name", refusal)
     _reject_unknown_keys(name, "player", raw, {
         "name", "hub", "points", "ships_left", "gems", *RESOURCES, "hub_residents", "sectors",
     })
@@ -351,12 +391,10 @@ def _check_station(player: str, hub: str, sectors: tuple[BuiltSector, ...]) -> N
 
 
 def _check_unique_names(players: Sequence[PlayerPosition]) -> None:
-    names = Counter(p.name for p in players)
-    for name, count in names.items():
-        if count > 1:
-            raise PositionError(name, "name",
-                                _("two players have this name; names must differ"),
-                                index=[p.name for p in players].index(name))
+    for index in range(1, len(players)):
+        pair = twins([p.name for p in players[:index + 1]])
+        if pair:
+            raise PositionError(pair[1], "name", twins_refusal(*pair), index=index)
 
 
 def _check_sectors_unique_across_players(players: Sequence[PlayerPosition]) -> None:

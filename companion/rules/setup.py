@@ -18,6 +18,7 @@ from companion.rules.catalogue import Catalogue
 from companion.rules.diplomacy import advance
 from companion.rules.gains import gain_resident
 from companion.rules.move import Move
+from companion.rules.names import name_refusal, normal_name, twins, twins_refusal
 from companion.rules.state import Event, State, new_player, new_ship
 from companion.rules.station import add_sector, sector_color, sector_label
 from companion.rules.turns import start_turn
@@ -74,13 +75,20 @@ def new_game(move: Move) -> None:
     if not isinstance(players, list) or not 2 <= len(players) <= 4:
         move.fail(_("a game is for 2 to 4 players: give \"players\": [{\"name\", \"color\"}, "
                     "...]"))
-    names = [p.get("name") if isinstance(p, dict) else None for p in players]
-    if any(not isinstance(n, str) or not n.strip() for n in names) or len(set(names)) != len(names):
-        move.fail(_("each player needs a name of their own"))
-    for number, name in enumerate(names, start=1):
-        problem = name_problem(name, _("player {number}'s name").format(number=number))
+    names = []  # normalised, then checked: every door (screen, script, record) gets the same
+    for number, player in enumerate(players, start=1):
+        what = _("player {number}'s name").format(number=number)
+        name = player.get("name") if isinstance(player, dict) else None
+        problem = name_problem(name, what)
+        if problem is None:
+            name = normal_name(name)
+            problem = name_refusal(name, what) or name_problem(name, what)
         if problem:
             move.fail(problem)
+        names.append(name)
+    pair = twins(names)
+    if pair:
+        move.fail(twins_refusal(*pair))
     colors = [p.get("color") for p in players]
     if any(c not in PLAYER_COLORS for c in colors) or len(set(colors)) != len(colors):
         move.fail(_("each player needs a different colour of {colors}").format(
@@ -103,7 +111,7 @@ def new_game(move: Move) -> None:
                _("Draw {drawn} Aliens for {count} players (\"2p: 50 / 3p: 70 / 4p: 90\"); these "
                  "add up to {total}").format(drawn=drawn, count=count,
                                              total=sum(aliens.values())))
-    state_players = [new_player(p["name"].strip(), p["color"]) for p in players]
+    state_players = [new_player(name, p["color"]) for name, p in zip(names, players)]
     ships = {}
     for index, player in enumerate(state_players):
         for kind in SHIP_TYPES:

@@ -24,6 +24,7 @@ from companion.catalogue_files import VERSION as OVERLAY_VERSION
 from companion.i18n import _
 from companion.rules.catalogue import CatalogueError
 from companion.rules.game import Game, Missing, Refused
+from companion.rules.move import overlay_refusal
 from companion.rules.report import final_score
 from companion.rules.scoring import ScoreSheet, category_name, sheet_as_json
 from companion.rules.state import new_state
@@ -199,6 +200,9 @@ def import_record(store: Store, record: Any, *, source: str = "record",
         catalogue = store.catalogue_for(json.loads(json.dumps(values)))
     except CatalogueError as error:
         raise _invalid(source, _("its catalogue overlay: {error}").format(error=error)) from None
+    printed = overlay_refusal(values, catalogue)  # the game's own values: never a printed one
+    if printed:
+        raise _invalid(source, _("its catalogue overlay: {error}").format(error=printed))
     name = name or game["name"].strip()
     created = game["created"]
     phase, players, scores = schema.listing(new_state())

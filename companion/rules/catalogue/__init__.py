@@ -25,11 +25,16 @@ from companion.rules.catalogue.model import (
     Ship,
     Shipped,
 )
-from companion.rules.catalogue.schema import check_entry, check_values, parse_records
+from companion.rules.catalogue.schema import (
+    check_entry,
+    check_values,
+    parse_records,
+    printed_field,
+)
 from companion.rules.catalogue.summary import format_summary, summary
 
 __all__ = [
     "KINDS", "SOURCES", "UNKNOWN", "Ability", "Catalogue", "CatalogueError", "Entry", "Field",
     "Hub", "Overlay", "Record", "Sector", "Ship", "Shipped", "build_catalogue", "check_entry",
-    "check_values", "format_summary", "parse_records", "summary",
+    "check_values", "format_summary", "parse_records", "printed_field", "summary",
 ]

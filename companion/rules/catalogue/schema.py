@@ -414,3 +414,19 @@ def check_entry(key: Any, value: Any, shipped: Shipped) -> str:
     record = normal_record(kind, record)
     check_value(shipped, show, kind, record, field, value)
     return f"{kind}/{record}/{field}"
+
+
+def printed_field(key: str, shipped: Shipped) -> Field | None:
+    """The shipped field at `key` ("kind/record/field", as check_entry returns it) when the
+    rulebook prints its value (source "rulebook", with its sentence), else None: a value a game
+    line or a game record cannot change (only the player, in their own overlay)."""
+    kind, record, name = key.split("/", 2)
+    entry = shipped.get(kind, {}).get(record)
+    if entry is None:
+        return None
+    index = ability_index(name)
+    if index is not None and kind == "sectors":
+        found = entry.abilities[index][1] if index < len(entry.abilities) else None
+    else:
+        found = entry.fields.get(name)
+    return found if found is not None and found.source == "rulebook" else None

@@ -42,6 +42,7 @@ def own_user_folders(tmp_path_factory: pytest.TempPathFactory,
     home = tmp_path_factory.mktemp("user")
     monkeypatch.setenv("PHOENIX_COMPANION_HOME", str(home / "data"))
     monkeypatch.setenv("PHOENIX_COMPANION_CONFIG", str(home / "config"))
+    monkeypatch.delenv("PHOENIX_OVERLAY", raising=False)  # the catalogue overlay: theirs too
 
 
 @pytest.fixture(autouse=True)

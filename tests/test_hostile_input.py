@@ -3,6 +3,7 @@ do, exit code 2, never a traceback (the game database's cases are in tests/store
 
 from __future__ import annotations
 
+import json
 import os
 import struct
 import subprocess
@@ -153,3 +154,12 @@ def test_phoenix_dice_refuses_bad_input_with_one_message(photos, capsys, argv, m
     code, out, err = _cli(capsys, *argv, run=dice_main)
     assert code == 2 and out == "" and message in err, err
     assert (photos / "tray.png").read_bytes() == before
+
+
+@pytest.mark.parametrize("version", [True, 1.0, "1"])
+def test_an_overlay_version_must_be_the_whole_number(tmp_path, capsys, version):
+    overlay = tmp_path / "mine.json"
+    overlay.write_text(json.dumps({"format": "phoenix-companion-catalogue-overlay",
+                                   "version": version, "values": {}}))
+    code, _, err = _cli(capsys, "--overlay", str(overlay), "catalogue", "--summary")
+    assert code == 2 and f"unsupported overlay version {version!r}" in err

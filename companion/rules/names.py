@@ -18,6 +18,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from companion.i18n import _
+from companion.text import name_problem
 
 BIDI_CONTROLS = frozenset("\u200e\u200f\u061c" + "".join(map(chr, range(0x202A, 0x202F)))
                           + "".join(map(chr, range(0x2066, 0x206A))))
@@ -91,3 +92,14 @@ def twins_refusal(first: str, second: str) -> str:
     return _("{first} and {second} look the same at the table; names must differ so that "
              "they can be told apart (add an initial, say)").format(
                  first=repr(first), second=repr(second))
+
+
+def player_name_problem(name: object, what: str) -> str | None:
+    """Why `name` cannot be a player's name (None: it can), as every door checks it: text of
+    at most MAX_NAME characters without control characters, readable once normalised. `what`
+    names it in the message ("player 2's name")."""
+    problem = name_problem(name, what)
+    if problem is None:
+        normal = normal_name(str(name))
+        problem = name_refusal(normal, what) or name_problem(normal, what)
+    return problem

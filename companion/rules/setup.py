@@ -18,7 +18,7 @@ from companion.rules.catalogue import Catalogue
 from companion.rules.diplomacy import advance
 from companion.rules.gains import gain_resident
 from companion.rules.move import Move
-from companion.rules.names import name_refusal, normal_name, twins, twins_refusal
+from companion.rules.names import normal_name, player_name_problem, twins, twins_refusal
 from companion.rules.state import Event, State, new_player, new_ship
 from companion.rules.station import add_sector, sector_color, sector_label
 from companion.rules.turns import start_turn
@@ -30,7 +30,6 @@ from companion.rules.words import (
     color_name,
     joined,
 )
-from companion.text import name_problem
 
 HUB_QUESTIONS = {  # the starting resources in the order ("gems", *RESOURCES)
     "starting_gems": N_("How many gems does the back of Hub {hub} give at the start?"),
@@ -79,13 +78,10 @@ def new_game(move: Move) -> None:
     for number, player in enumerate(players, start=1):
         what = _("player {number}'s name").format(number=number)
         name = player.get("name") if isinstance(player, dict) else None
-        problem = name_problem(name, what)
-        if problem is None:
-            name = normal_name(name)
-            problem = name_refusal(name, what) or name_problem(name, what)
+        problem = player_name_problem(name, what)
         if problem:
             move.fail(problem)
-        names.append(name)
+        names.append(normal_name(name))
     pair = twins(names)
     if pair:
         move.fail(twins_refusal(*pair))

@@ -15,6 +15,7 @@ from companion.i18n import _
 from companion.rules import setup as rules
 from companion.rules.catalogue import Catalogue
 from companion.rules.move import Missing, Refused
+from companion.rules.names import name_key, normal_name, player_name_problem, twins
 from companion.rules.options import options
 from companion.rules.words import (
     ALIEN_COLORS,
@@ -26,7 +27,6 @@ from companion.rules.words import (
     track_name,
 )
 from companion.store.errors import StoreError
-from companion.text import name_problem
 from companion.ui.values_model import ValueEntry, words
 from companion.ui.values_model import problem as value_problem
 
@@ -214,10 +214,11 @@ class Players:
 
     def name_problem(self, index: int, name: str) -> str | None:
         """Why player `index` cannot be called `name` (None: they can)."""
-        problem = name_problem(name, _("player {number}'s name").format(number=index + 1))
-        others = [p["name"].strip() for i, p in enumerate(self.players) if i != index]
-        if problem is None and name.strip() in others:
-            problem = _("another player is called {name}").format(name=name.strip())
+        problem = player_name_problem(
+            name, _("player {number}'s name").format(number=index + 1))
+        others = [p["name"] for i, p in enumerate(self.players) if i != index]
+        if problem is None and name_key(name) in {name_key(o) for o in others if o.strip()}:
+            problem = _("another player is called {name}").format(name=normal_name(name))
         return problem
 
     def set_color(self, index: int, color: str) -> None:
@@ -239,12 +240,11 @@ class Players:
     def problem(self) -> str | None:
         """Why the table cannot start with these players (None: it can)."""
         for number, player in enumerate(self.players, start=1):
-            problem = name_problem(player["name"],
-                                   _("player {number}'s name").format(number=number))
+            problem = player_name_problem(player["name"],
+                                          _("player {number}'s name").format(number=number))
             if problem:
                 return problem
-        names = [p["name"].strip() for p in self.players]
-        if len(set(names)) != len(names):
+        if twins([p["name"] for p in self.players]):  # as the engine tells them apart
             return _("each player needs a name of their own")
         return None
 
@@ -309,7 +309,7 @@ class LayOut:
                 color=color_name(uncounted[0]))
             return False
         return self.wizard.submit({"cmd": "new_game", **self.wizard.choices,
-                                   "players": [{"name": p["name"].strip(), "color": p["color"]}
+                                   "players": [{"name": normal_name(p["name"]), "color": p["color"]}
                                                for p in self.wizard.players],
                                    "aliens": dict(self.aliens)})
 

@@ -300,6 +300,12 @@ def test_a_name_typed_on_the_on_screen_keyboard_is_checked_before_it_is_taken(em
     assert step.name_problem(1, "Ann ") == "another player is called Ann"
     assert step.name_problem(0, "Ann") is None  # her own name again
     assert step.name_problem(2, "  ") == "player 3's name cannot be empty"
+    # as the engine tells names apart: a look-alike (Cyrillic А), another case, an invisible
+    # or direction-turning character
+    assert step.name_problem(1, "\u0410nn") == "another player is called \u0410nn"
+    assert step.name_problem(1, "ANN") == "another player is called ANN"
+    assert "no letter or digit" in step.name_problem(1, "\u200b")
+    assert "turns the writing direction" in step.name_problem(1, "Bob\u202e")
 
 
 def test_a_ship_to_discard_is_offered_by_its_design(empty):

@@ -131,8 +131,21 @@ def read_text(path: Path | str, *, show: str | None = None) -> str:
     """The UTF-8 text of a regular file, or JsonFileError naming it (missing, a folder, a device
     or FIFO, too large, unreadable, not UTF-8). Never blocks on a FIFO."""
     show = show or str(path)
+    data = _regular_file(path, show, MAX_FILE_BYTES, follow=True)
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise JsonFileError(_("{file}: not UTF-8 text (line {line}, byte {byte}); save it as "
+                              "UTF-8").format(file=show, line=line, byte=error.start)) from None
+
+
+def _regular_file(path: Path | str, show: str, limit: int, *, follow: bool) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes, never blocking on a FIFO (and not
+    through a symbolic link unless `follow`); JsonFileError naming it as `show` otherwise."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | (0 if follow else os.O_NOFOLLOW)
+    try:
+        fd = os.open(path, flags)
     except FileNotFoundError:
         raise JsonFileError(_("{file}: no such file").format(file=show)) from None
     except OSError as error:
@@ -143,22 +156,16 @@ def read_text(path: Path | str, *, show: str | None = None) -> str:
         if not stat.S_ISREG(info.st_mode):
             raise JsonFileError(_("{file}: not a regular file ({kind}); give the path of a "
                                   "file").format(file=show, kind=file_kind(info.st_mode)))
-        if info.st_size > MAX_FILE_BYTES:
+        if info.st_size > limit:
             raise JsonFileError(_("{file}: too large ({size} bytes; at most {most})").format(
-                file=show, size=info.st_size, most=MAX_FILE_BYTES))
+                file=show, size=info.st_size, most=limit))
         with os.fdopen(os.dup(fd), "rb") as handle:
-            data = handle.read(MAX_FILE_BYTES + 1)
+            return handle.read(limit + 1)
     except OSError as error:
         raise JsonFileError(_("{file}: cannot read it ({error})").format(
             file=show, error=error.strerror)) from None
     finally:
         os.close(fd)
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
-        raise JsonFileError(_("{file}: not UTF-8 text (line {line}, byte {byte}); save it as "
-                              "UTF-8").format(file=show, line=line, byte=error.start)) from None
 
 
 def read_json(path: Path | str, *, show: str | None = None) -> Any:
@@ -214,23 +221,7 @@ def check_target(path: Path | str, *, linked_folder: bool = True) -> None:
 def read_bytes(path: Path | str, *, limit: int = MAX_FILE_BYTES) -> bytes:
     """The bytes of a regular file, opened without following a symbolic link and without
     blocking on a FIFO; JsonFileError naming it otherwise (a link, a device, too large)."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError as error:
-        raise JsonFileError(_("{file}: cannot read it ({error})").format(
-            file=path, error=error.strerror)) from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise JsonFileError(_("{file}: not a regular file ({kind}); give the path of a "
-                                  "file").format(file=path, kind=file_kind(info.st_mode)))
-        if info.st_size > limit:
-            raise JsonFileError(_("{file}: too large ({size} bytes; at most {most})").format(
-                file=path, size=info.st_size, most=limit))
-        with os.fdopen(os.dup(fd), "rb") as handle:
-            return handle.read(limit + 1)
-    finally:
-        os.close(fd)
+    return _regular_file(path, str(path), limit, follow=False)
 
 
 def make_private_folder(folder: Path) -> None:

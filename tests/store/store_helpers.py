@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import copy
 import functools
+import hashlib
 import importlib.util
 import json
 import shutil
 from pathlib import Path
 
 from companion.catalogue_files import load_catalogue
+from companion.cli import main
 from companion.rules.catalogue import Catalogue
 from companion.rules.game import Game
 from companion.rules.script import parse
@@ -74,3 +76,36 @@ def rules_fixtures():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def digest(path: Path) -> str:
+    """A file's SHA-256, to show it untouched."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
+    """phoenix-companion ARGV in this process: its exit code, stdout and stderr (never a
+    traceback)."""
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    return code, out, err
+
+
+def one_game_db(folder: Path, count: int, **options: object) -> Path:
+    """games.sqlite in `folder` holding one game ("Friday") of the first `count` commands."""
+    from companion.store import Store
+
+    path = folder / "games.sqlite"
+    with Store.open(path, overlay=overlay_copy(folder), **options) as store:
+        played = store.new_game("Friday")
+        for command in commands()[:count]:
+            played.execute(command)
+    return path
+
+
+def script_file(folder: Path, count: int) -> Path:
+    """more.jsonl in `folder`: a game script of the first `count` commands."""
+    path = folder / "more.jsonl"
+    path.write_text("\n".join(json.dumps(c) for c in commands()[:count]) + "\n")
+    return path

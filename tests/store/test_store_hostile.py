@@ -5,7 +5,6 @@ refused is left byte-identical with nothing created beside it."""
 from __future__ import annotations
 
 import ctypes
-import hashlib
 import json
 import os
 import shutil
@@ -15,9 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from store_helpers import commands, overlay_copy
+from store_helpers import commands, digest, one_game_db, overlay_copy, run_cli, script_file
 
-from companion.cli import main
 from companion.store import Store, StoreError, StoreLocked
 from companion.store.export import record_digest
 from companion.store.schema import APPLICATION_ID, row_crc
@@ -26,33 +24,15 @@ REPO = Path(__file__).resolve().parent.parent.parent
 COUNT = 40
 
 
-def _digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def _cli(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err
-    return code, out, err
-
-
 @pytest.fixture
 def db(tmp_path) -> Path:
     """A database holding one game of COUNT commands (snapshots every 10 events)."""
-    path = tmp_path / "games.sqlite"
-    with Store.open(path, overlay=overlay_copy(tmp_path), snapshot_every=10) as store:
-        played = store.new_game("Friday")
-        for command in commands()[:COUNT]:
-            played.execute(command)
-    return path
+    return one_game_db(tmp_path, COUNT, snapshot_every=10)
 
 
 @pytest.fixture
 def script(tmp_path) -> Path:
-    path = tmp_path / "more.jsonl"
-    path.write_text("\n".join(json.dumps(c) for c in commands()[:5]) + "\n")
-    return path
+    return script_file(tmp_path, 5)
 
 
 def _tamper(path: Path, sql: str, *params: object) -> None:
@@ -65,17 +45,17 @@ def _tamper(path: Path, sql: str, *params: object) -> None:
 def _every_command_refuses(capsys, path: Path, script: Path, message: str) -> None:
     """games, show, export (3 formats) and replay --db: exit 2 naming the file and `message`;
     the file byte-identical and no -wal/-shm beside it."""
-    before = _digest(path)
+    before = digest(path)
     overlay = str(path.parent / "overlay.json")
     for argv in (["games"], ["show"], ["export", "--game", "1"],
                  ["export", "--game", "1", "--format", "csv"],
                  ["export", "--game", "1", "--format", "bgstats"]):
-        code, out, err = _cli(capsys, "--overlay", overlay, *argv, "--db", str(path))
+        code, out, err = run_cli(capsys, "--overlay", overlay, *argv, "--db", str(path))
         assert code == 2 and out == ""
         assert err.startswith(f"phoenix-companion: {path}: ") and message in err, err
-    code, _, err = _cli(capsys, "--overlay", overlay, "replay", str(script), "--db", str(path))
+    code, _, err = run_cli(capsys, "--overlay", overlay, "replay", str(script), "--db", str(path))
     assert code == 2 and message in err
-    assert _digest(path) == before
+    assert digest(path) == before
     assert sorted(p.name for p in path.parent.glob("games.sqlite*")) == [
         "games.sqlite", "games.sqlite.lock"]
 
@@ -131,20 +111,20 @@ def test_a_crafted_file_with_our_mark_and_no_tables_is_not_switched_to_wal(tmp_p
     conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
     conn.execute("PRAGMA user_version = 4")
     conn.close()
-    before = _digest(path)
-    code, _, err = _cli(capsys, "replay", str(script), "--db", str(path))
+    before = digest(path)
+    code, _, err = run_cli(capsys, "replay", str(script), "--db", str(path))
     assert code == 2 and "its tables are not the ones Phoenix Companion writes" in err
-    assert _digest(path) == before  # still in rollback-journal mode: header untouched
+    assert digest(path) == before  # still in rollback-journal mode: header untouched
     assert not (tmp_path / "games.sqlite-wal").exists()
 
 
 def test_readers_create_nothing_beside_a_database(db, capsys):
     assert sorted(p.name for p in db.parent.glob("games.sqlite*")) == [
         "games.sqlite", "games.sqlite.lock"]
-    before = _digest(db)
-    assert _cli(capsys, "games", "--db", str(db))[0] == 0
-    assert _cli(capsys, "show", "--db", str(db), "--json")[0] == 0
-    assert _digest(db) == before
+    before = digest(db)
+    assert run_cli(capsys, "games", "--db", str(db))[0] == 0
+    assert run_cli(capsys, "show", "--db", str(db), "--json")[0] == 0
+    assert digest(db) == before
     assert sorted(p.name for p in db.parent.glob("games.sqlite*")) == [
         "games.sqlite", "games.sqlite.lock"]
 
@@ -162,7 +142,7 @@ def test_an_empty_path_or_a_folder_is_not_a_database(capsys, argument, message):
 def _cli_exit(capsys, *argv: str) -> tuple[int, str, str]:
     """Like _cli, for errors argparse reports (it exits)."""
     try:
-        return _cli(capsys, *argv)
+        return run_cli(capsys, *argv)
     except SystemExit as done:
         out, err = capsys.readouterr()
         return int(done.code or 0), out, err
@@ -170,7 +150,7 @@ def _cli_exit(capsys, *argv: str) -> tuple[int, str, str]:
 
 def test_a_folder_where_the_lock_file_goes(tmp_path, script, capsys):
     (tmp_path / "games.sqlite.lock").mkdir()
-    code, _, err = _cli(capsys, "replay", str(script), "--db", str(tmp_path / "games.sqlite"))
+    code, _, err = run_cli(capsys, "replay", str(script), "--db", str(tmp_path / "games.sqlite"))
     assert code == 2
     assert "games.sqlite.lock: the lock file is a folder; remove or rename it" in err
 
@@ -179,7 +159,7 @@ def test_the_lock_file_is_never_written_through_a_link(tmp_path, script, capsys)
     victim = tmp_path / "precious.txt"
     victim.write_text("precious\n")
     (tmp_path / "games.sqlite.lock").symlink_to(victim)
-    code, _, err = _cli(capsys, "replay", str(script), "--db", str(tmp_path / "games.sqlite"))
+    code, _, err = run_cli(capsys, "replay", str(script), "--db", str(tmp_path / "games.sqlite"))
     assert code == 2
     assert ("the lock file is a symbolic link; Phoenix Companion does not write through links"
             in err)
@@ -190,7 +170,7 @@ def test_the_lock_file_is_never_written_through_a_link(tmp_path, script, capsys)
 def test_a_dangling_link_at_the_database_path(tmp_path, script, capsys):
     (tmp_path / "games.sqlite").symlink_to(tmp_path / "nowhere.sqlite")
     for argv in (["games"], ["replay", str(script)]):
-        code, _, err = _cli(capsys, *argv, "--db", str(tmp_path / "games.sqlite"))
+        code, _, err = run_cli(capsys, *argv, "--db", str(tmp_path / "games.sqlite"))
         assert code == 2 and "a symbolic link to" in err and "which does not exist" in err
     assert not (tmp_path / "nowhere.sqlite").exists()
 
@@ -221,7 +201,7 @@ def test_one_writer_whatever_the_path(db):
 def test_created_files_are_private(tmp_path, script, capsys):
     folder = tmp_path / "data"
     path = folder / "games.sqlite"
-    assert _cli(capsys, "--overlay", str(overlay_copy(tmp_path)), "replay", str(script),
+    assert run_cli(capsys, "--overlay", str(overlay_copy(tmp_path)), "replay", str(script),
                 "--db", str(path))[0] == 0
     with Store.open(path, overlay=tmp_path / "overlay.json") as store:
         store.resume()
@@ -233,7 +213,7 @@ def test_created_files_are_private(tmp_path, script, capsys):
 
 def test_games_warns_when_the_wal_was_deleted_by_hand(db, capsys):
     db.with_name("games.sqlite-shm").write_bytes(b"\0" * 32768)
-    code, out, err = _cli(capsys, "games", "--db", str(db))
+    code, out, err = run_cli(capsys, "games", "--db", str(db))
     assert code == 0 and "Friday" in out
     assert (f"phoenix-companion: warning: {db}-shm exists without games.sqlite-wal: if "
             "games.sqlite-wal was deleted by hand, the steps committed since the last checkpoint "
@@ -242,10 +222,10 @@ def test_games_warns_when_the_wal_was_deleted_by_hand(db, capsys):
 
 def test_names_are_printed_escaped(db, capsys):
     _tamper(db, "UPDATE games SET name = ?", "\x1b[2J\x1b]0;pwned\x07 night")
-    code, out, _ = _cli(capsys, "games", "--db", str(db))
+    code, out, _ = run_cli(capsys, "games", "--db", str(db))
     assert code == 0 and "\x1b" not in out and "\x07" not in out
     assert "\\x1b[2J\\x1b]0;pwned\\x07 night" in out
-    code, out, _ = _cli(capsys, "show", "--db", str(db))
+    code, out, _ = run_cli(capsys, "show", "--db", str(db))
     assert code == 0 and "\x1b" not in out and "Game 1: \\x1b[2J" in out
 
 
@@ -259,7 +239,7 @@ def test_a_bad_player_name_is_refused_with_its_reason(tmp_path, capsys, name, me
     first["players"][0]["name"] = name
     path = tmp_path / "names.jsonl"
     path.write_text(json.dumps(first) + "\n")  # a lone surrogate is written as \\ud800
-    code, _, err = _cli(capsys, "replay", str(path), "--db", str(tmp_path / "g.sqlite"))
+    code, _, err = run_cli(capsys, "replay", str(path), "--db", str(tmp_path / "g.sqlite"))
     assert code == 2 and "line 1" in err and message in err
 
 
@@ -281,7 +261,7 @@ def test_export_never_replaces_anything_but_a_regular_file(db, capsys, target):
         victim.write_text("keep me\n")
         (db.parent / "link.json").symlink_to(victim)
         target = str(db.parent / "link.json")
-    code, _, err = _cli(capsys, "export", "--db", str(db), "--game", "1", "-o", target)
+    code, _, err = run_cli(capsys, "export", "--db", str(db), "--game", "1", "-o", target)
     assert code == 2
     assert f"phoenix-companion: {target}: is a" in err
     assert "not a regular file; nothing was written (choose a file name)" in err
@@ -292,7 +272,7 @@ def test_export_never_replaces_anything_but_a_regular_file(db, capsys, target):
 # -- tampered records -------------------------------------------------------------------------
 
 def _record(db: Path, capsys) -> dict:
-    code, out, _ = _cli(capsys, "export", "--db", str(db), "--game", "1")
+    code, out, _ = run_cli(capsys, "export", "--db", str(db), "--game", "1")
     assert code == 0
     return json.loads(out)
 
@@ -300,7 +280,7 @@ def _record(db: Path, capsys) -> dict:
 def _import(capsys, record: dict, folder: Path, *flags: str) -> tuple[int, str, str]:
     path = folder / "record.json"
     path.write_text(json.dumps(record))
-    return _cli(capsys, "import", str(path), "--db", str(folder / "other.sqlite"), *flags)
+    return run_cli(capsys, "import", str(path), "--db", str(folder / "other.sqlite"), *flags)
 
 
 def test_a_record_changed_after_export_is_refused(db, capsys, tmp_path):
@@ -418,7 +398,7 @@ def test_a_key_given_twice_is_refused_and_named(db, capsys, tmp_path):
     text = json.dumps(record)
     path = tmp_path / "record.json"
     path.write_text(text.replace('"version": 1', '"version": 1, "version": 2', 1))
-    code, out, err = _cli(capsys, "import", str(path), "--db", str(tmp_path / "other.sqlite"))
+    code, out, err = run_cli(capsys, "import", str(path), "--db", str(tmp_path / "other.sqlite"))
     assert code == 2 and out == ""
     assert err == (f"phoenix-companion: {path}: not usable JSON: the key 'version' appears twice "
                    "in one object; keep one\n")
@@ -435,7 +415,7 @@ def test_a_far_future_record_cannot_take_over_the_resume(db, capsys, tmp_path):
     record["digest"] = record_digest(record)
     path = tmp_path / "future.json"
     path.write_text(json.dumps(record))
-    code, _, err = _cli(capsys, "import", str(path), "--db", str(db))
+    code, _, err = run_cli(capsys, "import", str(path), "--db", str(db))
     assert code == 2 and "more than a day after now" in err
     with Store.open(db, overlay=db.parent / "overlay.json") as store:
         assert [g.id for g in store.games()] == [1] and store.resume().id == 1
@@ -451,12 +431,12 @@ def test_a_game_with_non_ascii_notes_exports_as_utf8_and_imports_back_equal(tmp_
                 command["note"] = note
             played.execute(command)
     out = tmp_path / "notes.json"
-    code, _, _ = _cli(capsys, "export", "--db", str(path), "--game", "1", "-o", str(out))
+    code, _, _ = run_cli(capsys, "export", "--db", str(path), "--game", "1", "-o", str(out))
     assert code == 0
     data = out.read_bytes()
     assert note.encode("utf-8") in data and b"\\u00e9" not in data
     assert len(data) < 2 * len(note.encode("utf-8")) + 40_000
-    code, _, err = _cli(capsys, "import", str(out), "--db", str(path))
+    code, _, err = run_cli(capsys, "import", str(out), "--db", str(path))
     assert code == 0, err
     with Store.open(path, overlay=tmp_path / "overlay.json", write=False) as store:
         first, second = store.open_game(1), store.open_game(2)
@@ -476,7 +456,7 @@ def test_a_note_too_long_is_refused_and_nothing_stored(db, capsys, tmp_path):
         assert played.journal == COUNT
     script = tmp_path / "long-note.jsonl"
     script.write_text(json.dumps({**commands()[0], "note": "x" * 20_000}) + "\n")
-    code, _, err = _cli(capsys, "--overlay", str(overlay), "replay", str(script), "--db",
+    code, _, err = run_cli(capsys, "--overlay", str(overlay), "replay", str(script), "--db",
                         str(tmp_path / "fresh.sqlite"))
     assert code == 2 and "the command's note is 20000 characters long" in err
 

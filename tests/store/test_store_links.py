@@ -5,50 +5,28 @@ saying why and what to do, before anything is written; the other file keeps its 
 
 from __future__ import annotations
 
-import hashlib
 import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from store_helpers import commands, overlay_copy
+from store_helpers import digest, one_game_db, run_cli, script_file
 
-from companion.cli import main
 from companion.store import Store, StoreError
 
 REPO = Path(__file__).resolve().parent.parent.parent
 COUNT = 12
 
 
-def _digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def _cli(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err
-    return code, out, err
-
-
 @pytest.fixture
 def db(tmp_path) -> Path:
-    path = tmp_path / "games.sqlite"
-    with Store.open(path, overlay=overlay_copy(tmp_path)) as store:
-        played = store.new_game("Friday")
-        for command in commands()[:COUNT]:
-            played.execute(command)
-    return path
+    return one_game_db(tmp_path, COUNT)
 
 
 @pytest.fixture
 def script(tmp_path) -> Path:
-    import json
-
-    path = tmp_path / "more.jsonl"
-    path.write_text("\n".join(json.dumps(c) for c in commands()[:3]) + "\n")
-    return path
+    return script_file(tmp_path, 3)
 
 
 @pytest.mark.parametrize("through", ["own name", "second name"])
@@ -57,10 +35,10 @@ def test_a_hard_linked_database_is_never_written(db, script, capsys, through):
     reading (games, export) still works so the games can be copied out."""
     other = db.parent / "second.sqlite"
     os.link(db, other)
-    before = _digest(db)
+    before = digest(db)
     path = db if through == "own name" else other
     overlay = str(db.parent / "overlay.json")
-    code, out, err = _cli(capsys, "--overlay", overlay, "replay", str(script), "--db", str(path))
+    code, out, err = run_cli(capsys, "--overlay", overlay, "replay", str(script), "--db", str(path))
     assert code == 2 and out == ""
     assert err.startswith(f"phoenix-companion: {path}: the database has another name (a hard "
                           "link to the same file)")
@@ -68,17 +46,17 @@ def test_a_hard_linked_database_is_never_written(db, script, capsys, through):
     assert "cp --no-preserve=links" in err and "export each game and import it" in err
     with pytest.raises(StoreError, match="has another name"):
         Store.open(path, overlay=overlay)
-    assert _digest(db) == before and os.stat(db).st_nlink == 2
+    assert digest(db) == before and os.stat(db).st_nlink == 2
     assert not os.path.lexists(f"{path}-wal") and not os.path.lexists(f"{path}-shm")
-    code, out, _ = _cli(capsys, "--overlay", overlay, "games", "--db", str(path))
+    code, out, _ = run_cli(capsys, "--overlay", overlay, "games", "--db", str(path))
     assert code == 0 and "Friday" in out
     record = db.parent / "friday.json"
-    assert _cli(capsys, "--overlay", overlay, "export", "--game", "1", "--db", str(path),
+    assert run_cli(capsys, "--overlay", overlay, "export", "--game", "1", "--db", str(path),
                 "-o", str(record))[0] == 0
-    code, _, _ = _cli(capsys, "--overlay", overlay, "import", str(record), "--db",
+    code, _, _ = run_cli(capsys, "--overlay", overlay, "import", str(record), "--db",
                       str(db.parent / "fresh.sqlite"))
     assert code == 0
-    assert _digest(db) == before
+    assert digest(db) == before
 
 
 def test_the_copy_the_message_suggests_is_usable(db, capsys):
@@ -105,8 +83,8 @@ def test_nothing_is_written_through_a_link_beside_the_database(db, script, capsy
         link.symlink_to(victim)
     else:
         os.link(victim, link)
-    before = _digest(db)
-    code, out, err = _cli(capsys, "--overlay", str(db.parent / "overlay.json"), "replay",
+    before = digest(db)
+    code, out, err = run_cli(capsys, "--overlay", str(db.parent / "overlay.json"), "replay",
                           str(script), "--db", str(db))
     assert code == 2 and out == ""
     assert err.startswith(f"phoenix-companion: {link}: ") and err.count("\n") == 1
@@ -115,7 +93,7 @@ def test_nothing_is_written_through_a_link_beside_the_database(db, script, capsy
     else:
         assert "symbolic link" in err or "not a regular file of its own" in err
     assert victim.read_bytes() == b"keep me\n"
-    assert _digest(db) == before
+    assert digest(db) == before
 
 
 def test_a_fifo_as_the_wal_is_refused_without_hanging(db, script):
@@ -137,7 +115,7 @@ def test_start_fresh_through_a_link_renames_nothing_elsewhere(tmp_path, capsys):
     target.write_bytes(b"not a database at all\n")
     link = tmp_path / "games.sqlite"
     link.symlink_to(target)
-    code, out, err = _cli(capsys, "games", "--db", str(link), "--start-fresh")
+    code, out, err = run_cli(capsys, "games", "--db", str(link), "--start-fresh")
     assert code == 2 and out == ""
     assert err == (f"phoenix-companion: {link}: a symbolic link to {target}; a database is kept "
                    f"aside (renamed) only when given by its own path: use --db {target} if that "

@@ -11,7 +11,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.files import JsonFileError, read_json, write_text_atomically
+from companion.files import JsonFileError, read_json, write_atomically, write_text_atomically
 from companion.i18n import _
 from vision.faces import FACES
 from vision.limits import (
@@ -131,8 +131,10 @@ def add_photo(folder: str | Path, frame: np.ndarray, dice: list[LabelledDie],
     labels_path = folder / "labels.json"
     labels = read_json(labels_path) if labels_path.is_file() else {}
     name = f"dice-{time.strftime('%Y%m%d-%H%M%S')}-{time.time_ns() % 1_000_000_000:09d}.jpg"
-    if not cv2.imwrite(str(folder / name), frame):
-        raise OSError(f"{folder / name}: the photo could not be written")
+    encoded, jpeg = cv2.imencode(".jpg", frame)
+    if not encoded:
+        raise OSError(f"{folder / name}: the photo could not be encoded")
+    write_atomically(folder / name, jpeg.tobytes())  # never through a link put in its place
     height, width = frame.shape[:2]
     labels[name] = {"width": width, "height": height, "dice": [
         {**({"value": d.value} if d.value is not None else {}),

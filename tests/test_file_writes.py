@@ -156,14 +156,18 @@ def test_every_writer_refuses_what_is_not_a_file_of_its_own(db, tmp_path, writer
         elif os.geteuid() == 0:
             os.mknod(target, stat.S_IFCHR | 0o600, os.makedev(1, 3))  # another /dev/null
         else:
-            pytest.skip("a device node at a fixed name needs root")
+            pytest.fail("a device node at a fixed name needs root (CI runs as root)",
+                        pytrace=False)
     elif kind == "folder":
         target.mkdir()
     elif kind == "socket":
-        if len(str(target)) > 100:
-            pytest.skip("path too long for a socket")
         server = socket.socket(socket.AF_UNIX)
-        server.bind(str(target))
+        here = os.getcwd()
+        os.chdir(target.parent)  # a socket's path is at most 107 bytes: bind it by its name
+        try:
+            server.bind(target.name)
+        finally:
+            os.chdir(here)
     before = sorted(p.name for p in folder.iterdir())
     mode = os.lstat(target).st_mode
 

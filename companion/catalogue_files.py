@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from companion.files import JsonFileError, read_json, write_text_atomically
+from companion.files import JsonFileError, is_version, read_json, write_text_atomically
 from companion.i18n import _
 from companion.rules.catalogue import (
     KINDS,
@@ -34,11 +34,6 @@ VERSION = 1
 DEFAULT_DATA_DIR = Path(__file__).resolve().parent / "data"
 _REPO_ROOT = Path(__file__).resolve().parents[1]
 
-
-
-def same_version(found: object) -> bool:
-    """Is a file's "version" this one (an integer: true is not 1)?"""
-    return type(found) is int and found == VERSION
 
 def _show(path: Path) -> str:
     """A path as messages show it: relative to the project for shipped files."""
@@ -77,7 +72,7 @@ def _load_kind(kind: str, data_dir: Path) -> dict[str, Entry]:
     if data.get("format") != DATA_FORMAT or data.get("kind") != kind:
         raise CatalogueError(_("{file}: expected \"format\": \"{format}\" and \"kind\": "
                                "\"{kind}\"").format(file=show, format=DATA_FORMAT, kind=kind))
-    if not same_version(data.get("version")):
+    if not is_version(data.get("version"), VERSION):
         raise CatalogueError(_("{file}: unsupported version {version}").format(
             file=show, version=repr(data.get("version"))))
     parsed = parse_records(kind, data.get("records"), show)
@@ -121,7 +116,7 @@ def _overlay_values(path: Path, *, missing_ok: bool = True) -> Any:
     if not isinstance(data, dict) or data.get("format") != OVERLAY_FORMAT:
         raise CatalogueError(_("{file}: not a catalogue overlay (expected \"format\": "
                                "\"{format}\")").format(file=show, format=OVERLAY_FORMAT))
-    if not same_version(data.get("version")):
+    if not is_version(data.get("version"), VERSION):
         raise CatalogueError(_("{file}: unsupported overlay version {version}").format(
             file=show, version=repr(data.get("version"))))
     return data.get("values", {})

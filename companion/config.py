@@ -371,11 +371,9 @@ def _parse(file: Path) -> tuple[str, dict[str, Any]]:
         raise ValueError(_("config file {file} is too large to be a config file ({size} "
                            "bytes; at most {most}); remove it or give another").format(
                                file=file, size=size, most=MAX_CONFIG_BYTES))
-    text = read_text(file, show=_("config file {file}").format(file=file))
-    if len(text) > MAX_CONFIG_BYTES:
-        raise ValueError(_("config file {file} is too large to be a config file ({size} "
-                           "bytes; at most {most}); remove it or give another").format(
-                               file=file, size=len(text), most=MAX_CONFIG_BYTES))
+    # the read is bounded too (a file grown since is refused, not read whole)
+    text = read_text(file, show=_("config file {file}").format(file=file),
+                     limit=MAX_CONFIG_BYTES)
     try:
         return text, tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:

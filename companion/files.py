@@ -14,6 +14,7 @@ import math
 import os
 import stat
 import tempfile
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
@@ -127,11 +128,18 @@ def parse_json(text: str, show: str) -> Any:
         raise JsonFileError(f"{show}: {error}") from None
 
 
-def read_text(path: Path | str, *, show: str | None = None) -> str:
-    """The UTF-8 text of a regular file, or JsonFileError naming it (missing, a folder, a device
-    or FIFO, too large, unreadable, not UTF-8). Never blocks on a FIFO."""
+def is_version(found: object, version: int) -> bool:
+    """Is a file's "version" value `version` (a whole number: JSON's true is not 1)?"""
+    return type(found) is int and found == version
+
+
+def read_text(path: Path | str, *, show: str | None = None,
+              limit: int = MAX_FILE_BYTES) -> str:
+    """The UTF-8 text of a regular file of at most `limit` bytes, or JsonFileError naming it
+    (missing, a folder, a device or FIFO, too large, unreadable, not UTF-8). Never blocks on a
+    FIFO."""
     show = show or str(path)
-    data = _regular_file(path, show, MAX_FILE_BYTES, follow=True)
+    data = _regular_file(path, show, limit, follow=True)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -266,8 +274,7 @@ def _fsync_folder(folder: Path) -> None:
     except OSError:
         return
     try:
-        os.fsync(fd)
-    except OSError:
-        pass
+        with suppress(OSError):
+            os.fsync(fd)
     finally:
         os.close(fd)

@@ -73,14 +73,14 @@ def name_refusal(name: str, what: str) -> str | None:
     return None
 
 
-def twins(names: Sequence[str]) -> tuple[str, str] | None:
-    """The first two names a table could not tell apart, or None."""
-    seen: dict[str, str] = {}
-    for name in names:
+def twins(names: Sequence[str]) -> tuple[int, int] | None:
+    """The places of the first two names a table could not tell apart, or None."""
+    seen: dict[str, int] = {}
+    for index, name in enumerate(names):
         key = name_key(name)
         if key in seen:
-            return seen[key], name
-        seen[key] = name
+            return seen[key], index
+        seen[key] = index
     return None
 
 

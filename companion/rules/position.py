@@ -391,10 +391,12 @@ def _check_station(player: str, hub: str, sectors: tuple[BuiltSector, ...]) -> N
 
 
 def _check_unique_names(players: Sequence[PlayerPosition]) -> None:
-    for index in range(1, len(players)):
-        pair = twins([p.name for p in players[:index + 1]])
-        if pair:
-            raise PositionError(pair[1], "name", twins_refusal(*pair), index=index)
+    names = [p.name for p in players]
+    pair = twins(names)
+    if pair:
+        first, second = pair
+        raise PositionError(names[second], "name", twins_refusal(names[first], names[second]),
+                            index=second)
 
 
 def _check_sectors_unique_across_players(players: Sequence[PlayerPosition]) -> None:

@@ -84,7 +84,7 @@ def new_game(move: Move) -> None:
         names.append(normal_name(name))
     pair = twins(names)
     if pair:
-        move.fail(twins_refusal(*pair))
+        move.fail(twins_refusal(*(names[i] for i in pair)))
     colors = [p.get("color") for p in players]
     if any(c not in PLAYER_COLORS for c in colors) or len(set(colors)) != len(colors):
         move.fail(_("each player needs a different colour of {colors}").format(

@@ -21,6 +21,7 @@ from typing import Any
 from companion import __version__
 from companion.catalogue_files import OVERLAY_FORMAT
 from companion.catalogue_files import VERSION as OVERLAY_VERSION
+from companion.files import is_version
 from companion.i18n import _
 from companion.rules.catalogue import CatalogueError
 from companion.rules.game import Game, Missing, Refused
@@ -112,7 +113,7 @@ def check_record(record: Any, source: str, *, require_digest: bool = True) -> No
     if not isinstance(record, Mapping) or record.get("format") != RECORD_FORMAT:
         raise _invalid(source, _("expected \"format\": \"{format}\"").format(
             format=RECORD_FORMAT))
-    if type(record.get("version")) is not int or record.get("version") != RECORD_VERSION:
+    if not is_version(record.get("version"), RECORD_VERSION):
         raise _invalid(source, _("unsupported version {version}").format(
             version=repr(record.get("version"))))
     digest = record.get("digest")

@@ -168,7 +168,11 @@ def _regular_file(path: Path | str, show: str, limit: int, *, follow: bool) -> b
             raise JsonFileError(_("{file}: too large ({size} bytes; at most {most})").format(
                 file=show, size=info.st_size, most=limit))
         with os.fdopen(os.dup(fd), "rb") as handle:
-            return handle.read(limit + 1)
+            data = handle.read(limit + 1)
+        if len(data) > limit:  # it grew while being read
+            raise JsonFileError(_("{file}: too large (at most {most} bytes)").format(
+                file=show, most=limit))
+        return data
     except OSError as error:
         raise JsonFileError(_("{file}: cannot read it ({error})").format(
             file=show, error=error.strerror)) from None
@@ -226,10 +230,11 @@ def check_target(path: Path | str, *, linked_folder: bool = True) -> None:
                               "file name, or remove the other name)").format(file=path))
 
 
-def read_bytes(path: Path | str, *, limit: int = MAX_FILE_BYTES) -> bytes:
-    """The bytes of a regular file, opened without following a symbolic link and without
-    blocking on a FIFO; JsonFileError naming it otherwise (a link, a device, too large)."""
-    return _regular_file(path, str(path), limit, follow=False)
+def read_bytes(path: Path | str, *, limit: int = MAX_FILE_BYTES, follow: bool = False) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes, opened without blocking on a FIFO
+    and without following a symbolic link (unless `follow`); JsonFileError naming it otherwise
+    (a link, a device, too large)."""
+    return _regular_file(path, str(path), limit, follow=follow)
 
 
 def make_private_folder(folder: Path) -> None:

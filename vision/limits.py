@@ -17,6 +17,7 @@ import os
 import struct
 from pathlib import Path
 
+from companion.files import read_bytes
 from companion.i18n import _
 
 MAX_IMAGE_BYTES = 64 * 1024 * 1024  # a 48 MP JPEG is about 20 MB, a 50 MP PNG about 40 MB
@@ -52,15 +53,11 @@ def check_file_size(path: str | Path, most: int, what: str) -> int:
 
 
 def read_limited(path: str | Path, most: int, what: str) -> bytes:
-    """The bytes of a regular file of at most `most` bytes (TooLarge when larger, also when
-    it grows while being read); OSError as open gives it."""
+    """The bytes of a regular file of at most `most` bytes: TooLarge, saying for `what`, when it
+    is larger; else as companion.files.read_bytes reads (never blocking on a FIFO; a file that
+    grows while being read refused too)."""
     check_file_size(path, most, what)
-    with open(path, "rb") as handle:
-        data = handle.read(most + 1)
-    if len(data) > most:
-        raise TooLarge(_("{file}: too large for {what} (at most {most}); give a smaller "
-                         "file").format(file=path, what=what, most=_mb(most)))
-    return data
+    return read_bytes(path, limit=most, follow=True)
 
 
 def image_size(data: bytes) -> tuple[int, int] | None:

@@ -253,7 +253,6 @@ class Profile:
         return profile
 
 
-
 def _read_arrays(path: Path) -> dict[str, np.ndarray]:
     """The arrays of a profile's .npz, each checked before it is unpacked (vision.limits): the
     file's size, each member's size as the zip declares it (zipfile never unpacks more), and

@@ -19,9 +19,9 @@ install-test: system-packages $(TESTS)
 
 # Debian / Raspberry Pi OS packages; installed only as root, else listed.
 app-packages:
-	@sh deploy/system-packages.sh app
+	@bash deploy/system-packages.sh app
 system-packages:
-	@sh deploy/system-packages.sh test
+	@bash deploy/system-packages.sh test
 
 # (setup.py compiles the German catalogues: again when one changes)
 $(APP): pyproject.toml deploy/constraints.txt setup.py $(wildcard companion/i18n/*/*.po)

@@ -76,12 +76,12 @@ getty_back() {  # give tty1 its login prompt back (the kiosk had it)
 }
 
 player_folder() {  # a folder for the player's files: it, and every folder made above it, theirs
-    local folder=$1 missing=()
+    local folder=$1 absent=()
     while [ ! -d "$folder" ] && [ "$folder" != / ]; do
-        missing=("$folder" "${missing[@]}")
+        absent=("$folder" "${absent[@]}")
         folder=$(dirname "$folder")
     done
-    for folder in "${missing[@]}"; do
+    for folder in "${absent[@]}"; do
         run install -d -o "$PLAYER" -g "$PLAYER_GROUP" "$folder"
     done
     # an earlier install made the folders between the player's home and it as root: theirs again
@@ -102,4 +102,11 @@ what_changed() {  # "name old -> new" for every package of two `pip freeze` list
           delete old[$1]; sep = ", " }
         END { for (name in old) { printf "%s%s %s (gone)", sep, name, old[name]; sep = ", " } }' \
         "$1" "$2"
+}
+
+library_packages() {  # the Debian packages of deploy/libraries.txt for a release, one line
+    local column=2
+    case "$1" in trixie|forky|duke|sid) column=3 ;; esac  # Debian 13 on: libmtdev1t64
+    awk -v column="$column" '!/^#/ && NF >= 4 && $column != "-" { print $column }' \
+        "$(dirname "${BASH_SOURCE[0]}")/libraries.txt" | sort -u | tr '\n' ' '
 }

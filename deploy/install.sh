@@ -119,12 +119,7 @@ PIP=(-m pip install --disable-pip-version-check --constraint "$CONSTRAINTS")
 # What each release needs: the system libraries the wheels load (deploy/libraries.txt: libGL for
 # Kivy's GL backend, the KMS/DRM pieces SDL2 opens, libmtdev), Mesa's GPU drivers, the venv, and
 # polkit (the player may shut down and restart the Pi from the screen).
-libraries() {  # the packages of deploy/libraries.txt for a release
-    awk -v column="$1" '!/^#/ && NF >= 4 && $column != "-" { print $column }' \
-        "$SOURCE/deploy/libraries.txt" | sort -u | tr '\n' ' '
-}
-case "$RELEASE" in bookworm) COLUMN=2 ;; trixie) COLUMN=3 ;; esac
-PACKAGES="python3 python3-venv $(libraries "$COLUMN")libgl1-mesa-dri polkitd"
+PACKAGES="python3 python3-venv $(library_packages "$RELEASE")libgl1-mesa-dri polkitd"
 # Only Raspberry Pi OS's archive (archive.raspberrypi.com) has these.
 PI_PACKAGES="python3-lgpio"
 CAMERA_PACKAGES="python3-picamera2 python3-libcamera"

@@ -1,24 +1,18 @@
-#!/bin/sh
+#!/bin/bash
 # Installs the Debian / Raspberry Pi OS packages that `make` needs, when they are missing:
-#   sh deploy/system-packages.sh app    # `make run`: the system libraries the app's wheels load
-#                                       # (deploy/libraries.txt), and venv where Python lacks it
-#   sh deploy/system-packages.sh test   # `make test`: also Xvfb and Mesa for the UI tests,
-#                                       # shellcheck, systemd's tools (systemd-analyze) and
-#                                       # desktop-file-validate for the deploy tests
+#   deploy/system-packages.sh app    # `make run`: the system libraries the app's wheels load
+#                                    # (deploy/libraries.txt), and venv where Python lacks it
+#   deploy/system-packages.sh test   # `make test`: also Xvfb and Mesa for the UI tests,
+#                                    # shellcheck, systemd's tools (systemd-analyze) and
+#                                    # desktop-file-validate for the deploy tests
 # Only as root on a Debian-family system; elsewhere it says what to install and carries on.
 # The Pi's kiosk install (deploy/install.sh) has its own list.
 set -eu
-HERE=$(dirname "$0")
+# shellcheck source=common.sh source-path=SCRIPTDIR
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 PURPOSE=${1:-app}
 
-# shellcheck disable=SC1091
-codename=$( (. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}") || true)
-case "$codename" in
-    trixie|forky|duke|sid) column=3 ;;  # Debian 13 and later name libmtdev libmtdev1t64
-    *) column=2 ;;
-esac
-PACKAGES=$(awk -v column="$column" '!/^#/ && NF >= 4 && $column != "-" { print $column }' \
-    "$HERE/libraries.txt" | sort -u | tr '\n' ' ')
+PACKAGES=$(library_packages "$(os_release_codename)")
 python3 -c 'import ensurepip' 2>/dev/null || PACKAGES="$PACKAGES python3-venv"
 case "$PURPOSE" in
     app) ;;

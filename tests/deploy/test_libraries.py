@@ -100,5 +100,8 @@ def test_the_install_puts_in_every_listed_package(tmp_path, release):
     packages = set(line.split("--no-install-recommends")[1].split())
     wanted = {row[release] for row in listed() if row[release] != "-"}
     assert wanted <= packages, wanted - packages
-    # make run's route installs the same list (deploy/system-packages.sh reads the file too)
-    assert "libraries.txt" in (REPO / "deploy" / "system-packages.sh").read_text()
+    # make run's route installs the same list: both read it through common.sh
+    read = subprocess.run(["bash", "-c", f". deploy/common.sh; library_packages {release}"],
+                          cwd=REPO, capture_output=True, text=True, check=True).stdout
+    assert set(read.split()) == wanted
+    assert "library_packages" in (REPO / "deploy" / "system-packages.sh").read_text()

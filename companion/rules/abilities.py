@@ -14,12 +14,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from companion.i18n import _
+from companion.i18n import N_, _
 from companion.rules import commands, gains, ledger
 from companion.rules.catalogue import Ability
 from companion.rules.diplomacy import TOP, advance
 from companion.rules.effects import KINDS
 from companion.rules.gains import bonus_detail, choice, choice_of_place, resolve_cost, uses
+from companion.rules.message import Message, join, message
 from companion.rules.move import Move
 from companion.rules.position import player_position, station_count
 from companion.rules.state import Event, find_sector
@@ -30,7 +31,7 @@ from companion.rules.station import (
     remove_resident,
     why_not_gained,
 )
-from companion.rules.words import ALIEN_COLORS, RESOURCES, TRACKS, color_name
+from companion.rules.words import ALIEN_COLORS, RESOURCES, TRACKS, color_message
 
 # -- applying ----------------------------------------------------------------------------------
 
@@ -69,7 +70,7 @@ def apply_effect(move: Move, player: int, source: str, ability: Ability,
         if color is None:
             return
         context = {**context, "condition_color": color}
-    why = _("{source}: {text}").format(source=_label(source), text=ability.text)
+    why = message(N_("{source}: {text}"), source=_label(source), text=ability.text)
     if "cost" in params and "cost" not in KINDS[kind].params:  # else the price of each resident
         ledger.pay(move, player, resolve_cost(move, source, params["cost"]), why)
     EFFECTS[kind](move, player, source, params, context, why)
@@ -78,37 +79,37 @@ def apply_effect(move: Move, player: int, source: str, ability: Ability,
 # -- the effects, by kind (effects.KINDS describes each) ---------------------------------------
 
 # (move, player, source, params, context, why): an ability of that kind carried out.
-Effect = Callable[[Move, int, str, Mapping[str, Any], Mapping[str, Any], str], None]
+Effect = Callable[[Move, int, str, Mapping[str, Any], Mapping[str, Any], Message], None]
 
 
 def _gain(move: Move, player: int, source: str, params: Mapping[str, Any],
-          context: Mapping[str, Any], why: str) -> None:
+          context: Mapping[str, Any], why: Message) -> None:
     ledger.gain(move, player, params["amounts"], why)
 
 
 def _gain_one_of(move: Move, player: int, source: str, params: Mapping[str, Any],
-                 context: Mapping[str, Any], why: str) -> None:
+                 context: Mapping[str, Any], why: Message) -> None:
     options = [_one(option) for option in params["options"]]
     picked = choice(move, source, _("which one?"), options)
     ledger.gain(move, player, {picked: 1}, why)
 
 
 def _gain_any_resources(move: Move, player: int, source: str, params: Mapping[str, Any],
-                        context: Mapping[str, Any], why: str) -> None:
+                        context: Mapping[str, Any], why: Message) -> None:
     for _time in range(params["count"]):
         picked = choice(move, source, _("which resource?"), list(RESOURCES))
         ledger.gain(move, player, {picked: 1}, why)
 
 
 def _gain_per(move: Move, player: int, source: str, params: Mapping[str, Any],
-              context: Mapping[str, Any], why: str) -> None:
+              context: Mapping[str, Any], why: Message) -> None:
     amount = _count(move, player, params["count"]) // params.get("every", 1)
     times = max(0, amount + params.get("offset", 0))
     ledger.gain(move, player, {k: n * times for k, n in params["amounts"].items()}, why)
 
 
 def _gain_residents(move: Move, player: int, source: str, params: Mapping[str, Any],
-                    context: Mapping[str, Any], why: str) -> None:
+                    context: Mapping[str, Any], why: Message) -> None:
     """Residents with a cost are bought (222, 307, 322: refused when they cannot be had); free
     ones (B-1, 311, ...) are gained "to the greatest extent possible" - the rest is skipped with
     a note ("If there are no brown Aliens left, do not gain any")."""
@@ -123,56 +124,57 @@ def _gain_residents(move: Move, player: int, source: str, params: Mapping[str, A
             continue
         obstacle = why_not_gained(move.state, player, species)
         if obstacle:
-            move.emit(Event.NOTE, _("{source}: {obstacle}, so {left} of {count} not gained").format(
-                source=_label(source), obstacle=obstacle, left=params["count"] - gained,
-                count=params["count"]))
+            move.emit(Event.NOTE, message(N_("{source}: {obstacle}, so {left} of {count} not "
+                                             "gained"),
+                                          source=_label(source), obstacle=obstacle,
+                                          left=params["count"] - gained, count=params["count"]))
             return
         gains.gain_resident(move, player, species, choice_of_place(move, source), why=why,
                             when_gaining=after_gaining_resident)
 
 
 def _transport_transaction(move: Move, player: int, source: str, params: Mapping[str, Any],
-                           context: Mapping[str, Any], why: str) -> None:
+                           context: Mapping[str, Any], why: Message) -> None:
     detail = bonus_detail(move, source, _("transport transaction(s)"), commands.TRANSACTIONS)
     gains.transactions(move, player, detail, limit=params["count"], why=why,
                        when_gaining=after_gaining_resident)
 
 
 def _expedition_roll(move: Move, player: int, source: str, params: Mapping[str, Any],
-                     context: Mapping[str, Any], why: str) -> None:
+                     context: Mapping[str, Any], why: Message) -> None:
     detail = bonus_detail(move, source, _("dice rolled and kept"), commands.DICE)
     gains.expedition_result(move, player, detail, dice=params["dice"], keep=params["keep"],
                             why=why, when_gaining=after_gaining_resident)
 
 
 def _diplomacy_action(move: Move, player: int, source: str, params: Mapping[str, Any],
-                      context: Mapping[str, Any], why: str) -> None:
+                      context: Mapping[str, Any], why: Message) -> None:
     tracks = (bonus_detail(move, source, _("track(s)"), commands.TRACK_LIST)
               if params["tracks"] == "choose" else
               [t for t in TRACKS if move.state["players"][player]["diplomacy"][t] < TOP])
     if params["tracks"] == "all" and len(tracks) < len(TRACKS):
         # 328, "to the greatest extent possible": a token at the top stays there.
-        move.emit(Event.NOTE, _("{source}: {count} Diplomacy token(s) already at the top space "
-                                "stay there").format(source=_label(source),
-                                                     count=len(TRACKS) - len(tracks)))
+        move.emit(Event.NOTE, message(N_("{source}: {count} Diplomacy token(s) already at the "
+                                         "top space stay there"),
+                                      source=_label(source), count=len(TRACKS) - len(tracks)))
     for track in tracks:
         advance(move, player, track, pay=params["lobbying"] == "pay", why=why)
 
 
 def _extra_turn(move: Move, player: int, source: str, params: Mapping[str, Any],
-                context: Mapping[str, Any], why: str) -> None:
-    move.emit(Event.EXTRA_TURN, _("{player} will take an additional turn: {why}").format(
-        player=move.name(player), why=why),
+                context: Mapping[str, Any], why: Message) -> None:
+    move.emit(Event.EXTRA_TURN, message(N_("{player} will take an additional turn: {why}"),
+                                        player=move.name(player), why=why),
               ["add", ["turn", "extra_turns"], 1])
 
 
 def _free_sector(move: Move, player: int, source: str, params: Mapping[str, Any],
-                 context: Mapping[str, Any], why: str) -> None:
+                 context: Mapping[str, Any], why: Message) -> None:
     gains.take_free_sector(move, player, source, params["level"], why=why)
 
 
 def _relocate_hub_resident(move: Move, player: int, source: str, params: Mapping[str, Any],
-                           context: Mapping[str, Any], why: str) -> None:
+                           context: Mapping[str, Any], why: Message) -> None:
     """A-11's Hub residents moving out at the end of the first `times` Income actions."""
     me = move.state["players"][player]
     if me["incomes"] >= params["times"] or not any(me["hub_slots"]):
@@ -184,25 +186,27 @@ def _relocate_hub_resident(move: Move, player: int, source: str, params: Mapping
     movable = sorted({species for species in me["hub_slots"] if species is not None
                       and set(places_for(move.state, player, species)) - {"hub"}})
     move.check(target is not None or not movable,
-               _("Hub {hub}: a {species} resident can move onto a legal Sector, so none is "
-                 "returned (\"If there is no legal place to move one of them, then one must be "
-                 "returned to the supply\")").format(
-                     hub=source, species=_(" or ").join(map(color_name, movable))))
-    move.check(target != "hub", _("Hub {hub}: the resident moves \"from your Hub onto a legal "
-                                  "Sector\", not back to the Hub").format(hub=source))
+               message(N_("Hub {hub}: a {species} resident can move onto a legal Sector, so "
+                          "none is returned (\"If there is no legal place to move one of them, "
+                          "then one must be returned to the supply\")"),
+                       hub=source, species=join(message(N_(" or ")),
+                                                map(color_message, movable))))
+    move.check(target != "hub", message(N_("Hub {hub}: the resident moves \"from your Hub onto "
+                                           "a legal Sector\", not back to the Hub"), hub=source))
     species = remove_resident(move, player, "hub", detail.get("slot", 0), to="hand",
-                              why=_("Hub {hub}").format(hub=source))
+                              why=message(N_("Hub {hub}"), hub=source))
     if target is None:
-        move.emit(Event.RESIDENT_RETURNED, _("No legal place: the {species} goes back to the "
-                                             "supply").format(species=color_name(species)),
+        move.emit(Event.RESIDENT_RETURNED, message(N_("No legal place: the {species} goes back "
+                                                      "to the supply"),
+                                                   species=color_message(species)),
                   ["add", ["supply", species], 1])
     else:
-        place_resident(move, player, species, target, why=_("Hub {hub}").format(hub=source),
+        place_resident(move, player, species, target, why=message(N_("Hub {hub}"), hub=source),
                        from_supply=False)
 
 
 def _return_to_supply(move: Move, player: int, source: str, params: Mapping[str, Any],
-                      context: Mapping[str, Any], why: str) -> None:
+                      context: Mapping[str, Any], why: Message) -> None:
     """A-12 (end of income): "return one Alien, one Human, or one Sector to the supply. If you
     are unable to do so, lose 5 points immediately, going negative if necessary.\""""
     me = move.state["players"][player]
@@ -219,20 +223,20 @@ def _return_to_supply(move: Move, player: int, source: str, params: Mapping[str,
         residents = me["sectors"][index]["residents"]
         ops = [["remove_at", ["players", player, "sectors"], index]]
         ops += [["add", ["supply", r], 1] for r in residents]
-        move.emit(Event.SECTOR_RETURNED, _("{player} returns Sector {number} to the supply "
-                                           "(Hub {hub})").format(player=me["name"],
-                                                                 number=number, hub=source),
+        move.emit(Event.SECTOR_RETURNED, message(N_("{player} returns Sector {number} to the "
+                                                    "supply (Hub {hub})"),
+                                                 player=me["name"], number=number, hub=source),
                   *ops)
     elif detail.get("resident"):
         where = detail["resident"]
         remove_resident(move, player, where.get("from"), where.get("slot", 0), to="supply",
-                        why=_("Hub {hub}").format(hub=source))
+                        why=message(N_("Hub {hub}"), hub=source))
     else:
         has_any = bool(me["sectors"]) or any(me["hub_slots"])
-        move.check(not has_any, _("{player} has something to return, so loses no points").format(
-            player=me["name"]))
+        move.check(not has_any, message(N_("{player} has something to return, so loses no "
+                                           "points"), player=me["name"]))
         ledger.gain(move, player, {"points": -params["penalty_points"]},
-                    _("Hub {hub}: nothing to return").format(hub=source))
+                    message(N_("Hub {hub}: nothing to return"), hub=source))
 
 
 # The kinds that are run at their trigger (not modifiers, final scoring or a turn option).
@@ -258,8 +262,8 @@ def hub_power(move: Move) -> None:
         move.fail(_("Hub powers are used once the game is in play"))
     source = move.command.get("source")
     me = move.state["players"][player]
-    move.check(source == me["hub"], _("{player}'s Hub is {hub}, not {source}").format(
-        player=me["name"], hub=me["hub"], source=source))
+    move.check(source == me["hub"], message(N_("{player}'s Hub is {hub}, not {source}"),
+                                            player=me["name"], hub=me["hub"], source=str(source)))
     found = [a for a in move.catalogue.hubs[me["hub"]].abilities
              if a.trigger in ("turn", "any_time")]
     if not found:
@@ -267,12 +271,12 @@ def hub_power(move: Move) -> None:
     ability = found[0]
     if ability.trigger == "turn":
         move.check(move.state["turn"]["active"] == player,
-                   _("Hub {hub}'s power is used on {player}'s own turn").format(
-                       hub=source, player=me["name"]))
+                   message(N_("Hub {hub}'s power is used on {player}'s own turn"),
+                           hub=source, player=me["name"]))
         move.check(source not in move.state["turn"]["used"],
-                   _("Hub {hub}'s power is used once per turn").format(hub=source))
-        move.emit(Event.POWER_USED, _("{player} uses Hub {hub}").format(player=me["name"],
-                                                                        hub=source),
+                   message(N_("Hub {hub}'s power is used once per turn"), hub=source))
+        move.emit(Event.POWER_USED, message(N_("{player} uses Hub {hub}"), player=me["name"],
+                                            hub=source),
                   ["append", ["turn", "used"], source])
     apply_effect(move, player, source, ability.__class__(
         ability.trigger, ability.kind, {**ability.params, "optional": False}, ability.text,
@@ -290,10 +294,11 @@ def _condition_color(condition: Mapping[str, int], context: Mapping[str, Any]) -
     return next((color for color, n in gained.items() if n >= least), None)
 
 
-def _label(source: str) -> str:
+def _label(source: str) -> Message:
     if "-" in source:
-        return _("Hub {hub}").format(hub=source)
-    return _("Sector {number}").format(number=source)
+        return message(N_("Hub {hub}"), hub=source)
+    return message(N_("Sector {number}"), number=source)
+
 
 
 def _one(option: Mapping[str, int]) -> str:
@@ -316,8 +321,8 @@ def _species(move: Move, player: int, source: str, species: str,
         # Only colours that can be gained and placed: "to the greatest extent possible".
         possible = [c for c in ALIEN_COLORS if why_not_gained(move.state, player, c) is None]
         if not possible:
-            move.emit(Event.NOTE, _("{source}: no Alien can be placed, none is gained").format(
-                source=_label(source)))
+            move.emit(Event.NOTE, message(N_("{source}: no Alien can be placed, none is gained"),
+                                          source=_label(source)))
             return None
         return choice(move, source, _("which Alien colour?"), possible)
     if species == "same_as_built_sector":

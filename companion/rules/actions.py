@@ -14,11 +14,12 @@ from companion.i18n import N_, _
 from companion.rules import abilities, gains, ledger
 from companion.rules.diplomacy import TOP, advance, lobbying_cost, pay_out
 from companion.rules.gains import BUY_GEMS, check_wing, modifiers, total, wing_problem
+from companion.rules.message import Message, message
 from companion.rules.move import Missing, Move
 from companion.rules.state import Event, State
 from companion.rules.station import add_sector, sector_color
 from companion.rules.turns import require_main_action
-from companion.rules.words import RESOURCES, TRACKS, design_name, ship_name
+from companion.rules.words import RESOURCES, TRACKS, design_message, ship_message
 
 SHIP_VALUES = {"cost": N_("cost to use (GEMs)"), "fee": N_("owner's fee (GEMs)"),
                "metal_value": N_("metal value"),
@@ -30,15 +31,16 @@ SHIP_VALUES = {"cost": N_("cost to use (GEMs)"), "fee": N_("owner's fee (GEMs)")
                "water": N_("water it provides")}
 
 
-def ship_words(state: State, ship_id: str) -> str:
+def ship_label(state: State, ship_id: str) -> Message:
     """A ship as the players name it: "Ann's Diplomacy L1 ship", "the neutral Dismantle ship"."""
     ship = state["ships"].get(ship_id)
     if ship is None:
-        return _("ship {ship}").format(ship=ship_id)
+        return message(N_("ship {ship}"), ship=ship_id)
     if ship["owner"] is None:
-        return _("the neutral {ship} ship").format(ship=ship_name(ship["type"]))
-    return _("{owner}'s {design} ship").format(owner=state["players"][ship["owner"]]["name"],
-                                               design=design_name(ship["design"]))
+        return message(N_("the neutral {ship} ship"), ship=ship_message(ship["type"]))
+    return message(N_("{owner}'s {design} ship"),
+                   owner=state["players"][ship["owner"]]["name"],
+                   design=design_message(ship["design"]))
 
 
 def ship_value(move: Move, design: str, field: str) -> Any:
@@ -61,38 +63,39 @@ def use_ship(move: Move) -> None:
     own, neutral = ship["owner"] == player, ship["owner"] is None
     kind, design = ship["type"], ship["design"]
     cost, fee = ship_price(move, player, ship_id)
-    words = ship_words(move.state, ship_id)
-    ledger.pay(move, player, {"gems": cost}, _("using {ship}").format(ship=words))
+    words = ship_label(move.state, ship_id)
+    ledger.pay(move, player, {"gems": cost}, message(N_("using {ship}"), ship=words))
     ops: list[list] = [["set", ["ships", ship_id, "gems"], cost],
                        ["set", ["ships", ship_id, "used_by"], player],
                        ["set", ["turn", "acted"], True],
                        ["set", ["turn", "action"], {"ship": ship_id, "type": kind}]]
     if neutral:
         ops.append(["set", ["players", player, "neutral_token"], ship_id])
-    move.emit(Event.SHIP_USED, _("{player} uses {ship} and puts {cost} GEMs on it").format(
-        player=move.name(player), ship=words, cost=cost), *ops)
+    move.emit(Event.SHIP_USED, message(N_("{player} uses {ship} and puts {cost} GEMs on it"),
+                                       player=move.name(player), ship=words, cost=cost), *ops)
     if fee:
         ledger.give(move, player, ship["owner"], fee,
-                    _("owner's fee for {ship}").format(ship=words))
+                    message(N_("owner's fee for {ship}"), ship=words))
     context = ACTIONS[kind](move, player, ship_id, design, own) or {}
     abilities.run(move, player, "ship_action", kind, own_ship=own, context=context)
     if kind in TRACKS:
         pay_out(move, kind)
 
 
-def ship_refusals(state: State, player: int, ship_id: str) -> list[str]:
+def ship_refusals(state: State, player: int, ship_id: str) -> list[Message]:
     """Why the player may not use the ship now (already used; a second neutral ship before
     their token comes back); [] when they may."""
     ship, me = state["ships"][ship_id], state["players"][player]
     reasons = []
     if ship["used_by"] is not None:
-        reasons.append(_("{ship} is already used: \"An unused ship has no GEMs on it.\"").format(
-            ship=ship_words(state, ship_id)))
+        reasons.append(message(N_("{ship} is already used: \"An unused ship has no GEMs on "
+                                  "it.\""), ship=ship_label(state, ship_id)))
     if ship["owner"] is None and me["neutral_token"] is not None:
-        token_on = ship_words(state, me["neutral_token"])
-        reasons.append(_("{player}'s Neutral Ship token is on {ship}: they \"cannot use another "
-                         "neutral ship until they retrieve their Neutral Ship token in an Income "
-                         "action\"").format(player=me["name"], ship=token_on))
+        token_on = ship_label(state, me["neutral_token"])
+        reasons.append(message(N_("{player}'s Neutral Ship token is on {ship}: they \"cannot "
+                                  "use another neutral ship until they retrieve their Neutral "
+                                  "Ship token in an Income action\""),
+                               player=me["name"], ship=token_on))
     return reasons
 
 
@@ -130,13 +133,14 @@ def dismantle(move: Move, player: int, ship_id: str, design: str, own: bool) -> 
     if target not in ships or ships[target]["owner"] is None:  # a neutral ship shows no metal
         move.fail(_("which ship does {player} dismantle? ({ships})").format(
             player=move.name(player), ships=", ".join(candidates)))
-    move.check(target in candidates, _("{ship} cannot be dismantled: only an unused ship of "
-                                       "{player}'s own fleet can").format(
-                                           ship=target, player=move.name(player)))
+    move.check(target in candidates, message(N_("{ship} cannot be dismantled: only an unused "
+                                                "ship of {player}'s own fleet can"),
+                                             ship=target, player=move.name(player)))
     metal = dismantle_metal(move, design, ships[target]["design"])
-    move.emit(Event.SHIP_DISMANTLED, _("{player} dismantles {ship}").format(
-        player=move.name(player), ship=target), ["delete", ["ships", target], None])
-    ledger.gain(move, player, {"metal": metal}, _("dismantling {ship}").format(ship=target))
+    move.emit(Event.SHIP_DISMANTLED, message(N_("{player} dismantles {ship}"),
+                                             player=move.name(player), ship=target),
+              ["delete", ["ships", target], None])
+    ledger.gain(move, player, {"metal": metal}, message(N_("dismantling {ship}"), ship=target))
     return {}
 
 
@@ -154,7 +158,8 @@ def dismantle_metal(move: Move, design: str, target_design: str) -> int:
                                                                        "extra_metal")
 
 
-def no_possible_action(move: Move, player: int, ship_id: str, gems_left: int) -> str | None:
+def no_possible_action(move: Move, player: int, ship_id: str,
+                       gems_left: int) -> Message | None:
     """Why no part of the ship's action can be done ("A player can only use a ship action if
     they can complete at least one part of its action") with `gems_left` after paying for the
     ship, or None. An Expedition, Farm or Ice Collector always can; a value the catalogue lacks
@@ -162,24 +167,25 @@ def no_possible_action(move: Move, player: int, ship_id: str, gems_left: int) ->
     state, me = move.state, move.state["players"][player]
     kind, design = state["ships"][ship_id]["type"], state["ships"][ship_id]["design"]
     if kind == "dismantle" and not dismantle_candidates(state, player, ship_id):
-        return _("{player} has no unused ship of their own to dismantle").format(
-            player=me["name"])
+        return message(N_("{player} has no unused ship of their own to dismantle"),
+                       player=me["name"])
     if (kind == "transport" and gems_left < BUY_GEMS
             and sum(me[r] for r in RESOURCES) < 2):
-        return _("{player} can make no transaction: buying a resource costs {price} GEMs "
-                 "({left} left), a trade any 2 resources").format(
-                     player=me["name"], price=BUY_GEMS, left=gems_left)
+        return message(N_("{player} can make no transaction: buying a resource costs {price} "
+                          "GEMs ({left} left), a trade any 2 resources"),
+                       player=me["name"], price=BUY_GEMS, left=gems_left)
     if kind == "diplomacy" and not any(
             me["diplomacy"][t] < TOP and _affordable(
                 lambda t=t: lobbying_cost(move, me["diplomacy"][t] + 1), gems_left)
             for t in TRACKS):
-        return _("{player} can advance on no Diplomacy track: each is at the top or costs more "
-                 "than the {left} GEMs left").format(player=me["name"], left=gems_left)
+        return message(N_("{player} can advance on no Diplomacy track: each is at the top or "
+                          "costs more than the {left} GEMs left"),
+                       player=me["name"], left=gems_left)
     if kind == "construction" and not any(
             _buildable(move, player, design, n)
             for n in [*state["display"], *me["private_sectors"]]):
-        return _("{player} can build no Sector: none their wings can take is within their "
-                 "{metal} metal").format(player=me["name"], metal=me["metal"])
+        return message(N_("{player} can build no Sector: none their wings can take is within "
+                          "their {metal} metal"), player=me["name"], metal=me["metal"])
     return None
 
 
@@ -204,7 +210,7 @@ def _buildable(move: Move, player: int, design: str, number: int) -> bool:
         return True
 
 
-def why_unusable(move: Move, player: int, ship_id: str) -> str | None:
+def why_unusable(move: Move, player: int, ship_id: str) -> Message | None:
     """Why the player cannot use the ship now (used, Neutral Ship token out, cannot pay, no
     possible part of its action), or None. A value the catalogue lacks counts as affordable."""
     refusals = ship_refusals(move.state, player, ship_id)
@@ -214,8 +220,8 @@ def why_unusable(move: Move, player: int, ship_id: str) -> str | None:
         cost, fee = ship_price(move, player, ship_id)
     except Missing:
         cost = fee = 0
-    why = (_("using {ship} with the owner's fee") if fee else _("using {ship}")).format(
-        ship=ship_words(move.state, ship_id))
+    why = message(N_("using {ship} with the owner's fee") if fee else N_("using {ship}"),
+                  ship=ship_label(move.state, ship_id))
     return (ledger.shortfall(move.state, player, {"gems": cost + fee}, why)
             or no_possible_action(move, player, ship_id, move.state["players"][player]["gems"]
                                   - cost - fee))
@@ -233,12 +239,12 @@ def construction(move: Move, player: int, ship_id: str, design: str, own: bool) 
         move.fail(_("which Sector is built? (on display: {display})").format(
             display=move.state["display"]))
     move.check(number in move.state["display"] or number in me["private_sectors"],
-               _("Sector {number} is not on display").format(number=number))
+               message(N_("Sector {number} is not on display"), number=number))
     check_wing(move, player, sector.level, sector_color(move, number))
     price = sector_price(move, player, design, number)
-    ledger.pay(move, player, {"metal": price}, _("building Sector {number}").format(
-        number=number))
-    add_sector(move, player, number, _("built for {price} metal").format(price=price))
+    ledger.pay(move, player, {"metal": price}, message(N_("building Sector {number}"),
+                                                       number=number))
+    add_sector(move, player, number, message(N_("built for {price} metal"), price=price))
     built_abilities(move, player, number)
     return {"built_color": sector_color(move, number)}
 
@@ -273,10 +279,10 @@ def expedition(move: Move, player: int, ship_id: str, design: str, own: bool) ->
     """Roll the duration, keep up to the capacity (with every station modifier)."""
     dice, keep, rerolls = expedition_dice(move, player, design, own)
     used = move.command.get("rerolls", 0)
-    move.check(used <= rerolls, _("{player} may reroll {rerolls} time(s), not {used}").format(
-        player=move.name(player), rerolls=rerolls, used=used))
+    move.check(used <= rerolls, message(N_("{player} may reroll {rerolls} time(s), not {used}"),
+                                        player=move.name(player), rerolls=rerolls, used=used))
     gains.expedition_result(move, player, move.command, dice=dice, keep=keep,
-                            why=ship_words(move.state, ship_id),
+                            why=ship_label(move.state, ship_id),
                             when_gaining=abilities.after_gaining_resident)
     return {}
 
@@ -303,7 +309,7 @@ def transport(move: Move, player: int, ship_id: str, design: str, own: bool) -> 
     ship. However, they must make at least one in order to use the ship at all.\""""
     gained = gains.transactions(move, player, move.command.get("transactions"),
                                 limit=transaction_limit(move, player, design),
-                                why=ship_words(move.state, ship_id),
+                                why=ship_label(move.state, ship_id),
                                 when_gaining=abilities.after_gaining_resident)
     return {"aliens_gained": dict(gained)}
 
@@ -325,26 +331,26 @@ def diplomacy(move: Move, player: int, ship_id: str, design: str, own: bool) -> 
     if not isinstance(tracks, list) or not tracks:
         move.fail(_("give the Diplomacy track(s): \"tracks\": [up to {most} of {tracks}]").format(
             most=most, tracks=", ".join(TRACKS)))
-    move.check(len(tracks) <= most, _("{ship} advances on at most {most} track(s)").format(
-        ship=ship_words(move.state, ship_id), most=most))
+    move.check(len(tracks) <= most, message(N_("{ship} advances on at most {most} track(s)"),
+                                            ship=ship_label(move.state, ship_id), most=most))
     move.check(len(set(tracks)) == len(tracks),
-               _("a Level-3 Diplomacy ship advances on 2 different Diplomacy tracks"))
+               message(N_("a Level-3 Diplomacy ship advances on 2 different Diplomacy tracks")))
     for track in tracks:
-        advance(move, player, track, pay=True, why=ship_words(move.state, ship_id))
+        advance(move, player, track, pay=True, why=ship_label(move.state, ship_id))
     return {}
 
 
 def farm(move: Move, player: int, ship_id: str, design: str, own: bool) -> dict:
     """"Farm ships provide 4 food or 5 food.\""""
     food = ship_value(move, design, "food")
-    ledger.gain(move, player, {"food": food}, ship_words(move.state, ship_id))
+    ledger.gain(move, player, {"food": food}, ship_label(move.state, ship_id))
     return {}
 
 
 def ice_collector(move: Move, player: int, ship_id: str, design: str, own: bool) -> dict:
     """"Ice Collector ships provide 4 water or 5 water.\""""
     water = ship_value(move, design, "water")
-    ledger.gain(move, player, {"water": water}, ship_words(move.state, ship_id))
+    ledger.gain(move, player, {"water": water}, ship_label(move.state, ship_id))
     return {}
 
 

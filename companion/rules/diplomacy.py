@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from companion.i18n import _
+from companion.i18n import N_, _
 from companion.rules import ledger
+from companion.rules.message import Message, message
 from companion.rules.move import Move
 from companion.rules.state import Event, State
-from companion.rules.words import TRACKS, joined, track_name
+from companion.rules.words import TRACKS, joined_message, track_message, track_name
 
 TOP = 5
 SINGLE_LEVELS = (0, 1, 2, 3)  # levels whose bonus is one thing; 4 and 5 give two of these
@@ -27,24 +28,26 @@ def lobbying_cost(move: Move, level: int) -> int:
                           level=level))
 
 
-def advance(move: Move, player: int, track: str, *, pay: bool, why: str) -> None:
+def advance(move: Move, player: int, track: str, *, pay: bool, why: Message) -> None:
     """Move the player's token one space up `track`, paying the lobbying cost if `pay`."""
     if track not in TRACKS:
         move.fail(_("no Diplomacy track {track} (tracks: {tracks})").format(
             track=repr(track), tracks=", ".join(TRACKS)))
     level = move.state["players"][player]["diplomacy"][track]
-    move.check(level < TOP, _("{player} is at the top of the {track} track: \"Once a token "
-                              "reaches the top space, it cannot advance further.\"").format(
-                                  player=move.name(player), track=track_name(track)))
+    move.check(level < TOP, message(N_("{player} is at the top of the {track} track: \"Once a "
+                                       "token reaches the top space, it cannot advance "
+                                       "further.\""),
+                                    player=move.name(player), track=track_message(track)))
     if level >= TOP:
         return
     if pay:
         ledger.pay(move, player, {"gems": lobbying_cost(move, level + 1)},
-                   _("lobbying for {track} level {level}").format(track=track_name(track),
-                                                                  level=level + 1))
+                   message(N_("lobbying for {track} level {level}"),
+                           track=track_message(track), level=level + 1))
     move.emit(Event.DIPLOMACY_ADVANCED,
-              _("{player} advances to level {level} on the {track} track: {why}").format(
-                  player=move.name(player), level=level + 1, track=track_name(track), why=why),
+              message(N_("{player} advances to level {level} on the {track} track: {why}"),
+                      player=move.name(player), level=level + 1, track=track_message(track),
+                      why=why),
               ["add", ["players", player, "diplomacy", track], 1])
 
 
@@ -93,8 +96,8 @@ def pay_out(move: Move, track: str) -> None:
             grant(move, player, track, bonus_amounts(move, track, picks[0]))
             continue
         move.emit(Event.BONUS_OFFERED,
-                  _("{player} chooses a {track} Diplomacy bonus").format(
-                      player=move.name(player), track=track_name(track)),
+                  message(N_("{player} chooses a {track} Diplomacy bonus"),
+                          player=move.name(player), track=track_message(track)),
                   ["append", ["pending"], {"kind": "diplomacy_bonus", "player": player,
                                            "track": track, "options": picks}])
 
@@ -111,7 +114,7 @@ def bonus_amounts(move: Move, track: str, levels: list[int]) -> dict[str, int]:
 def grant(move: Move, player: int, track: str, amounts: dict[str, int]) -> None:
     """Give a Diplomacy bonus on `track` to the player."""
     ledger.gain(move, player, amounts,
-                _("{track} Diplomacy bonus").format(track=track_name(track)))
+                message(N_("{track} Diplomacy bonus"), track=track_message(track)))
 
 
 def choose_bonus(move: Move) -> None:
@@ -133,16 +136,17 @@ def choose_bonus(move: Move) -> None:
                     "not {given}").format(levels=", ".join(map(str, SINGLE_LEVELS)),
                                           given=levels))
     move.check(picked in entry["options"],
-               _("{player} may take one of {options} on the {track} track, not {given}").format(
-                   player=move.name(player), options=_show(entry["options"]),
-                   track=track_name(entry["track"]), given=levels))
+               message(N_("{player} may take one of {options} on the {track} track, not "
+                          "{given}"),
+                       player=move.name(player), options=_show(entry["options"]),
+                       track=track_message(entry["track"]), given=str(levels)))
     amounts = bonus_amounts(move, entry["track"], picked)
-    level = joined(map(str, picked))
-    move.emit(Event.BONUS_CHOSEN, _("{player} takes {amounts} ({track} Diplomacy, level "
-                                    "{level})").format(
-                                        player=move.name(player),
-                                        amounts=ledger.describe(amounts),
-                                        track=track_name(entry["track"]), level=level),
+    level = joined_message(map(str, picked))
+    move.emit(Event.BONUS_CHOSEN, message(N_("{player} takes {amounts} ({track} Diplomacy, "
+                                             "level {level})"),
+                                          player=move.name(player),
+                                          amounts=ledger.describe_message(amounts),
+                                          track=track_message(entry["track"]), level=level),
               ["remove_at", ["pending"], index])
     grant(move, player, entry["track"], amounts)
 

@@ -19,9 +19,10 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from companion.i18n import _
+from companion.i18n import N_, _
 from companion.rules import commands, ledger
 from companion.rules.catalogue import Ability
+from companion.rules.message import Message, message
 from companion.rules.move import Move, Refused
 from companion.rules.state import Event
 from companion.rules.station import (
@@ -35,8 +36,8 @@ from companion.rules.words import (
     DIE_FACES,
     RESOURCES,
     SECTOR_COLORS,
-    color_name,
-    resource_name,
+    color_message,
+    resource_message,
 )
 
 HUMAN_COST = {"metal": 1, "food": 1, "water": 1}
@@ -165,7 +166,7 @@ def resolve_cost(move: Move, source: str, cost: Mapping[str, int]) -> dict[str, 
 # -- residents ---------------------------------------------------------------------------------
 
 
-def gain_resident(move: Move, player: int, species: str, where: Any, *, why: str,
+def gain_resident(move: Move, player: int, species: str, where: Any, *, why: Message,
                   when_gaining: WhenGaining) -> bool:
     """Place a resident from the supply (`station.place_resident`), then the owner's "when
     gaining" abilities; False when none was placed."""
@@ -176,12 +177,13 @@ def gain_resident(move: Move, player: int, species: str, where: Any, *, why: str
 
 
 def buy_resident(move: Move, player: int, species: str, cost: Mapping[str, int], *,
-                 where: Any, source: str, why: str, when_gaining: WhenGaining) -> bool:
+                 where: Any, source: str, why: Message, when_gaining: WhenGaining) -> bool:
     """Pay `cost` for a resident and place it. "Residents cannot be acquired if there are no
     available living quarters for them": refused before anything is paid when none is left in
     the supply or no quarter is free (an override pays and places what it can)."""
     obstacle = why_not_gained(move.state, player, species)
-    move.check(obstacle is None, _("{why}: {obstacle}").format(why=why, obstacle=obstacle))
+    if obstacle is not None:
+        move.check(False, message(N_("{why}: {obstacle}"), why=why, obstacle=obstacle))
     price = human_price(move, player, cost) if species == "human" else cost
     ledger.pay(move, player, resolve_cost(move, source, price), why)
     return gain_resident(move, player, species, where, why=why, when_gaining=when_gaining)
@@ -193,26 +195,29 @@ def buy_resident(move: Move, player: int, species: str, cost: Mapping[str, int],
 def check_wing(move: Move, player: int, level: int, color: str) -> None:
     """Refuse a Sector the player's wings cannot take (`wing_problem`)."""
     problem = wing_problem(move, player, level, color)
-    move.check(problem is None, problem or "")
+    if problem is not None:
+        move.check(False, problem)
 
 
-def wing_problem(move: Move, player: int, level: int, color: str) -> str | None:
+def wing_problem(move: Move, player: int, level: int, color: str) -> Message | None:
     """"Each wing can have only one Sector of each level"; "A wing must have a Level-1 Sector
     before it can have a Level-2 Sector" - except with Hub A-9 ("any order"). None when fine."""
     built = {(s["level"], s["color"]) for s in move.state["players"][player]["sectors"]}
     if (level, color) in built:
-        return _("{player}'s {color} wing already has a Level-{level} Sector").format(
-            player=move.name(player), color=color_name(color), level=level)
+        return message(N_("{player}'s {color} wing already has a Level-{level} Sector"),
+                       player=move.name(player), color=color_message(color), level=level)
     any_order = any(a.kind == "build_rule" for a in move.catalogue.hubs[
         move.state["players"][player]["hub"]].abilities)
     if level > 1 and not any_order and (level - 1, color) not in built:
-        return _("the {color} wing needs its Level-{below} Sector before a Level-{level} one: "
-                 "\"each wing must be built from smallest to largest\"").format(
-                     color=color_name(color), below=level - 1, level=level)
+        return message(N_("the {color} wing needs its Level-{below} Sector before a "
+                          "Level-{level} one: \"each wing must be built from smallest to "
+                          "largest\""),
+                       color=color_message(color), below=level - 1, level=level)
     return None
 
 
-def take_free_sector(move: Move, player: int, source: str, level: int, *, why: str) -> None:
+def take_free_sector(move: Move, player: int, source: str, level: int, *,
+                     why: Message) -> None:
     """Sector 326: "immediately gain a free Level-1 Sector of any color. If the station already
     has one of each color, ignore this immediate effect." "to the greatest extent possible": with
     no Level-1 Sector of a missing colour on display, none is taken (noted)."""
@@ -222,17 +227,18 @@ def take_free_sector(move: Move, player: int, source: str, level: int, *, why: s
     offered = [n for n in move.state["display"] if move.catalogue.sectors[n].level == level
                and sector_color(move, n) not in have]
     if not offered:
-        move.emit(Event.NOTE, _("Sector {source}: no Level-{level} Sector of a colour {player}'s "
-                                "station lacks is on display, so none is taken").format(
-                                    source=source, level=level, player=move.name(player)))
+        move.emit(Event.NOTE, message(N_("Sector {source}: no Level-{level} Sector of a colour "
+                                         "{player}'s station lacks is on display, so none is "
+                                         "taken"),
+                                      source=source, level=level, player=move.name(player)))
         return
     number = bonus_detail(move, source, _("free Sector's number"), commands.SECTOR)
     sector = move.catalogue.sectors.get(number)
     move.check(sector is not None and sector.level == level,
-               _("{source}: the free Sector must be Level-{level}").format(source=source,
-                                                                           level=level))
+               message(N_("{source}: the free Sector must be Level-{level}"), source=source,
+                       level=level))
     move.check(number in move.state["display"],
-               _("Sector {number} is not on display").format(number=number))
+               message(N_("Sector {number} is not on display"), number=number))
     check_wing(move, player, sector.level, sector_color(move, number))
     add_sector(move, player, number, why)
 
@@ -241,7 +247,7 @@ def take_free_sector(move: Move, player: int, source: str, level: int, *, why: s
 
 
 def expedition_result(move: Move, player: int, detail: Mapping[str, Any], *, dice: int,
-                      keep: int, why: str, when_gaining: WhenGaining) -> None:
+                      keep: int, why: Message, when_gaining: WhenGaining) -> None:
     """Collect the kept dice: {"rolled": [faces], "keep": [faces], "humans": ["observe" |
     "recruit", ...]}. Each kept die takes 1 capacity, Humans included."""
     rolled, kept = detail.get("rolled"), detail.get("keep")
@@ -252,12 +258,12 @@ def expedition_result(move: Move, player: int, detail: Mapping[str, Any], *, dic
     if bad:
         move.fail(_("a die shows food, water, metal or human, not {face}").format(
             face=repr(bad[0])))
-    move.check(len(rolled) == dice, _("roll {dice} dice, not {rolled}").format(
-        dice=dice, rolled=len(rolled)))
+    move.check(len(rolled) == dice, message(N_("roll {dice} dice, not {rolled}"),
+                                            dice=dice, rolled=len(rolled)))
     move.check(not Counter(kept) - Counter(rolled),
-               _("kept dice {kept} were not all rolled").format(kept=kept))
-    move.check(0 < len(kept) <= keep, _("keep 1 to {keep} dice (the capacity), not {kept}").format(
-        keep=keep, kept=len(kept)))
+               message(N_("kept dice {kept} were not all rolled"), kept=str(kept)))
+    move.check(0 < len(kept) <= keep, message(N_("keep 1 to {keep} dice (the capacity), not "
+                                                 "{kept}"), keep=keep, kept=len(kept)))
     resources = Counter(f for f in kept if f != "human")
     ledger.gain(move, player, dict(resources), why)
     humans = kept.count("human")
@@ -265,29 +271,29 @@ def expedition_result(move: Move, player: int, detail: Mapping[str, Any], *, dic
     # "For each die depicting a Human selected, there are two options": one choice per Human
     # die kept, and none for a Human die not kept.
     move.check(len(plans) == humans,
-               _("{humans} Human dice kept, so {humans} choice(s) of \"observe\" (1 point) or "
-                 "\"recruit\" (pay 1 metal, 1 food, 1 water), not {plans}: \"humans\": "
-                 "[{humans} choice(s)]").format(humans=humans, plans=len(plans)))
+               message(N_("{humans} Human dice kept, so {humans} choice(s) of \"observe\" (1 "
+                          "point) or \"recruit\" (pay 1 metal, 1 food, 1 water), not {plans}: "
+                          "\"humans\": [{humans} choice(s)]"), humans=humans, plans=len(plans)))
     for plan in plans:
         if plan == "observe":
-            ledger.gain(move, player, {"points": 1}, _("observing humanity"))
+            ledger.gain(move, player, {"points": 1}, message(N_("observing humanity")))
         elif plan == "recruit":
             buy_resident(move, player, "human", HUMAN_COST,
                          where=choice_of_place(move, "human"), source="human",
-                         why=_("a Human ally"), when_gaining=when_gaining)
+                         why=message(N_("a Human ally")), when_gaining=when_gaining)
         else:
             move.fail(_("{plan}: a Human is observed or recruited").format(plan=repr(plan)))
 
 
-def transactions(move: Move, player: int, items: Any, *, limit: int, why: str,
+def transactions(move: Move, player: int, items: Any, *, limit: int, why: Message,
                  when_gaining: WhenGaining) -> Counter:
     """Carry out transactions A-D in order; returns the Aliens gained by colour."""
     if not isinstance(items, list):
         move.fail(_("give the transactions: [{\"type\": \"alien\", \"color\": \"pink\"}, "
                     "{\"type\": \"gold\"}, {\"type\": \"trade\", \"pay\": [r, r], \"gain\": r}, "
                     "{\"type\": \"buy\", \"gain\": r}]"))
-    move.check(0 < len(items) <= limit, _("make 1 to {limit} transactions, not {count}").format(
-        limit=limit, count=len(items)))
+    move.check(0 < len(items) <= limit, message(N_("make 1 to {limit} transactions, not "
+                                                   "{count}"), limit=limit, count=len(items)))
     gained: Counter = Counter()
     for item in items:
         kind = item.get("type") if isinstance(item, Mapping) else None
@@ -297,12 +303,13 @@ def transactions(move: Move, player: int, items: Any, *, limit: int, why: str,
                 move.fail(_("an aerobic Alien is teal, pink or brown"))
             if buy_resident(move, player, color, ALIEN_COST, where=item.get("where"),
                             source="alien",
-                            why=_("a {color} Alien").format(color=color_name(color)),
+                            why=message(N_("a {color} Alien"), color=color_message(color)),
                             when_gaining=when_gaining):
                 gained[color] += 1
         elif kind == "gold":
             if buy_resident(move, player, "gold", GOLD_COST, where=item.get("where"),
-                            source="gold", why=_("a gold Alien"), when_gaining=when_gaining):
+                            source="gold", why=message(N_("a gold Alien")),
+                            when_gaining=when_gaining):
                 gained["gold"] += 1
         elif kind == "trade":
             paid, got = item.get("pay"), item.get("gain")
@@ -310,16 +317,16 @@ def transactions(move: Move, player: int, items: Any, *, limit: int, why: str,
                     or any(r not in RESOURCES for r in [*paid, got])):
                 move.fail(_("a trade pays any 2 resources for any 1: {\"pay\": [r, r], "
                             "\"gain\": r}"))
-            ledger.pay(move, player, dict(Counter(paid)), _("a trade"))
-            ledger.gain(move, player, {got: 1}, _("a trade"))
+            ledger.pay(move, player, dict(Counter(paid)), message(N_("a trade")))
+            ledger.gain(move, player, {got: 1}, message(N_("a trade")))
         elif kind == "buy":
             got = item.get("gain")
             if got not in RESOURCES:
                 move.fail(_("buy one resource: {\"type\": \"buy\", \"gain\": "
                             "food|water|metal}"))
             ledger.pay(move, player, {"gems": BUY_GEMS},
-                       _("buying 1 {resource}").format(resource=resource_name(got)))
-            ledger.gain(move, player, {got: 1}, _("bought"))
+                       message(N_("buying 1 {resource}"), resource=resource_message(got)))
+            ledger.gain(move, player, {got: 1}, message(N_("bought")))
         else:
             move.fail(_("unknown transaction {item} (alien, gold, trade, buy)").format(
                 item=repr(item)))

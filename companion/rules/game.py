@@ -13,11 +13,11 @@ counter with a note. The physical table is the truth.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.i18n import _
+from companion.i18n import N_, _
 from companion.rules import (
     abilities,
     actions,
@@ -28,11 +28,12 @@ from companion.rules import (
     turns,
 )
 from companion.rules.catalogue import Catalogue
+from companion.rules.message import join, message
 from companion.rules.move import Missing, Move, Refused
 from companion.rules.state import Event, EventRecord, State, apply_ops, learned_entry, new_state
 from companion.rules.words import COUNTERS, SUPPLY_COUNTERS
 
-__all__ = ["Game", "Missing", "Refused", "Retelling", "Step", "retold"]
+__all__ = ["Game", "Missing", "Refused", "Step"]
 
 
 @dataclass
@@ -73,8 +74,8 @@ def adjust(move: Move) -> None:
         delta = move.command["value"] - current
     if isinstance(delta, bool) or not isinstance(delta, int):
         move.fail(_("give a whole-number \"delta\" or \"value\""))
-    move.emit(Event.ADJUSTED, _("Adjusted {who}'s {counter} by {delta}: {note}").format(
-        who=who, counter=counter, delta=f"{delta:+d}", note=note),
+    move.emit(Event.ADJUSTED, message(N_("Adjusted {who}'s {counter} by {delta}: {note}"),
+                                      who=who, counter=counter, delta=f"{delta:+d}", note=note),
               ["add", path, delta])
 
 
@@ -147,10 +148,10 @@ class Game:
             move.learn()  # values given on the line, before the rules that may ask for them
             handler(move)
             if move.overridden:
-                move.emit(Event.OVERRIDDEN, _("Applied in spite of: {rules} (override: "
-                                              "{reason})").format(
-                                                  rules="; ".join(move.overridden),
-                                                  reason=move.override),
+                move.emit(Event.OVERRIDDEN, message(N_("Applied in spite of: {rules} (override: "
+                                                       "{reason})"),
+                                                    rules=join("; ", move.overridden),
+                                                    reason=move.override),
                           ["append", ["notes"], {"override": move.override,
                                                   "rules": move.overridden}])
         except BaseException:
@@ -192,87 +193,6 @@ class Game:
         self.steps.append(step)
         return step
 
-    def retell(self) -> list[tuple[int, str]]:
-        """Tell the steps (and the undone ones) again in the language spoken now (`retold`):
-        only their events' texts change; the state, the commands and the ops stay, so undo and
-        redo go on as before. The steps that kept their stored texts: (number, why)."""
-        told = retold(self.catalogue, self.steps, self.undone)
-        self.steps, self.undone = told.steps, told.undone
-        return told.kept
-
     @property
     def events(self) -> list[EventRecord]:
         return [e for step in self.steps for e in step.events]
-
-
-@dataclass(frozen=True)
-class Retelling:
-    """A game's steps told again (`retold`)."""
-
-    steps: list[Step]
-    undone: list[Step]  # as Game.undone: the next to redo last
-    kept: list[tuple[int, str]]  # (step number, why): the steps whose stored texts were kept
-
-
-def retold(catalogue: Catalogue, steps: Sequence[Step], undone: Sequence[Step] = ()) -> Retelling:
-    """The steps of a game with their events' texts in the language spoken now.
-
-    An event's text is worded when it is emitted, in the language of that moment, and stored
-    so; a game is the fold of its commands, so each step's command is replayed through the
-    engine on a fresh game (the same catalogue), from the fold of the stored steps before it,
-    and its events take the new texts. The commands, the ops and the inverse ops stay as they
-    were: the state is still exactly the fold of the stored events. The undone steps follow the
-    live ones, in the order they would be redone (numbered on from the live ones). A step whose
-    replay is refused or gives other events (their types and ops; the rules an override broke
-    are words of their moment, and may differ) keeps its stored texts and is named in `kept`.
-    """
-    scratch = Game(catalogue)
-    told: list[Step] = []
-    kept: list[tuple[int, str]] = []
-    ordered = [*steps, *reversed(undone)]
-    for number, step in enumerate(ordered, start=1):
-        try:
-            retelling, why = _retell_step(scratch, step)
-        except Exception as error:  # the stored ops do not apply: the rest stays as stored
-            kept.extend((n, f"not retold ({error!r})") for n in range(number, len(ordered) + 1))
-            told.extend(ordered[number - 1:])
-            break
-        told.append(retelling)
-        if why:
-            kept.append((number, why))
-    live = told[:len(steps)]
-    later = told[len(steps):]
-    later.reverse()
-    return Retelling(live, later, kept)
-
-
-def _retell_step(scratch: Game, step: Step) -> tuple[Step, str]:
-    """One stored step told again on `scratch` (at the fold of the steps before it, and left
-    at the fold of this one): the step retold, or itself and why its texts were kept."""
-    stored = step.events
-    try:
-        _change, replayed = scratch.perform(step.command)
-    except Exception as error:  # refused, a value missing, a damaged command: keep the words
-        apply_ops(scratch.state, [op for e in stored for op in e["ops"]])
-        return step, f"the replay failed: {error!r}"
-    events = replayed.events
-    if [e["ops"] for e in events] != [e["ops"] for e in stored]:  # back to the stored fold
-        scratch.discard_last()
-        apply_ops(scratch.state, [op for e in stored for op in e["ops"]])
-    if [_deeds(e) for e in events] != [_deeds(e) for e in stored]:
-        return step, "the replay gives other events"
-    return Step(step.command, [{"type": old["type"], "text": new["text"], "ops": old["ops"]}
-                               for old, new in zip(stored, events, strict=True)],
-                step.inverse), ""
-
-
-def _deeds(event: Mapping[str, Any]) -> tuple[Any, Any]:
-    """What an event does, leaving out its words: its type and ops, an override's note
-    with the number of rules it broke (their reasons are words of the moment)."""
-    ops = event["ops"]
-    if event["type"] == Event.OVERRIDDEN:
-        ops = [[*op[:2], {**op[2], "rules": len(op[2]["rules"])}]
-               if len(op) == 3 and isinstance(op[2], dict) and isinstance(op[2].get("rules"), list)
-               else op for op in ops]
-    return event["type"], ops
-

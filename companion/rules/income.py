@@ -7,9 +7,10 @@ ship actions the player can take".
 
 from __future__ import annotations
 
-from companion.i18n import _
+from companion.i18n import N_, _
 from companion.rules import abilities, gains, ledger
 from companion.rules.actions import why_unusable
+from companion.rules.message import message
 from companion.rules.move import Move
 from companion.rules.setup import hub_value
 from companion.rules.state import Event, fleet
@@ -37,11 +38,11 @@ def check_eligible(move: Move, player: int) -> None:
     if me["gems"] <= INCOME_GEMS_LIMIT or used:
         return
     usable = usable_ships(move, player)
-    move.check(not usable, _("Income needs {limit} GEMs or fewer, a used ship of yours, or no "
-                             "possible action - {player} has {gems} GEMs and no used ship, and "
-                             "can still use {ship}").format(
-                                 limit=INCOME_GEMS_LIMIT, player=me["name"], gems=me["gems"],
-                                 ship=usable[0] if usable else ""))
+    move.check(not usable, message(N_("Income needs {limit} GEMs or fewer, a used ship of yours, "
+                                      "or no possible action - {player} has {gems} GEMs and no "
+                                      "used ship, and can still use {ship}"),
+                                   limit=INCOME_GEMS_LIMIT, player=me["name"], gems=me["gems"],
+                                   ship=usable[0] if usable else ""))
 
 
 def usable_ships(move: Move, player: int) -> list[str]:
@@ -60,9 +61,9 @@ def take_income(move: Move, player: int, *, new_human_counts: bool = False) -> N
     relocate(move, player)
     abilities.run(move, player, "income_end")
     hub = move.state["players"][player]["hub"]
-    taken = (_("{player} gains a Human, then takes income (Hub {hub})") if new_human_counts
-             else _("{player} takes income"))
-    move.emit(Event.INCOME_TAKEN, taken.format(player=move.name(player), hub=hub),
+    taken = (N_("{player} gains a Human, then takes income (Hub {hub})") if new_human_counts
+             else N_("{player} takes income"))
+    move.emit(Event.INCOME_TAKEN, message(taken, player=move.name(player), hub=hub),
               ["add", ["players", player, "incomes"], 1],
               ["set", ["turn", "acted"], True],
               ["set", ["turn", "action"], {"income": True}])
@@ -80,9 +81,9 @@ def reset_ships(move: Move, player: int) -> None:
     if me["neutral_token"]:
         ops.append(["set", ["players", player, "neutral_token"], None])
     if ops:
-        move.emit(Event.SHIPS_RESET, _("{player} returns the GEMs on their used ships (and their "
-                                       "Neutral Ship token) to the supply").format(
-                                           player=move.name(player)), *ops)
+        move.emit(Event.SHIPS_RESET, message(N_("{player} returns the GEMs on their used ships "
+                                                "(and their Neutral Ship token) to the supply"),
+                                             player=move.name(player)), *ops)
 
 
 def base_income(move: Move, player: int, *, placed_now_pay: bool = False) -> None:
@@ -105,22 +106,22 @@ def income_lines(move: Move, player: int, *, placed_now_pay: bool = False) -> li
     fixed = 0 if per_ship else hub_value(move, hub, "income_fixed_gems")
     lines = [{"source": _("Hub {hub}").format(hub=hub), "quarter": None, "ships": ships,
               "per_ship": per_ship, "gains": {"gems": per_ship * ships + fixed},
-              "why": _("Hub {hub} income ({ships} ships)").format(hub=hub, ships=ships)}]
+              "why": message(N_("Hub {hub} income ({ships} ships)"), hub=hub, ships=ships)}]
     for sector in me["sectors"]:
         for quarter, amounts in sector["income"]:
             placed_now = placed_now_pay and quarter < len(sector["residents"])
             if placed_now or quarter_active(move.state, sector, quarter):
                 lines.append({"source": _("Sector {number}").format(number=sector["number"]),
                               "quarter": quarter, "gains": amounts,
-                              "why": _("income of Sector {number}").format(
-                                  number=sector["number"])})
+                              "why": message(N_("income of Sector {number}"),
+                                             number=sector["number"])})
     if any(me["hub_slots"]):
         slot_income = hub_value(move, hub, "quarter_income")
         for slot, (resident, amounts) in enumerate(zip(me["hub_slots"], slot_income)):
             if resident is not None:
                 lines.append({"source": _("Hub {hub}").format(hub=hub), "quarter": slot,
                               "gains": amounts,
-                              "why": _("income of Hub {hub}'s quarters").format(hub=hub)})
+                              "why": message(N_("income of Hub {hub}'s quarters"), hub=hub)})
     return lines
 
 
@@ -132,9 +133,11 @@ def relocate(move: Move, player: int) -> None:
         if source != "hub" and sector_of(move.state, player, source) is None:
             move.fail(_("{player} has no Sector {number}").format(player=move.name(player),
                                                                   number=source))
-        ledger.pay(move, player, {"gems": RELOCATION_GEMS}, _("relocating a resident"))
-        species = remove_resident(move, player, source, slot, to="hand", why=_("relocation"))
-        place_resident(move, player, species, target, why=_("relocation"), from_supply=False)
+        ledger.pay(move, player, {"gems": RELOCATION_GEMS}, message(N_("relocating a resident")))
+        species = remove_resident(move, player, source, slot, to="hand",
+                                  why=message(N_("relocation")))
+        place_resident(move, player, species, target, why=message(N_("relocation")),
+                       from_supply=False)
 
 
 def human_then_income(move: Move) -> None:
@@ -150,7 +153,7 @@ def human_then_income(move: Move) -> None:
             hub=hub))
     gains.buy_resident(move, player, "human", power.params["cost"],
                        where=gains.choice_of_place(move, "human"), source=hub,
-                       why=_("Hub {hub}").format(hub=hub),
+                       why=message(N_("Hub {hub}"), hub=hub),
                        when_gaining=abilities.after_gaining_resident)
     take_income(move, player, new_human_counts=True)
 

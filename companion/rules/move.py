@@ -12,18 +12,20 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, NoReturn
 
-from companion.i18n import _
+from companion.i18n import N_, _
 from companion.rules.catalogue import Catalogue, CatalogueError, check_entry, printed_field
+from companion.rules.message import Message, message, say
 from companion.rules.names import normal_name
 from companion.rules.state import Event, EventRecord, State, apply_ops
 
 
 class Refused(Exception):
-    """A command the rules do not allow; the reason names the rule in a player's words."""
+    """A command the rules do not allow; the reason names the rule in a player's words (a
+    message is worded at once, in the language spoken now)."""
 
-    def __init__(self, reason: str) -> None:
-        self.reason = reason
-        super().__init__(reason)
+    def __init__(self, reason: str | Message) -> None:
+        self.reason = say(reason)
+        super().__init__(self.reason)
 
 
 class Missing(Exception):
@@ -89,16 +91,18 @@ class Move:
         self.catalogue = catalogue
         self.command = command
         self.override = command.get("override")
-        self.overridden: list[str] = []
+        self.overridden: list[Message] = []  # the rules an override broke
         self.events: list[EventRecord] = []
         self.cursors: dict[str, int] = {}  # choices given as lists, consumed in order
         self._inverse: list[list] = []
 
     # -- emitting ---------------------------------------------------------------------------
 
-    def emit(self, kind: Event, text: str, *ops: Sequence[Any]) -> None:
-        """Record an event and apply its ops to the state at once."""
-        event: EventRecord = {"type": str(kind), "text": text, "ops": [list(op) for op in ops]}
+    def emit(self, kind: Event, words: Message, *ops: Sequence[Any]) -> None:
+        """Record an event (its words as a message: worded when shown) and apply its ops to the
+        state at once."""
+        event: EventRecord = {"type": str(kind), "message": words,
+                              "ops": [list(op) for op in ops]}
         self._inverse.append(apply_ops(self.state, event["ops"]))
         self.events.append(event)
 
@@ -114,15 +118,16 @@ class Move:
 
     # -- checking ---------------------------------------------------------------------------
 
-    def check(self, ok: bool, reason: str) -> None:
-        """A rule check: refuse with `reason` unless the command overrides it."""
+    def check(self, ok: bool, reason: Message) -> None:
+        """A rule check: refuse with `reason` unless the command overrides it (then the reason
+        is kept, as a message, in the override's note)."""
         if ok:
             return
         if not self.override:
             raise Refused(reason)
         self.overridden.append(reason)
 
-    def fail(self, reason: str) -> NoReturn:
+    def fail(self, reason: str | Message) -> NoReturn:
         """A command that cannot be carried out at all (malformed, unknown name)."""
         raise Refused(reason)
 
@@ -150,8 +155,8 @@ class Move:
             if refusal:
                 self.fail(refusal)
             if key not in learned or learned[key] != value:
-                self.emit(Event.LEARNED, _("Learned from the components: {key} = {value}").format(
-                    key=key, value=value),
+                self.emit(Event.LEARNED, message(N_("Learned from the components: {key} = "
+                                                    "{value}"), key=key, value=str(value)),
                           ["set", ["learned", key], value])
 
     def value(self, kind: str, record: str | int, field: str, question: str) -> Any:

@@ -14,7 +14,7 @@ import copy
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from companion.i18n import _
+from companion.i18n import N_, _
 from companion.rules import (
     abilities,
     actions,
@@ -30,6 +30,7 @@ from companion.rules.catalogue import Ability, Catalogue
 from companion.rules.effects import KINDS
 from companion.rules.game import HANDLERS
 from companion.rules.ledger import shortfall
+from companion.rules.message import Message, message, say
 from companion.rules.move import Missing, Move, Refused
 from companion.rules.state import State
 from companion.rules.station import (
@@ -53,6 +54,11 @@ from companion.rules.words import (
 BONUS_DETAILS = {"transport_transaction": "transactions", "expedition_roll": "dice",
                  "diplomacy_action": "tracks", "free_sector": "sector",
                  "relocate_hub_resident": "resident", "return_to_supply": "returned"}
+
+
+def _said(reason: Message | None) -> str | None:
+    """An engine reason (a message) in words, in the language spoken now; None stays None."""
+    return None if reason is None else say(reason)
 
 
 def probe(state: State, catalogue: Catalogue, check: Callable[..., Any], *args: Any,
@@ -105,8 +111,8 @@ def ship_entry(state: State, catalogue: Catalogue, player: int, ship_id: str) ->
     ship = state["ships"][ship_id]
     price, __, missing = probe(state, catalogue, actions.ship_price, player, ship_id)
     __, turn_reason, __ = probe(state, catalogue, turns.require_main_action, player)
-    reason, __, __ = probe(state, catalogue, actions.why_unusable, player, ship_id)
-    reason = turn_reason or reason
+    unusable, __, __ = probe(state, catalogue, actions.why_unusable, player, ship_id)
+    reason = turn_reason or _said(unusable)
     owner = ship["owner"]
     return {"ship": ship_id, "owner": None if owner is None else _name(state, owner),
             "design": ship["design"], "type": ship["type"], "usable": reason is None,
@@ -144,7 +150,7 @@ def relocations(state: State, catalogue: Catalogue, player: int) -> list[dict]:
 
 def _lift(move: Move, player: int, where: Any, slot: int, species: str) -> list:
     """In a probe: where a resident could go once taken off its quarter."""
-    remove_resident(move, player, where, slot, to="hand", why=_("relocation"))
+    remove_resident(move, player, where, slot, to="hand", why=message(N_("relocation")))
     return places_for(move.state, player, species)
 
 
@@ -161,7 +167,7 @@ def human_then_income(state: State, catalogue: Catalogue, player: int) -> dict |
         places = places_for(move.state, player, "human")
         gains.buy_resident(move, player, "human", power.params["cost"],
                            where=places[0] if places else None, source=hub,
-                           why=_("Hub {hub}").format(hub=hub),
+                           why=message(N_("Hub {hub}"), hub=hub),
                            when_gaining=abilities.after_gaining_resident)
 
     __, reason, missing = probe(state, catalogue, gain)
@@ -262,8 +268,8 @@ def _construction(state: State, catalogue: Catalogue, player: int, ship_id: str,
         price, __, price_missing = probe(state, catalogue, actions.sector_price, player, design,
                                         number)
         if reason is None and price is not None:
-            reason = shortfall(state, player, {"metal": price},
-                               _("building Sector {number}").format(number=number))
+            reason = _said(shortfall(state, player, {"metal": price},
+                                     message(N_("building Sector {number}"), number=number)))
         sectors.append({"number": number, "level": info.level, "wing": color, "cost": cost,
                         "price": price, "allowed": reason is None, "reason": reason,
                         "missing": sorted({*missing, *cost_missing, *price_missing}),
@@ -284,7 +290,7 @@ def _humans(state: State, catalogue: Catalogue, player: int) -> dict:
     """What a Human die kept offers: observe (1 point) or recruit (its price, where it goes)."""
     price, __, __ = probe(state, catalogue, gains.human_price, player, gains.HUMAN_COST)
     return {"observe": {"points": 1}, "recruit": price,
-            "recruit_reason": why_not_gained(state, player, "human"),
+            "recruit_reason": _said(why_not_gained(state, player, "human")),
             "where": places_for(state, player, "human")}
 
 
@@ -302,7 +308,8 @@ def _transactions(state: State, catalogue: Catalogue, player: int,
     def one(item: dict) -> str | None:
         """The engine's verdict on a single transaction."""
         __, reason, __ = probe(state, catalogue, _after, first,
-                             gains.transactions, player, [item], limit=1, why=_("a preview"),
+                             gains.transactions, player, [item], limit=1,
+                             why=message(N_("a preview")),
                              when_gaining=abilities.after_gaining_resident)
         return reason
 
@@ -336,8 +343,8 @@ def _paid(player: int, ship_id: str | None, gems_left: int | None) -> Callable[[
     def pay(move: Move) -> None:
         if gems_left is not None:
             gems = move.state["players"][player]["gems"] - gems_left
-            words = actions.ship_words(move.state, ship_id)
-            ledger.pay(move, player, {"gems": gems}, _("using {ship}").format(ship=words))
+            words = actions.ship_label(move.state, ship_id)
+            ledger.pay(move, player, {"gems": gems}, message(N_("using {ship}"), ship=words))
     return pay
 
 
@@ -360,7 +367,7 @@ def _tracks(state: State, catalogue: Catalogue, player: int, first: Callable[[Mo
             cost, __, cost_missing = probe(state, catalogue, diplomacy.lobbying_cost,
                                           level + 1) if pay else (0, None, [])
         __, reason, __ = probe(state, catalogue, _after, first, diplomacy.advance, player, track,
-                             pay=pay, why=_("a preview"))
+                             pay=pay, why=message(N_("a preview")))
         tracks.append({"track": track, "level": level, "cost": cost,
                        "allowed": reason is None, "reason": reason,
                        "missing": cost_missing})

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from companion.i18n import _
 from companion.rules.catalogue import Catalogue
+from companion.rules.message import say
 from companion.rules.position import parse_position
 from companion.rules.scoring import ScoreSheet, score_game, sheet_as_json
 from companion.rules.state import State, fleet
@@ -84,7 +85,8 @@ def summary(state: State, catalogue: Catalogue) -> dict:
             }
             for index, me in enumerate(players)
         ],
-        "overrides": list(state["notes"]),
+        "overrides": [{"override": note["override"], "rules": [say(r) for r in note["rules"]]}
+                      for note in state["notes"]],  # the rules broken, worded now
     }
     if state["phase"] == "over":
         report["score"] = sheet_as_json(final_score(state, catalogue))

@@ -17,6 +17,7 @@ from companion.rules.abilities import after_gaining_resident
 from companion.rules.catalogue import Catalogue
 from companion.rules.diplomacy import advance
 from companion.rules.gains import gain_resident
+from companion.rules.message import Message, join, message
 from companion.rules.move import Move
 from companion.rules.names import normal_name, player_name_problem, twins, twins_refusal
 from companion.rules.state import Event, State, new_player, new_ship
@@ -27,8 +28,9 @@ from companion.rules.words import (
     PLAYER_COLORS,
     RESOURCES,
     SHIP_TYPES,
-    color_name,
+    color_message,
     joined,
+    joined_message,
 )
 
 HUB_QUESTIONS = {  # the starting resources in the order ("gems", *RESOURCES)
@@ -69,7 +71,7 @@ def new_game(move: Move) -> None:
     {"players": [{"name", "color"}], "first_game": bool, "advanced": bool, "friendly": bool,
      "aliens": {"teal": n, "pink": n, "brown": n, "gold": n}}
     """
-    move.check(move.state["phase"] == "new", _("a game has already been set up"))
+    move.check(move.state["phase"] == "new", message(N_("a game has already been set up")))
     players = move.command.get("players")
     if not isinstance(players, list) or not 2 <= len(players) <= 4:
         move.fail(_("a game is for 2 to 4 players: give \"players\": [{\"name\", \"color\"}, "
@@ -104,9 +106,9 @@ def new_game(move: Move) -> None:
                     "\"gold\"}} ({drawn} in all for {count} players, at most {per_color} "
                     "each)").format(drawn=drawn, count=count, per_color=per_color))
     move.check(sum(aliens.values()) == drawn,
-               _("Draw {drawn} Aliens for {count} players (\"2p: 50 / 3p: 70 / 4p: 90\"); these "
-                 "add up to {total}").format(drawn=drawn, count=count,
-                                             total=sum(aliens.values())))
+               message(N_("Draw {drawn} Aliens for {count} players (\"2p: 50 / 3p: 70 / 4p: "
+                          "90\"); these add up to {total}"),
+                       drawn=drawn, count=count, total=sum(aliens.values())))
     state_players = [new_player(name, p["color"]) for name, p in zip(names, players)]
     ships = {}
     for index, player in enumerate(state_players):
@@ -115,14 +117,14 @@ def new_game(move: Move) -> None:
     for kind in SHIP_TYPES:
         ships[f"neutral:{kind}"] = new_ship(f"neutral-{kind}", kind, None)
     if options["example"]:
-        started = (_("New game for {players} (first game) with example values (not stored for "
-                     "later games)") if first_game else
-                   _("New game for {players} (standard) with example values (not stored for "
-                     "later games)"))
+        started = (N_("New game for {players} (first game) with example values (not stored for "
+                      "later games)") if first_game else
+                   N_("New game for {players} (standard) with example values (not stored for "
+                      "later games)"))
     else:
-        started = (_("New game for {players} (first game)") if first_game
-                   else _("New game for {players} (standard)"))
-    move.emit(Event.GAME_STARTED, started.format(players=", ".join(names)),
+        started = (N_("New game for {players} (first game)") if first_game
+                   else N_("New game for {players} (standard)"))
+    move.emit(Event.GAME_STARTED, message(started, players=", ".join(names)),
               ["set", ["phase"], "setup"],
               ["set", ["options"], options],
               ["set", ["players"], state_players],
@@ -148,27 +150,29 @@ def sector_display(move: Move) -> None:
     numbers = move.command.get("sectors")
     if not isinstance(numbers, list) or not all(n in move.catalogue.sectors for n in numbers):
         move.fail(_("give the Sector numbers on display: \"sectors\": [101, 112, ...]"))
-    move.check(len(set(numbers)) == len(numbers), _("a Sector is listed twice"))
+    move.check(len(set(numbers)) == len(numbers), message(N_("a Sector is listed twice")))
     options = move.state["options"]
     per_stack = lay_out(move.catalogue, len(move.state["players"]),
                         options["friendly"])["per_stack"]
     stacks = Counter((move.catalogue.sectors[n].level, sector_color(move, n)) for n in numbers)
     for stack, count in sorted(stacks.items()):
-        move.check(count == per_stack, _("{count} Level-{level} {color} Sectors on display; the "
-                                         "display has {per_stack} of each").format(
-                                             count=count, level=stack[0],
-                                             color=color_name(stack[1]), per_stack=per_stack))
-    move.check(len(stacks) == 9, _("the display has Sectors of {count} stacks; it needs all "
-                                   "nine (three levels of three colours)").format(
-                                       count=len(stacks)))
+        move.check(count == per_stack, message(N_("{count} Level-{level} {color} Sectors on "
+                                                  "display; the display has {per_stack} of "
+                                                  "each"),
+                                               count=count, level=stack[0],
+                                               color=color_message(stack[1]),
+                                               per_stack=per_stack))
+    move.check(len(stacks) == 9, message(N_("the display has Sectors of {count} stacks; it needs "
+                                            "all nine (three levels of three colours)"),
+                                         count=len(stacks)))
     if options["first_game"]:
         endings = _table(move, "sector_display", "first_game_number_endings")
         odd = [n for n in numbers if n % 10 not in endings]
-        move.check(not odd, _("first game: use only Sectors ending in 1-4, not {odd}").format(
-            odd=odd))
+        move.check(not odd, message(N_("first game: use only Sectors ending in 1-4, not {odd}"),
+                                    odd=str(odd)))
     next_step = "sets" if options["first_game"] else "hubs"
-    labels = ", ".join(sector_label(move, n) for n in sorted(numbers))
-    move.emit(Event.DISPLAY_SET, _("Sector display: {sectors}").format(sectors=labels),
+    labels = join(", ", [sector_label(move, n) for n in sorted(numbers)])
+    move.emit(Event.DISPLAY_SET, message(N_("Sector display: {sectors}"), sectors=labels),
               ["set", ["display"], sorted(numbers)], ["set", ["setup", "step"], next_step])
 
 
@@ -178,7 +182,7 @@ def first_game_sets(move: Move) -> None:
     sets = _per_player(move, "sets", _("each player's set: \"sets\": {name: 1-4}"))
     move.check(len(set(sets.values())) == len(sets) and all(v in (1, 2, 3, 4)
                                                              for v in sets.values()),
-               _("each player gets a different set, 1 to 4"))
+               message(N_("each player gets a different set, 1 to 4")))
     for name, number in sets.items():
         player = move.player(name)
         record = f"first_game_set_{number}"
@@ -204,17 +208,19 @@ def deal_hubs(move: Move) -> None:
     unknown = [h for h in every if h not in move.catalogue.hubs]
     if unknown:
         move.fail(_("no Station Hub {hub}").format(hub=repr(unknown[0])))
-    move.check(len(set(every)) == len(every), _("a Hub is dealt twice"))
-    move.check(all(len(pair) == 2 for pair in dealt.values()), _("each player is dealt 2 Hubs"))
+    move.check(len(set(every)) == len(every), message(N_("a Hub is dealt twice")))
+    move.check(all(len(pair) == 2 for pair in dealt.values()),
+               message(N_("each player is dealt 2 Hubs")))
     if not move.state["options"]["advanced"]:
         advanced = [h for h in every if not h.startswith("B-")]
-        move.check(not advanced, _("the basic game uses Hubs B-1 to B-12 only, not {hubs}").format(
-            hubs=advanced))
+        move.check(not advanced, message(N_("the basic game uses Hubs B-1 to B-12 only, not "
+                                            "{hubs}"), hubs=str(advanced)))
     for name, pair in dealt.items():
-        move.emit(Event.HUBS_DEALT, _("{player} is dealt {hubs}").format(
-            player=name, hubs=joined(pair)),
+        move.emit(Event.HUBS_DEALT, message(N_("{player} is dealt {hubs}"),
+                                            player=name, hubs=joined_message(pair)),
                   ["set", ["players", move.player(name), "hub_options"], list(pair)])
-    move.emit(Event.SETUP_STEP, _("Level-3 ship draft"), ["set", ["setup", "step"], "reveal"],
+    move.emit(Event.SETUP_STEP, message(N_("Level-3 ship draft")),
+              ["set", ["setup", "step"], "reveal"],
               ["set", ["setup", "draft_level"], 3])
 
 
@@ -236,14 +242,14 @@ def reveal_ships(move: Move) -> None:
         if ship is None or ship.group != "deck_design" or ship.level not in (level, None):
             move.fail(_("{design} is not a Level-{level} ship design").format(
                 design=repr(design), level=level))
-    move.check(len(designs) == count, _("reveal {count} ships for {players} players, not "
-                                        "{given}").format(count=count,
-                                                          players=len(move.state["players"]),
-                                                          given=len(designs)))
+    move.check(len(designs) == count, message(N_("reveal {count} ships for {players} players, "
+                                                 "not {given}"),
+                                              count=count, players=len(move.state["players"]),
+                                              given=len(designs)))
     order = list(range(len(move.state["players"])))
     first, second = (order, order[::-1]) if level == 3 else (order[::-1], order)
-    move.emit(Event.SHIPS_REVEALED, _("Level-{level} ships revealed: {ships}").format(
-        level=level, ships=", ".join(designs)),
+    move.emit(Event.SHIPS_REVEALED, message(N_("Level-{level} ships revealed: {ships}"),
+                                            level=level, ships=", ".join(designs)),
               ["set", ["setup", "revealed"], list(designs)],
               ["set", ["setup", "draft_order"], first + second],
               ["set", ["setup", "step"], "draft"])
@@ -255,24 +261,25 @@ def draft_ship(move: Move) -> None:
     player = move.player()
     setup = move.state["setup"]
     move.check(setup["draft_order"][0] == player,
-               _("it is {player}'s pick").format(player=move.name(setup["draft_order"][0])))
+               message(N_("it is {player}'s pick"), player=move.name(setup["draft_order"][0])))
     design = move.command.get("ship")
     if design not in setup["revealed"]:
         move.fail(_("{design} is not among the ships on offer: {ships}").format(
             design=repr(design), ships=", ".join(setup["revealed"])))
     ship = move.catalogue.ships[design]
     _give_ship(move, player, design, ship.type)
-    move.emit(Event.SHIP_DRAFTED, _("{player} drafts {design}").format(
-        player=move.name(player), design=design),
+    move.emit(Event.SHIP_DRAFTED, message(N_("{player} drafts {design}"),
+                                          player=move.name(player), design=design),
               ["remove_at", ["setup", "revealed"], setup["revealed"].index(design)],
               ["remove_at", ["setup", "draft_order"], 0])
     if not setup["draft_order"]:
         if setup["draft_level"] == 3:
-            move.emit(Event.SETUP_STEP, _("Level-2 ship draft"),
+            move.emit(Event.SETUP_STEP, message(N_("Level-2 ship draft")),
                       ["set", ["setup", "draft_level"], 2],
                       ["set", ["setup", "step"], "reveal"])
         else:
-            move.emit(Event.SETUP_STEP, _("Each player keeps one of their two Hubs, in turn order"),
+            move.emit(Event.SETUP_STEP,
+                      message(N_("Each player keeps one of their two Hubs, in turn order")),
                       ["set", ["setup", "step"], "choose_hub"],
                       ["set", ["setup", "hub_order"], list(range(len(move.state["players"])))])
 
@@ -283,16 +290,16 @@ def choose_hub(move: Move) -> None:
     _step(move, "choose_hub")
     player = move.player()
     order = move.state["setup"]["hub_order"]
-    move.check(order[0] == player, _("it is {player}'s turn to choose a Hub").format(
-        player=move.name(order[0])))
+    move.check(order[0] == player, message(N_("it is {player}'s turn to choose a Hub"),
+                                           player=move.name(order[0])))
     hub = move.command.get("hub")
     offered = move.state["players"][player]["hub_options"]
     if hub not in offered:
         move.fail(_("{player} was dealt {hubs}, not {hub}").format(
             player=move.name(player), hubs=joined(offered), hub=hub))
     _take_hub(move, player, hub)
-    move.emit(Event.HUB_CHOSEN, _("{player} keeps Hub {hub}").format(player=move.name(player),
-                                                                     hub=hub),
+    move.emit(Event.HUB_CHOSEN, message(N_("{player} keeps Hub {hub}"), player=move.name(player),
+                                        hub=hub),
               ["remove_at", ["setup", "hub_order"], 0])
     if not move.state["setup"]["hub_order"]:
         _start_bonuses(move)
@@ -300,8 +307,8 @@ def choose_hub(move: Move) -> None:
 
 def _take_hub(move: Move, player: int, hub: str) -> None:
     quarters = move.catalogue.hubs[hub].living_quarters
-    move.emit(Event.HUB_TAKEN, _("{player} takes Station Hub {hub}").format(
-        player=move.name(player), hub=hub),
+    move.emit(Event.HUB_TAKEN, message(N_("{player} takes Station Hub {hub}"),
+                                       player=move.name(player), hub=hub),
               ["set", ["players", player, "hub"], hub],
               ["set", ["players", player, "hub_quarters"], quarters],
               ["set", ["players", player, "hub_slots"], [None] * len(quarters)])
@@ -312,14 +319,14 @@ def _give_ship(move: Move, player: int, design: str, kind: str) -> str:
     ship_id, n = f"{name}:{design}", 2
     while ship_id in move.state["ships"]:
         ship_id, n = f"{name}:{design}#{n}", n + 1
-    move.emit(Event.SHIP_TAKEN, _("{player} takes a {design} ship").format(player=name,
-                                                                           design=design),
+    move.emit(Event.SHIP_TAKEN, message(N_("{player} takes a {design} ship"), player=name,
+                                        design=design),
               ["set", ["ships", ship_id], new_ship(design, kind, player)])
     return ship_id
 
 
 def _start_bonuses(move: Move) -> None:
-    move.emit(Event.SETUP_STEP, _("Each player takes the starting bonuses of their Hub"),
+    move.emit(Event.SETUP_STEP, message(N_("Each player takes the starting bonuses of their Hub")),
               ["set", ["setup", "step"], "bonuses"],
               ["set", ["setup", "bonus_order"], list(range(len(move.state["players"])))])
 
@@ -335,12 +342,12 @@ def starting_bonus(move: Move) -> None:
     _step(move, "bonuses")
     player = move.player()
     order = move.state["setup"]["bonus_order"]
-    move.check(order[0] == player, _("{player} takes their bonuses first").format(
-        player=move.name(order[0])))
+    move.check(order[0] == player, message(N_("{player} takes their bonuses first"),
+                                           player=move.name(order[0])))
     me = move.state["players"][player]
     hub = me["hub"]
     info = move.catalogue.hubs[hub]
-    why = _("starting bonus of Hub {hub}").format(hub=hub)
+    why = message(N_("starting bonus of Hub {hub}"), hub=hub)
     start = {k: hub_value(move, hub, f"starting_{k}") for k in ("gems", *RESOURCES)}
     ledger.gain(move, player, start, why)
     _starting_diplomacy(move, player, hub, why)
@@ -350,15 +357,16 @@ def starting_bonus(move: Move) -> None:
         sector = move.catalogue.sectors.get(number)
         move.check(sector is not None and (sector.level, sector_color(move, number)) ==
                    (spec["level"], spec["color"]),
-                   _("Hub {hub} gives a free Level-{level} {color} Sector, not {number}").format(
-                       hub=hub, level=spec["level"], color=color_name(spec["color"]),
-                       number=number))
+                   message(N_("Hub {hub} gives a free Level-{level} {color} Sector, not "
+                              "{number}"), hub=hub, level=spec["level"],
+                           color=color_message(spec["color"]), number=str(number)))
         add_sector(move, player, number, why)
     private = info.value("setup_private_sectors", 0)
     if private:
         numbers = _list(move, "private_sectors", private, _("the private Sectors drawn"))
-        move.emit(Event.PRIVATE_SECTORS, _("{player} sets aside {sectors} (Hub {hub})").format(
-            player=move.name(player), sectors=numbers, hub=hub),
+        move.emit(Event.PRIVATE_SECTORS, message(N_("{player} sets aside {sectors} (Hub {hub})"),
+                                                 player=move.name(player), sectors=str(numbers),
+                                                 hub=hub),
                   ["set", ["players", player, "private_sectors"], numbers])
     for change in info.value("setup_ship_changes", []):
         _ship_change(move, player, change, hub)
@@ -367,25 +375,26 @@ def starting_bonus(move: Move) -> None:
             gain_resident(move, player, species, "hub", why=why,
                           when_gaining=after_gaining_resident)
     compensation = _table(move, "turn_order_gems", f"player_{player + 1}")
-    ledger.gain(move, player, {"gems": compensation}, _("compensation for turn order"))
-    move.emit(Event.BONUSES_TAKEN, _("{player} has set up").format(player=move.name(player)),
+    ledger.gain(move, player, {"gems": compensation}, message(N_("compensation for turn order")))
+    move.emit(Event.BONUSES_TAKEN, message(N_("{player} has set up"), player=move.name(player)),
               ["remove_at", ["setup", "bonus_order"], 0],
               ["set", ["players", player, "ready"], True])
     if not move.state["setup"]["bonus_order"]:
-        move.emit(Event.PLAY_STARTED, _("Setup complete: the game begins"),
+        move.emit(Event.PLAY_STARTED, message(N_("Setup complete: the game begins")),
                   ["set", ["phase"], "play"], ["set", ["setup", "step"], "done"])
         start_turn(move, 0)
 
 
-def _starting_diplomacy(move: Move, player: int, hub: str, why: str) -> None:
+def _starting_diplomacy(move: Move, player: int, hub: str, why: Message) -> None:
     plan = hub_value(move, hub, "starting_diplomacy")
     steps = Counter(plan.get("fixed", {}))
     chosen = move.command.get("diplomacy") or {}
     if plan.get("choice"):
         move.check(sum(chosen.values()) == plan["choice"] and (
             len(chosen) == 1 or all(n == 1 for n in chosen.values())),
-            _("Hub {hub}: move up two spaces on one Diplomacy track or one space each on two "
-              "different tracks; give them as \"diplomacy\": {{track: n}}").format(hub=hub))
+            message(N_("Hub {hub}: move up two spaces on one Diplomacy track or one space each on "
+                       "two different tracks; give them as \"diplomacy\": {{track: n}}"),
+                    hub=hub))
         steps.update(chosen)
     for track, n in steps.items():
         for _time in range(n):
@@ -418,8 +427,8 @@ def _ship_change(move: Move, player: int, change: dict, hub: str) -> None:
             ship = move.catalogue.ships.get(design)
             move.check(ship is not None and ship.group == "deck_design"
                        and ship.level in (change["level"], None),
-                       _("{design} is not a Level-{level} ship design").format(
-                           design=repr(design), level=change["level"]))
+                       message(N_("{design} is not a Level-{level} ship design"),
+                               design=repr(design), level=change["level"]))
             _give_ship(move, player, design, ship.type if ship else "unknown")
         return
     candidates = discard_choices(move.state, player, change)
@@ -429,11 +438,11 @@ def _ship_change(move: Move, player: int, change: dict, hub: str) -> None:
         chosen = _list(move, "discard", change["count"],
                        _("the Level-{level} ship(s) discarded").format(level=change["level"]))
         move.check(all(sid in candidates for sid in chosen),
-                   _("{player} can discard {ships}").format(player=name,
-                                                            ships=", ".join(candidates)))
+                   message(N_("{player} can discard {ships}"), player=name,
+                           ships=", ".join(candidates)))
     for sid in chosen:
-        move.emit(Event.SHIP_DISCARDED, _("{player} discards {ship} (Hub {hub})").format(
-            player=name, ship=sid, hub=hub),
+        move.emit(Event.SHIP_DISCARDED, message(N_("{player} discards {ship} (Hub {hub})"),
+                                                player=name, ship=sid, hub=hub),
                   ["delete", ["ships", sid], None])
 
 

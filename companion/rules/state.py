@@ -1,8 +1,9 @@
 """The game state as plain JSON-shaped data, and the one way it changes: applying an event's ops.
 
-An event is `{"type": ..., "text": ..., "ops": [[op, path, value], ...]}`. Its ops are the only
-mutation the state ever sees, so the state is exactly the fold of the events, and every op has an
-inverse (recorded as it is applied) that undoes it exactly.
+An event is `{"type": ..., "message": {"key": ..., "params": {...}}, "ops": [[op, path, value],
+...]}`, its words as data (companion.rules.message). Its ops are the only mutation the state ever
+sees, so the state is exactly the fold of the events, and every op has an inverse (recorded as it
+is applied) that undoes it exactly.
 
 Ops: `add` a number, `set` a value, `delete` a key, `append` to a list, `pop` the last item of
 a list, `remove_at` an index of a list, `insert_at` an index of a list. A path is a list of keys and
@@ -19,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from enum import StrEnum
 from typing import Any, NotRequired, TypedDict
 
+from companion.rules.message import Message
 from companion.rules.words import SUPPLY_COUNTERS, TRACKS
 
 # -- the shape of the state ---------------------------------------------------------------------
@@ -129,10 +131,11 @@ class End(TypedDict):
 
 
 class Note(TypedDict):
-    """A command applied in spite of the rules it broke."""
+    """A command applied in spite of the rules it broke (as messages; a game stored before
+    messages has their words as broken)."""
 
     override: str
-    rules: list[str]
+    rules: list[Message | str]
 
 
 class State(TypedDict):
@@ -204,10 +207,14 @@ class Event(StrEnum):
 
 
 class EventRecord(TypedDict):
-    """An event: its type (`Event`), its text for the players, the ops that apply it."""
+    """An event: its type (`Event`), its words for the players as a message (a key and its
+    parameters, worded in the reader's language when shown: `message.event_text`), the ops that
+    apply it. An event stored before events carried messages has its words as played, `text`,
+    instead."""
 
     type: str
-    text: str
+    message: NotRequired[Message]
+    text: NotRequired[str]  # only in a game stored before messages (read, never written)
     ops: list[list]  # [op, path, value]
 
 

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.i18n import _
+from companion.i18n import N_, _
 from companion.rules.catalogue import Ability, Catalogue
+from companion.rules.message import Message, join, message
 from companion.rules.move import Missing, Move
 from companion.rules.state import Event, Sector, State, find_sector, new_sector
-from companion.rules.words import AEROBIC, color_name, resident_name
+from companion.rules.words import AEROBIC, color_message, resident_message, resident_name
 
 # Sector 108: "Once the living quarters here are occupied, your teal Sectors can hold Aliens of any
 # color (they can intermingle). If this Sector is later unoccupied, previously placed residents
@@ -95,17 +96,18 @@ def resident_label(species: str) -> str:
     return resident_name(species)
 
 
-def why_not_gained(state: State, player: int, species: str) -> str | None:
+def why_not_gained(state: State, player: int, species: str) -> Message | None:
     """Why a resident of `species` cannot be had now, or None: none left in the supply (Humans:
     on Terra), or "Residents cannot be acquired if there are no available living quarters"."""
-    label = resident_label(species)
+    label = resident_message(species)
     if state["supply"][species] <= 0:
-        return (_("no {resident} is left on Terra") if species == "human"
-                else _("no {resident} is left in the supply")).format(resident=label)
+        return message(N_("no {resident} is left on Terra") if species == "human"
+                       else N_("no {resident} is left in the supply"), resident=label)
     if not places_for(state, player, species):
-        return _("{player} has no living quarters free for a {resident} (\"Residents cannot be "
-                 "acquired if there are no available living quarters for them.\")").format(
-                     player=state["players"][player]["name"], resident=label)
+        return message(N_("{player} has no living quarters free for a {resident} (\"Residents "
+                          "cannot be acquired if there are no available living quarters for "
+                          "them.\")"),
+                       player=state["players"][player]["name"], resident=label)
     return None
 
 
@@ -119,15 +121,15 @@ def sector_color(move: Move, number: int) -> str:
                       _("What colour is Sector {number}?").format(number=number))
 
 
-def sector_label(move: Move, number: int) -> str:
+def sector_label(move: Move, number: int) -> Message:
     """"Sector 214 (pink)", or "Sector 214 (assumed pink, from its number)" while the colour the
     placement rules use is only inferred, so the table can see it and correct it."""
     color = sector_color(move, number)
     if (f"sectors/{number}/color" not in move.state["learned"]
             and move.catalogue.sectors[number]["color"].source == "inferred"):
-        return _("Sector {number} (assumed {color}, from its number)").format(
-            number=number, color=color_name(color))
-    return _("Sector {number} ({color})").format(number=number, color=color_name(color))
+        return message(N_("Sector {number} (assumed {color}, from its number)"),
+                       number=number, color=color_message(color))
+    return message(N_("Sector {number} ({color})"), number=number, color=color_message(color))
 
 
 def sector_layout(move: Move, number: int) -> dict:
@@ -172,7 +174,7 @@ def income_icons(move: Move, number: int) -> list[list]:
 # -- changing -----------------------------------------------------------------------------------
 
 
-def add_sector(move: Move, player: int, number: int, why: str) -> Sector:
+def add_sector(move: Move, player: int, number: int, why: Message) -> Sector:
     """Attach Sector `number` to the player's station (taking it from the display if there)."""
     info = move.catalogue.sectors[number]
     layout = sector_layout(move, number)
@@ -184,14 +186,14 @@ def add_sector(move: Move, player: int, number: int, why: str) -> Sector:
     if number in private:
         ops.append(["remove_at", ["players", player, "private_sectors"], private.index(number)])
     move.emit(Event.SECTOR_BUILT,
-              _("{player} adds {sector} to their station: {why}").format(
-                  player=move.name(player), sector=sector_label(move, number), why=why),
+              message(N_("{player} adds {sector} to their station: {why}"),
+                      player=move.name(player), sector=sector_label(move, number), why=why),
               *ops)
     return sector
 
 
 def place_resident(move: Move, player: int, species: str, where: Any = None, *,
-                   why: str, from_supply: bool = True) -> bool:
+                   why: Message, from_supply: bool = True) -> bool:
     """Take a resident from the supply to the leftmost free quarter of `where`.
 
     Returns False (and places nothing) when the supply has none of that species: "If there are
@@ -200,14 +202,15 @@ def place_resident(move: Move, player: int, species: str, where: Any = None, *,
     here: a resident gained from the supply goes through `gains.gain_resident`.
     """
     if from_supply and move.state["supply"][species] <= 0:
-        move.emit(Event.NOTE, _("No {species} left in the supply: {player} gains none").format(
-            species=color_name(species), player=move.name(player)))
+        move.emit(Event.NOTE, message(N_("No {species} left in the supply: {player} gains none"),
+                                      species=color_message(species), player=move.name(player)))
         return False
     places = places_for(move.state, player, species)
     label = resident_label(species)
     if where is None:
-        move.check(bool(places), _("{player} has no living quarters free for a {resident}").format(
-            player=move.name(player), resident=label))
+        move.check(bool(places), message(N_("{player} has no living quarters free for a "
+                                            "{resident}"), player=move.name(player),
+                                         resident=resident_message(species)))
         if not places:
             return False
         if len(places) > 1:
@@ -215,9 +218,11 @@ def place_resident(move: Move, player: int, species: str, where: Any = None, *,
                 resident=label, places=", ".join(map(str, places))))
         where = places[0]
     move.check(where in places,
-               _("a {resident} cannot go to {place}: free quarters for it are in {places}").format(
-                   resident=label, place=where,
-                   places=", ".join(map(str, places)) or _("no Sector")))
+               message(N_("a {resident} cannot go to {place}: free quarters for it are in "
+                          "{places}"),
+                       resident=resident_message(species), place=str(where),
+                       places=join(", ", map(str, places)) if places
+                       else message(N_("no Sector"))))
     turn = move.state["turn"]["number"]
     ops: list[list] = [["add", ["supply", species], -1]] if from_supply else []
     me = move.state["players"][player]
@@ -236,15 +241,16 @@ def place_resident(move: Move, player: int, species: str, where: Any = None, *,
                 player=move.name(player), number=where))
         ops += [["append", ["players", player, "sectors", index, "residents"], species],
                 ["append", ["players", player, "sectors", index, "placed_turn"], turn]]
-    text = (_("{player} places a {resident} in the Hub: {why}") if where == "hub"
-            else _("{player} places a {resident} in Sector {number}: {why}"))
-    move.emit(Event.RESIDENT_PLACED, text.format(player=move.name(player), resident=label,
-                                                 number=where, why=why), *ops)
+    text = (N_("{player} places a {resident} in the Hub: {why}") if where == "hub"
+            else N_("{player} places a {resident} in Sector {number}: {why}"))
+    move.emit(Event.RESIDENT_PLACED, message(text, player=move.name(player),
+                                             resident=resident_message(species), number=where,
+                                             why=why), *ops)
     return True
 
 
 def remove_resident(move: Move, player: int, where: Any, slot: int, *, to: str,
-                    why: str) -> str:
+                    why: Message) -> str:
     """Take the resident in `slot` of `where` off the station (to the supply, or "hand" for a
     relocation); the residents to its right shift left ("shift the remaining residents to the
     left to close the gap"), except on Hub A-11 ("residents do not shift left")."""
@@ -274,9 +280,9 @@ def remove_resident(move: Move, player: int, where: Any, slot: int, *, to: str,
                ["remove_at", [*base, "placed_turn"], slot]]
     if to == "supply":
         ops.append(["add", ["supply", species], 1])
-    text = (_("{player} takes a {species} resident off the Hub: {why}") if where == "hub"
-            else _("{player} takes a {species} resident off Sector {number}: {why}"))
-    move.emit(Event.RESIDENT_REMOVED, text.format(player=move.name(player),
-                                                  species=color_name(species), number=where,
-                                                  why=why), *ops)
+    text = (N_("{player} takes a {species} resident off the Hub: {why}") if where == "hub"
+            else N_("{player} takes a {species} resident off Sector {number}: {why}"))
+    move.emit(Event.RESIDENT_REMOVED, message(text, player=move.name(player),
+                                              species=color_message(species), number=where,
+                                              why=why), *ops)
     return species

@@ -3,15 +3,20 @@
 Every other module (the rules, the store, the UI) takes these from here. The names are in
 English (the keys and dicts stay as they are); the functions below give them in the language
 spoken now: `ship_name`, `design_name`, `track_name`, `species_name`, `color_name`,
-`resource_name`, `word`, `resident_name`, `amount`, `joined`. Imports only companion.i18n.
+`resource_name`, `word`, `resident_name`, `amount`, `joined`; and as messages (data, worded
+when shown: companion.rules.message) for the engine's events: `ship_message`, `design_message`,
+`track_message`, `color_message`, `resource_message`, `resident_message`, `amount_message`,
+`joined_message`. Imports only companion.i18n and companion.rules.message.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from companion import i18n
-from companion.i18n import N_, _, ngettext
+from companion.i18n import N_
+from companion.rules.message import Joined, Message, join, message, plural, say
 
 # -- players ------------------------------------------------------------------------------------
 
@@ -57,17 +62,26 @@ SHIP_NAMES = {"dismantle": N_("Dismantle"), "construction": N_("Construction"),
 def ship_name(kind: str) -> str:
     """A ship type's name in the language spoken now ("Terran Expedition"); an unknown type as
     it is."""
-    return i18n._(SHIP_NAMES[kind]) if kind in SHIP_NAMES else kind
+    return say(ship_message(kind))
+
+
+def ship_message(kind: str) -> Message | str:
+    """`ship_name` as a message (an unknown type as it is)."""
+    return message(SHIP_NAMES[kind]) if kind in SHIP_NAMES else kind
 
 
 def design_name(design: str) -> str:
     """A ship design as the players say it, in the language spoken now: "L3-ice_collector" ->
     "Ice Collector L3", "neutral-dismantle" -> "neutral Dismantle"."""
+    return say(design_message(design))
+
+
+def design_message(design: str) -> Message:
+    """`design_name` as a message."""
     level, _dash, kind = design.partition("-")
-    name = ship_name(kind)
     if level == "neutral":
-        return _("neutral {ship}").format(ship=name)
-    return _("{ship} {level}").format(ship=name, level=level)
+        return message(N_("neutral {ship}"), ship=ship_message(kind))
+    return message(N_("{ship} {level}"), ship=ship_message(kind), level=level)
 
 
 TRACKS = ("dismantle", "construction", "transport", "expedition")  # the Diplomacy tracks
@@ -77,7 +91,12 @@ TRACK_NAMES = {"dismantle": N_("Dismantle"), "construction": N_("Construct"),
 
 def track_name(track: str) -> str:
     """A Diplomacy track's name in the language spoken now ("Construct")."""
-    return i18n._(TRACK_NAMES[track]) if track in TRACK_NAMES else track
+    return say(track_message(track))
+
+
+def track_message(track: str) -> Message | str:
+    """`track_name` as a message (an unknown track as it is)."""
+    return message(TRACK_NAMES[track]) if track in TRACK_NAMES else track
 
 
 # -- words in the language spoken now -----------------------------------------------------------
@@ -101,13 +120,23 @@ def species_name(species: str) -> str:
 def color_name(color: str) -> str:
     """A player's or an Alien's colour ("pink"), in the language spoken now ("human" and the
     counters as `resource_name` says them)."""
-    return i18n._(COLOR_NAMES[color]) if color in COLOR_NAMES else resource_name(color)
+    return say(color_message(color))
+
+
+def color_message(color: str) -> Message | str:
+    """`color_name` as a message."""
+    return message(COLOR_NAMES[color]) if color in COLOR_NAMES else resource_message(color)
 
 
 def resource_name(key: str) -> str:
     """A resource, a die face or a counter ("food", "human", "gems"), in the language spoken
     now."""
-    return i18n._(RESOURCE_NAMES[key]) if key in RESOURCE_NAMES else str(key)
+    return say(resource_message(key))
+
+
+def resource_message(key: str) -> Message | str:
+    """`resource_name` as a message (anything else as it is)."""
+    return message(RESOURCE_NAMES[key]) if key in RESOURCE_NAMES else str(key)
 
 
 def word(key: str) -> str:
@@ -121,31 +150,49 @@ def word(key: str) -> str:
 
 def resident_name(species: str) -> str:
     """A resident: "Human", or an Alien by colour ("pink Alien"), in the language spoken now."""
+    return say(resident_message(species))
+
+
+def resident_message(species: str) -> Message:
+    """`resident_name` as a message."""
     if species == "human":
-        return _("Human")
-    return _("{color} Alien").format(color=color_name(species))
+        return message(N_("Human"))
+    return message(N_("{color} Alien"), color=color_message(species))
 
 
 def joined(items: Iterable[str]) -> str:
     """"a, b and c" in the language spoken now."""
+    return say(joined_message(items))
+
+
+def joined_message(items: Iterable[Any]) -> Message | Joined | Any:
+    """`joined` as a message: "a, b and c" of values, messages among them (one value: itself;
+    none: "")."""
     items = list(items)
     if len(items) < 2:
-        return "".join(items)
-    return _("{first} and {last}").format(first=", ".join(items[:-1]), last=items[-1])
+        return items[0] if items else ""
+    return message(N_("{first} and {last}"), first=join(", ", items[:-1]), last=items[-1])
+
+
+# The forms of a number of each counter (one, many), as ngettext takes them.
+AMOUNT_FORMS = {"gems": (N_("{count} GEM"), N_("{count} GEMs")),
+                "points": (N_("{count} point"), N_("{count} points")),
+                "food": (N_("{count} food"), N_("{count} food")),
+                "water": (N_("{count} water"), N_("{count} water")),
+                "metal": (N_("{count} metal"), N_("{count} metal"))}
 
 
 def amount(key: str, count: int, *, shown: str | None = None) -> str:
     """A number of one counter ("3 GEMs", "1 point", "2 food"), in the language spoken now;
     `shown`: the number as it is written there (e.g. marked up bigger), else as it is."""
     number = str(count) if shown is None else shown
-    if key == "gems":
-        return ngettext("{count} GEM", "{count} GEMs", count).format(count=number)
-    if key == "points":
-        return ngettext("{count} point", "{count} points", count).format(count=number)
-    if key == "food":
-        return ngettext("{count} food", "{count} food", count).format(count=number)
-    if key == "water":
-        return ngettext("{count} water", "{count} water", count).format(count=number)
-    if key == "metal":
-        return ngettext("{count} metal", "{count} metal", count).format(count=number)
+    if key in AMOUNT_FORMS:
+        return i18n.ngettext(*AMOUNT_FORMS[key], count).format(count=number)
     return f"{number} {key}"
+
+
+def amount_message(key: str, count: int) -> Message | str:
+    """`amount` as a message."""
+    if key in AMOUNT_FORMS:
+        return plural(*AMOUNT_FORMS[key], count, count=count)
+    return f"{count} {key}"

@@ -37,6 +37,7 @@ from companion.rules.catalogue import (
 )
 from companion.rules.effects import validate_ability
 from companion.rules.game import Game
+from companion.rules.message import event_text
 from companion.rules.move import Refused
 from companion.rules.position import parse_position
 
@@ -803,7 +804,7 @@ def _new_game(catalogue, values=None):
                   "aliens": {"teal": 13, "pink": 12, "brown": 13, "gold": 12}})
     given = {"catalogue": values} if values else {}
     step = game.execute({"cmd": "sector_display", "sectors": display_for(2), **given})
-    return game, " ".join(e["text"] for e in step.events)
+    return game, " ".join(event_text(e) for e in step.events)
 
 
 def test_display_shows_the_colours_it_assumes(table_catalogue):
@@ -820,7 +821,7 @@ def test_construction_shows_the_assumed_colour(table):
     table.set("Ann", metal=20)
     step = table.run({"cmd": "use_ship", "player": "Ann", "ship": "Ann:L1-construction",
                       "sector": 101})
-    assert any("adds Sector 101 (assumed teal, from its number) to their station" in e["text"]
+    assert any("adds Sector 101 (assumed teal, from its number) to their station" in event_text(e)
                for e in step.events)
 
 
@@ -853,7 +854,7 @@ def _build_with_swapped_colours(game):
         run({"cmd": "use_ship", "player": "Ann", "ship": "Bob:L1-construction", "sector": 201})
     run({"cmd": "use_ship", "player": "Ann", "ship": "Bob:L1-construction", "sector": 221})
     assert [(s["number"], s["color"]) for s in ann["sectors"]] == [(101, "pink"), (221, "pink")]
-    return " ".join(e["text"] for e in step.events)
+    return " ".join(event_text(e) for e in step.events)
 
 
 def test_sector_colour_corrected_on_a_script_line(table_catalogue):

@@ -21,6 +21,7 @@ from test_abilities import (
     use,
 )
 
+from companion.rules.message import event_text
 from companion.rules.move import Refused
 
 
@@ -39,7 +40,7 @@ def refused_unchanged(table, command, match):
 
 
 def notes(step):
-    return [e["text"] for e in step.events if e["type"] == "note"]
+    return [event_text(e) for e in step.events if e["type"] == "note"]
 
 
 def residents(table, number, name="Ann"):

@@ -7,6 +7,7 @@ import copy
 import pytest
 from tables import Table
 
+from companion.rules.message import say
 from companion.rules.move import Refused
 from companion.rules.report import final_score
 
@@ -145,7 +146,7 @@ def test_override_applies_and_records(table):
     assert table.player("Ann")["gems"] < 0
     note = table.state["notes"][-1]
     assert note["override"] == "we forgot Ann's income"
-    assert any("costs 3 GEMs" in rule for rule in note["rules"])
+    assert any("costs 3 GEMs" in say(rule) for rule in note["rules"])
 
 
 def test_adjustment_needs_a_note(table):

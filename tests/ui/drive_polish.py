@@ -18,6 +18,7 @@ from drive_game import long_press
 from drive_table import read_table, shot
 from harness import Robot, Steps, run
 
+from companion.rules.message import event_text
 from companion.ui.kit.colors import contrast
 
 
@@ -82,7 +83,7 @@ def note_and_contrast(robot: Robot, size: tuple[int, int], shots: Path | None) -
     usb_key(13)  # Enter: OK
     yield from robot.wait_for(lambda: robot.popup() is None, "the table")
     yield from read_table(robot)
-    robot.result["log"] = robot.app.session.game.game.steps[-1].events[-1]["text"]
+    robot.result["log"] = event_text(robot.app.session.game.game.steps[-1].events[-1])
     yield from robot.tap("table:home")
     yield from robot.wait_for(lambda: robot.find("home:resume") is not None, "home")
     contrasts["home:resume"] = button_contrast(robot, "home:resume")

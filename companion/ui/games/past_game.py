@@ -48,7 +48,6 @@ class PastGameScreen(Screen):
         try:
             info = store.game_info(self.game_id)
             played = store.open_game(self.game_id)
-            played.game.retell()  # its log in the language spoken now, not the one it was played in
             self.history = game_history(played)
         except Exception as error:  # a damaged game: say so, the list stays usable
             self.say(_("This game cannot be shown: {error}").format(error=error))

@@ -12,6 +12,7 @@ from typing import Any
 
 from companion.i18n import _, ngettext
 from companion.rules.catalogue import Catalogue
+from companion.rules.message import event_text
 from companion.rules.report import final_score
 from companion.rules.state import Event, State, apply_ops, new_state
 from companion.rules.words import color_name
@@ -79,7 +80,7 @@ def history(steps: Sequence[Any], state: State, catalogue: Catalogue) -> History
             if event["type"] == Event.SHIP_DISMANTLED and folded["turn"]["active"] is not None:
                 dismantled[folded["turn"]["active"]] += 1
             apply_ops(folded, event["ops"])
-            log.append(event["text"])
+            log.append(event_text(event))  # in the language spoken now
         if folded["players"]:
             by_turn[folded["turn"]["number"]] = [p["points"] for p in folded["players"]]
     players = state["players"]

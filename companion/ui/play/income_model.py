@@ -12,6 +12,7 @@ from typing import Any
 from companion.i18n import _
 from companion.rules.catalogue import Catalogue
 from companion.rules.game import Game
+from companion.rules.message import event_text
 from companion.rules.move import Missing, Refused
 from companion.rules.state import State
 from companion.rules.words import color_name
@@ -105,7 +106,7 @@ def dry_run(state: State, catalogue: Catalogue, command: Mapping[str, Any]) -> l
         return [_("Refused: {reason}").format(reason=refused.reason)]
     except Missing as missing:
         return [_("Asked on confirming: {question}").format(question=missing.question)]
-    lines = [event["text"] for event in step.events]
+    lines = [event_text(event) for event in step.events]
     name = command.get("player")
     before = next(p for p in state["players"] if p["name"] == name)
     after = next(p for p in game.state["players"] if p["name"] == name)

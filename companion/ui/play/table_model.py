@@ -8,9 +8,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion import i18n
 from companion.i18n import _, ngettext
 from companion.rules import words
+from companion.rules.message import event_text, say
 from companion.rules.state import Event
 from companion.rules.words import ALIEN_COLORS, TRACKS
 from companion.ui.kit.wording import ALIEN_LETTERS, track_short, word
@@ -94,9 +94,9 @@ def undo_text(events: Sequence[Mapping[str, Any]]) -> str:
     """The Undo button's text, named after what the player did in the last step: the event
     summing it up ("Cat takes income"), else its first event that is not bookkeeping (a ship
     used, a bonus chosen, a turn begun, a correction); "" when nothing."""
-    texts = ([e["text"] for e in events if e["type"] in SUMMARY_EVENTS]
-             or [e["text"] for e in events if e["type"] not in QUIET_EVENTS]
-             or [e["text"] for e in events])
+    texts = ([event_text(e) for e in events if e["type"] in SUMMARY_EVENTS]
+             or [event_text(e) for e in events if e["type"] not in QUIET_EVENTS]
+             or [event_text(e) for e in events])
     return _("Undo: {step}").format(step=texts[0]) if texts else ""
 
 
@@ -150,7 +150,7 @@ def changed_numbers(before: TableView | None, after: TableView) -> set[tuple[str
 def table_view(state: Mapping[str, Any], opts: Mapping[str, Any],
                last_events: Sequence[Mapping[str, Any]], condition: str = "") -> TableView:
     """The table screen from the state, options(state, catalogue), the last step's events and
-    the condition that triggered the end (end_model.trigger_condition)."""
+    the condition that triggered the end (trigger_condition)."""
     turn = opts["turn"]
     active = turn["player"]
     colors = {p["name"]: p["color"] for p in state["players"]}
@@ -177,32 +177,15 @@ def table_view(state: Mapping[str, Any], opts: Mapping[str, Any],
         income_reason=opts["income"]["reason"] or "")
 
 
-TRIGGER_PREFIX = "The end of the game is triggered: "
-
-
-# The engine's end_triggered event (rules/turns.py), in English: a game played in English keeps
-# its events' English texts when it is shown in German.
-TRIGGER = "The end of the game is triggered: {conditions}. Everyone else gets one more turn."
-
-
-def conditions_of(text: str) -> str:
-    """The conditions an end_triggered event's text names, in the language it was written in
-    (the one spoken now, or English); else the text up to its first full stop."""
-    spoken = i18n._(TRIGGER)  # the engine's text, marked (and translated) in rules/turns.py
-    for template in (spoken, TRIGGER):
-        before, _marker, after = template.partition("{conditions}")
-        if text.startswith(before) and text.endswith(after) \
-                and len(text) >= len(before) + len(after):
-            return text[len(before):len(text) - len(after)]
-    return text.removeprefix(TRIGGER_PREFIX).split(". ", 1)[0]
-
-
 def trigger_condition(steps: Sequence[Any]) -> str:
-    """The condition that triggered the end ("Ann has 41 points (40 or more)"), from the
-    engine's end_triggered event, looked for from the newest step back; "" when there is none
-    (call it once the end is triggered: options()["end"]["triggered_by"])."""
+    """The condition that triggered the end ("Ann has 41 points (40 or more)"), in the language
+    spoken now: the conditions the engine's end_triggered event carries as data, looked for from
+    the newest step back; "" when there is none (call it once the end is triggered:
+    options()["end"]["triggered_by"]), or when the event was stored before events carried
+    messages (its text is not taken apart: end_text names the player instead)."""
     for step in reversed(steps):
         for event in step.events:
             if event["type"] == Event.END_TRIGGERED:
-                return conditions_of(event["text"])
+                conditions = event.get("message", {}).get("params", {}).get("conditions")
+                return "" if conditions is None else say(conditions)
     return ""

@@ -263,10 +263,9 @@ class CompanionApp(App):
             self.status.show(problems)
 
     def _language_changed(self) -> None:
-        """A new language: the open game is told again in it (its stored texts are in the
-        language it was played in), then the screen shown says everything again (kv rules
-        that read `tr._` follow by themselves)."""
-        self.session.retell()
+        """A new language: the screen shown says everything again (kv rules that read `tr._`
+        follow by themselves; the game's events carry messages, worded as they are shown, so
+        nothing is replayed)."""
         current = self.screens.current_screen if self.screens is not None else None
         if hasattr(current, "refresh"):
             current.refresh()

@@ -11,12 +11,12 @@ message, never a crash.
 from __future__ import annotations
 
 import json
-import logging
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from companion import i18n
 from companion.files import read_script, write_text_atomically
 from companion.i18n import _
 from companion.rules.move import Missing, Refused
@@ -25,8 +25,6 @@ from companion.rules.script import parse
 from companion.store import Store, StoredGame
 from companion.store.db import default_db_path
 from companion.ui.shell.routes import OUTSIDE_GAMES
-
-log = logging.getLogger(__name__)
 
 # companion/examples is the project's examples/ (a link there), in every installed copy too
 DEMO_SCRIPT = Path(__file__).resolve().parents[2] / "examples" / "three-players-draft.jsonl"
@@ -59,7 +57,7 @@ class GameSession:
                 self.game = self.store.open_game(saved["game"])
         except Exception as error:  # a locked, damaged or unwritable database: say so, go on
             self.problem = _("The game store could not be opened: {error}").format(error=error)
-        self.retell()
+        self._options = None
 
     def open_demo(self, steps: int = DEMO_STEPS) -> None:
         """Replay the example game part-way into the database given with --db, else into a
@@ -101,14 +99,15 @@ class GameSession:
 
     def options(self, ship: str | None = None) -> dict:
         """What may be done now (the engine's `options`); the whole table's options are
-        computed once per position of the game (its steps, undone steps and catalogue), however
-        often a refresh asks. Treat the result as read-only."""
+        computed once per position of the game (its steps, undone steps and catalogue) and
+        language (their reasons are in words), however often a refresh asks. Treat the result
+        as read-only."""
         assert self.game is not None
         if ship is not None:
             return options(self.game.state, self.game.catalogue, ship=ship)
         played = self.game.game
         position = (id(played), len(played.steps), id(played.steps[-1]) if played.steps else 0,
-                    len(played.undone), id(played.catalogue))
+                    len(played.undone), id(played.catalogue), i18n.language())
         if self._options is None or self._options[0] != position:
             self._options = (position, options(played.state, played.catalogue))
         return self._options[1]
@@ -160,20 +159,8 @@ class GameSession:
             self.game = self.store.open_game(game_id)
         except Exception as error:
             return str(error)
-        self.retell()
-        return ""
-
-    def retell(self) -> None:
-        """Tell the open game again in the language spoken now (Game.retell): done when a game
-        is opened and after a change of language, since its events' texts are stored in the
-        language they were played in (perhaps more than one); the store is not touched. The
-        options, worded too, are computed afresh."""
         self._options = None
-        if self.game is None:
-            return
-        for number, why in self.game.game.retell():
-            log.warning("game %s, step %s: its stored texts are kept, not retold (%s)",
-                        self.game.id, number, why)
+        return ""
 
     # --- the screen to come back to ------------------------------------------------------
 

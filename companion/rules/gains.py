@@ -23,7 +23,7 @@ from companion.i18n import _
 from companion.rules import commands, ledger
 from companion.rules.catalogue import Ability
 from companion.rules.move import Move, Refused
-from companion.rules.state import Event
+from companion.rules.state import Event, hub_of
 from companion.rules.station import (
     active_abilities,
     add_sector,
@@ -204,7 +204,7 @@ def wing_problem(move: Move, player: int, level: int, color: str) -> str | None:
         return _("{player}'s {color} wing already has a Level-{level} Sector").format(
             player=move.name(player), color=color_name(color), level=level)
     any_order = any(a.kind == "build_rule" for a in move.catalogue.hubs[
-        move.state["players"][player]["hub"]].abilities)
+        hub_of(move.state["players"][player])].abilities)
     if level > 1 and not any_order and (level - 1, color) not in built:
         return _("the {color} wing needs its Level-{below} Sector before a Level-{level} one: "
                  "\"each wing must be built from smallest to largest\"").format(
@@ -228,9 +228,11 @@ def take_free_sector(move: Move, player: int, source: str, level: int, *, why: s
         return
     number = bonus_detail(move, source, _("free Sector's number"), commands.SECTOR)
     sector = move.catalogue.sectors.get(number)
-    move.check(sector is not None and sector.level == level,
-               _("{source}: the free Sector must be Level-{level}").format(source=source,
-                                                                           level=level))
+    not_level = _("{source}: the free Sector must be Level-{level}").format(source=source,
+                                                                          level=level)
+    if sector is None:  # no Sector by that number: no override builds it
+        move.fail(not_level)
+    move.check(sector.level == level, not_level)
     move.check(number in move.state["display"],
                _("Sector {number} is not on display").format(number=number))
     check_wing(move, player, sector.level, sector_color(move, number))

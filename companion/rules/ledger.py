@@ -10,7 +10,7 @@ from collections.abc import Mapping
 
 from companion.i18n import _
 from companion.rules.move import Move
-from companion.rules.state import Event, State
+from companion.rules.state import Event, State, count
 from companion.rules.words import amount, joined
 
 
@@ -46,7 +46,7 @@ def pay(move: Move, player: int, amounts: Mapping[str, int], why: str) -> None:
 def shortfall(state: State, player: int, amounts: Mapping[str, int], why: str) -> str | None:
     """Why the player cannot pay `amounts` (what they cost and what the player has), or None."""
     have = state["players"][player]
-    short = {k: have[k] for k, n in amounts.items() if have[k] < n}
+    short = {k: count(have, k) for k, n in amounts.items() if count(have, k) < n}
     if not short:
         return None
     return _("{why} costs {amounts}; {player} has {has}").format(

@@ -8,7 +8,7 @@ A number the catalogue lacks is None, and the entry names its key in `missing`.
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict, final
 
 Place = int | str  # where a resident goes: a Sector number, or "hub"
 Amounts = dict[str, int]  # counters and amounts: {"gems": 2, "food": 1}
@@ -163,7 +163,10 @@ class DismantleTarget(TypedDict):
     missing: list[str]
 
 
+@final
 class DismantleAction(TypedDict):
+    """A Dismantle's action: the player's own unused ships it may take."""
+
     dismantle: list[DismantleTarget]
 
 
@@ -180,7 +183,10 @@ class SectorOffer(Verdict):
     abilities: list[AbilityNeed]
 
 
+@final
 class ConstructionAction(TypedDict):
+    """A Construction's action: the display's and the player's private Sectors."""
+
     sectors: list[SectorOffer]
 
 
@@ -203,7 +209,10 @@ class DiceOffer(TypedDict):
     humans: HumanOffer
 
 
+@final
 class ExpeditionAction(DiceOffer):
+    """A Terran Expedition's action: its dice (None: a value the catalogue lacks)."""
+
     missing: list[str]
 
 
@@ -223,11 +232,15 @@ class ResidentOffer(ResidentItem, Verdict):
 
 
 class TradeOffer(TypedDict):
+    """Trades: the pairs of resources the player can pay, and what one gains."""
+
     pay: list[list[str]]  # the pairs of resources the player can pay
     gain: list[str]
 
 
 class BuyOffer(Verdict):
+    """Buying one resource for GEMs."""
+
     gems: int
     gain: list[str]
 
@@ -241,7 +254,10 @@ class TransactionsOffer(TypedDict):
     buy: BuyOffer
 
 
+@final
 class TransportAction(TransactionsOffer):
+    """A Transport's action: its transactions, up to `transactions` of them."""
+
     transactions: int | None  # the most a Transport makes
     missing: list[str]
 
@@ -256,25 +272,37 @@ class TrackOffer(Verdict):
 
 
 class TracksOffer(TypedDict):
+    """Diplomacy tracks to advance on, at most `tracks_at_most` of them."""
+
     tracks_at_most: int | None
     tracks: list[TrackOffer]
 
 
+@final
 class DiplomacyAction(TracksOffer):
+    """A Diplomacy ship's action: its tracks and their lobbying costs."""
+
     missing: list[str]
 
 
+@final
 class FarmAction(TypedDict):
+    """A Farm's action: the food it gives."""
+
     food: int | None
     missing: list[str]
 
 
+@final
 class IceCollectorAction(TypedDict):
+    """An Ice Collector's action: the water it gives."""
+
     water: int | None
     missing: list[str]
 
 
-# A ship's action, by its type (the ship's `type` says which).
+# A ship's action, by its type (the ship's `type` says which; each is @final, so that a key
+# narrows the union: `if "sectors" in action`).
 ShipAction = (DismantleAction | ConstructionAction | ExpeditionAction | TransportAction
               | DiplomacyAction | FarmAction | IceCollectorAction)
 
@@ -301,19 +329,26 @@ class ShipOptions(ShipEntry):
 
 
 class OfferAsks(TypedDict):
+    """What every bonus offer may carry: a value needed before it (`bonus_offer`'s `asks`)."""
+
     asks: NotRequired[Asked]  # a value the engine needs before it gets to the bonus action
 
 
+@final
 class TransactionsBonus(TransactionsOffer, OfferAsks):
+    """A bonus action's transactions (B-5, 206, 218, 301, A-3), `transactions` of them."""
+
     transactions: int
 
 
+@final
 class DiceBonus(DiceOffer, OfferAsks):
-    pass
+    """A bonus action's dice (225, 321, A-3)."""
 
 
+@final
 class TracksBonus(TracksOffer, OfferAsks):
-    pass
+    """A bonus action's Diplomacy track (117, 306, A-7)."""
 
 
 class Pick(Verdict):
@@ -327,10 +362,14 @@ class Pick(Verdict):
     points: NotRequired[int]  # returning nothing: the points lost (negative)
 
 
+@final
 class PicksBonus(OfferAsks):
+    """A bonus action's choices (326's free Sector, A-11's resident, what A-12 returns)."""
+
     choices: list[Pick]
 
 
+# A bonus action's offer, by what it asks (AbilityNeed.bonus; @final: a key narrows it).
 BonusOffer = TransactionsBonus | DiceBonus | TracksBonus | PicksBonus
 
 
@@ -338,6 +377,8 @@ BonusOffer = TransactionsBonus | DiceBonus | TracksBonus | PicksBonus
 
 
 class NewGameStep(TypedDict):
+    """Before the game: `new_game`, for 2 to 4 players."""
+
     command: Literal["new_game"]
     players: list[int]  # the player counts
     colors: list[str]
@@ -345,6 +386,8 @@ class NewGameStep(TypedDict):
 
 
 class SectorDisplayStep(TypedDict):
+    """`sector_display`: the Sectors laid out, stack by stack."""
+
     command: Literal["sector_display"]
     per_stack: int
     stacks: list[tuple[int, str | None]]  # (level, colour)
@@ -352,12 +395,16 @@ class SectorDisplayStep(TypedDict):
 
 
 class FirstGameSetsStep(TypedDict):
+    """`first_game_sets`: each player's fixed set (a first game)."""
+
     command: Literal["first_game_sets"]
     players: list[str]
     sets: list[int]
 
 
 class DealHubsStep(TypedDict):
+    """`deal_hubs`: the Hubs dealt, `per_player` to each."""
+
     command: Literal["deal_hubs"]
     players: list[str]
     per_player: int
@@ -365,6 +412,8 @@ class DealHubsStep(TypedDict):
 
 
 class RevealShipsStep(TypedDict):
+    """`reveal_ships`: the ships revealed for a round of the draft."""
+
     command: Literal["reveal_ships"]
     level: int
     count: int
@@ -372,6 +421,8 @@ class RevealShipsStep(TypedDict):
 
 
 class DraftShipStep(TypedDict):
+    """`draft_ship`: the next pick of the draft, in snake order."""
+
     command: Literal["draft_ship"]
     player: str
     order: list[str]  # the snake order, from this player
@@ -379,12 +430,16 @@ class DraftShipStep(TypedDict):
 
 
 class ChooseHubStep(TypedDict):
+    """`choose_hub`: the player keeps one of their Hubs."""
+
     command: Literal["choose_hub"]
     player: str
     hubs: list[str]
 
 
 class FreeSector(TypedDict):
+    """A free Sector a Hub's starting bonus gives (its level and colour)."""
+
     level: int
     color: str
 
@@ -410,6 +465,8 @@ class DiscardShips(TypedDict):
 
 
 class StartingBonusStep(TypedDict):
+    """`starting_bonus`: what the player's Hub gives and asks at the start."""
+
     command: Literal["starting_bonus"]
     player: str
     hub: str

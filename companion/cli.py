@@ -131,7 +131,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _run_app(args: argparse.Namespace) -> int:
-    from companion.ui.app import run_app  # Kivy is imported only when the app starts.
+    from companion.ui.shell.start import run_app  # Kivy is imported only when the app starts.
 
     run_app(fullscreen=args.fullscreen, size=args.size, kiosk=args.kiosk, demo=args.demo,
             start="calculator" if args.calculator else None, db=args.app_db,

@@ -12,11 +12,11 @@ from urllib.parse import parse_qs, quote
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "ui"))
 
-from test_play import replayed
+from ui_fixtures import replayed
 
 from companion import export
 from companion.store import Store, bgstats_play, export_text
-from companion.ui.qr_model import module_pixels, qr_matrix
+from companion.ui.games.qr_model import module_pixels, qr_matrix
 
 
 def test_every_entry_has_a_stable_uuid_and_a_modification_date(tmp_path: Path) -> None:

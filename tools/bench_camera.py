@@ -4,7 +4,7 @@
 
 The expedition screen shows the camera's picture of the dice while the dice are read in a
 background thread (`vision.live.DiceWatcher`); the main thread only draws the newest sighting
-(`companion.ui.dice_camera.DiceCameraView`), so the UI must never stall while the camera reads.
+(`companion.ui.kit.dice_camera.DiceCameraView`), so the UI must never stall while the camera reads.
 This starts `Xvfb` on a free display and, in a fresh process, a minimal Kivy app (800x480) with
 the real `DiceCameraView` (440x330, as on the action screen) watching a camera played from the
 three d6-tray photos in tests/vision/fixtures (640x640, looped) with `PipReader().follower`, the
@@ -56,7 +56,7 @@ def measure(photos: Path, seconds: float, size: tuple[int, int],
             opencv_threads: int | None) -> dict[str, Any]:
     """In the app's process: show the camera, measure; returns the figures."""
     sys.path.insert(0, str(REPO))
-    from companion.ui.app import configure_kivy
+    from companion.ui.shell.window import configure_kivy
 
     configure_kivy(size=size)
     import cv2
@@ -65,7 +65,7 @@ def measure(photos: Path, seconds: float, size: tuple[int, int],
     from kivy.core.window import Window
     from kivy.uix.widget import Widget
 
-    from companion.ui.dice_camera import DiceCameraView
+    from companion.ui.kit.dice_camera import DiceCameraView
     from vision.camera import ImageCamera
     from vision.faces import Reading
     from vision.live import DiceWatcher, Sighting

@@ -41,12 +41,14 @@ def rss_mb() -> float:
 def measure(launched: float, taps: int, size: tuple[int, int]) -> dict[str, Any]:
     """In the app's process: run the demo and measure; returns the figures."""
     sys.path.insert(0, str(REPO))
-    from companion.ui.app import build_app, configure_kivy
+    from companion.ui.shell.window import configure_kivy
 
     configure_kivy(size=size)
     from kivy.clock import Clock
     from kivy.core.window import Window
     from kivy.tests.common import UnitTestTouch
+
+    from companion.ui.shell.app import build_app
 
     app = build_app(demo=True)
     figures: dict[str, Any] = {"touch_ms": {"next": [], "undo": []}, "handled_ms": []}

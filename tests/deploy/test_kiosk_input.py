@@ -1,6 +1,7 @@
-"""The kiosk's window and touch input as Kivy is configured (companion.ui.app.kivy_settings and
-configure_kivy): one input provider per touchscreen, the mouse provider standing aside while a
-finger is down, the cursor hidden, the picture and touches rotated together."""
+"""The kiosk's window and touch input as Kivy is configured (companion.ui.shell.window:
+kivy_settings and configure_kivy): one input provider per touchscreen, the mouse provider
+standing aside while a finger is down, the cursor hidden, the picture and touches rotated
+together."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import sys
 
 import pytest
 
-from companion.ui.app import kivy_settings
+from companion.ui.shell.window import kivy_settings
 
 TOUCHSCREEN = "probesysfs,provider=hidinput"
 MOUSE_ASIDE = "mouse,multitouch_on_demand,disable_on_activity"
@@ -52,7 +53,7 @@ def test_rotation_turns_the_window_and_with_it_every_touch():
 
 CONFIGURE = """
 import json, os, sys
-from companion.ui.app import configure_kivy
+from companion.ui.shell.window import configure_kivy
 configure_kivy(kiosk=sys.argv[1] == "kiosk", rotation=270)
 from kivy.config import Config
 print(json.dumps({"input": dict(Config.items("input")),

@@ -8,7 +8,7 @@ import threading
 import pytest
 from kivy.clock import ClockBase
 
-from companion.ui.panel_bridge import PanelBridge, light_signal, start_panels
+from companion.ui.shell.panel_bridge import PanelBridge, light_signal, start_panels
 from hardware import PANEL_PROBLEM, GPIOConfig, KeyboardPanel, PanelConfig, SerialConfig
 from hardware.panel import Panel
 

@@ -57,7 +57,7 @@ def answer_value(robot: Robot, answers: Mapping[str, str | Sequence[str]] | None
     contains - digits typed on the keypad (default "2"), or a value pop-up's buttons tapped by
     their choice's id, the same in every language ("0" for Quarter 1, "done" for Done:
     values_model.choice_id); its question is noted in result["asked"]; OK."""
-    from companion.ui.values import ValuePopup
+    from companion.ui.kit.values import ValuePopup
 
     popup = robot.popup()
     question = popup.question if isinstance(popup, ValuePopup) else popup.title

@@ -134,7 +134,7 @@ def record_lit(robot: Robot, name: str) -> list[list[str]]:
 
 def whole_game(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
     """The game above, by touch; the score sheet read off the end screen; then a kill."""
-    from companion.ui.panel_bridge import press  # Kivy is configured by now
+    from companion.ui.shell.panel_bridge import press  # Kivy is configured by now
     result = robot.result
     yield from setup(robot)
     yield from use_ship(robot, "Björn:L2-farm")

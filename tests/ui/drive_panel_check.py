@@ -37,7 +37,7 @@ def open_check(robot: Robot) -> Steps:
         yield from robot.tap("settings:panel-test")
         robot.result["opened_by"] = "button"
     else:
-        from companion.ui.panel_check import check_panel
+        from companion.ui.settings.panel_check import check_panel
 
         check_panel()
         robot.result.setdefault("opened_by", "check_panel()")
@@ -122,7 +122,7 @@ def live(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
     result["table_after_settings"] = {"active": robot.text("table:active"),
                                       "lights": leds(robot)}
 
-    from companion.ui.panel_check import check_panel  # on the table, where NEXT would play
+    from companion.ui.settings.panel_check import check_panel  # on the table, where NEXT would play
 
     check_panel()
     yield from robot.wait_for(lambda: robot.find("panel-check:close") is not None, "the test")

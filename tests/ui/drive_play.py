@@ -14,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from drive_table import read_table, shot
 from harness import Robot, Steps, run
 
-from companion.ui.station_model import contrast
+from companion.ui.kit.colors import contrast
 
 
 def lines(robot: Robot, prefix: str) -> list[str]:

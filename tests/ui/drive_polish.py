@@ -18,7 +18,7 @@ from drive_game import long_press
 from drive_table import read_table, shot
 from harness import Robot, Steps, run
 
-from companion.ui.station_model import contrast
+from companion.ui.kit.colors import contrast
 
 
 def button_contrast(robot: Robot, tag: str) -> dict[str, Any]:

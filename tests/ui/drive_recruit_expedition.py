@@ -90,7 +90,7 @@ def recruit(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
 
 
 def bonus_value(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
-    from companion.ui.values import ValuePopup
+    from companion.ui.kit.values import ValuePopup
 
     result = robot.result
     yield from read_table(robot)

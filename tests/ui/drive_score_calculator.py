@@ -226,7 +226,7 @@ def replace_and_save(robot: Robot, size: tuple[int, int], shots: Path | None) ->
     """One Hub per player, Save, Sector 214's quarters typed (the overlay remembers them), its
     residents' dots, Remove Sector / fewer players / the rulebook example asking first, and the
     sheet's sizes and notes."""
-    from companion.ui.widgets import NOTICE
+    from companion.ui.kit.widgets import NOTICE
 
     result: dict[str, Any] = robot.result
     yield from robot.tap("start:3")

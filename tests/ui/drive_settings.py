@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from harness import Robot, Steps, run
 
-from companion.ui.station_model import contrast
+from companion.ui.kit.colors import contrast
 
 
 def to_settings(robot: Robot) -> Steps:
@@ -57,7 +57,7 @@ def read_settings(robot: Robot) -> dict[str, Any]:
 
 def fill(widget: Any) -> tuple[float, ...]:
     """The colour behind a widget's text."""
-    from companion.ui.widgets import BACKGROUND  # Kivy only once the app has configured it
+    from companion.ui.kit.widgets import BACKGROUND  # Kivy only once the app has configured it
 
     if hasattr(widget, "background_color"):
         return tuple(widget.background_color)

@@ -49,7 +49,7 @@ def answer_icons(robot: Robot) -> Steps:
 def construction_values(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
     """Bob builds Sector 101 with Ann's Construction ship; every value the engine asks for is
     entered with the value-entry component; the table afterwards."""
-    from companion.ui.values import ValuePopup  # Kivy only once the window is configured
+    from companion.ui.kit.values import ValuePopup  # Kivy only once the window is configured
 
     asked: list[str] = robot.result.setdefault("asked", [])
     yield from to_bobs_turn(robot)
@@ -105,7 +105,7 @@ def catalogue_color(robot: Robot, size: tuple[int, int], shots: Path | None) -> 
 def catalogue_icons(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
     """Home, Catalogue, Sectors, Sector 101: its income icons entered by the pop-up's ids."""
     from companion.catalogue_files import read_overlay
-    from companion.ui.values import ValuePopup  # Kivy only once the window is configured
+    from companion.ui.kit.values import ValuePopup  # Kivy only once the window is configured
 
     def buttons() -> dict[str, str]:
         return {w.tag: robot.text(w.tag) for w in robot.all(

@@ -219,10 +219,12 @@ def run(scenarios: dict[str, Callable[..., Steps]], argv: list[str] | None = Non
     args = parser.parse_args(argv)
     width, height = (int(n) for n in args.size.lower().split("x"))
 
-    from companion.ui.app import build_app, configure_kivy
+    from companion.ui.shell.window import configure_kivy
 
     configure_kivy(size=(width, height), fullscreen=args.fullscreen)
     from kivy.clock import Clock
+
+    from companion.ui.shell.app import build_app
 
     app = build_app(demo=args.demo, start=start, db=args.db, config=args.config)
     robot = Robot(app, wait_timeout=args.timeout)

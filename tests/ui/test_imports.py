@@ -12,10 +12,11 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def test_the_screens_load_no_opencv_until_a_camera_is_used() -> None:
-    screens = sorted(p.stem for p in (REPO / "companion" / "ui").glob("*.py")
+    ui = REPO / "companion" / "ui"
+    modules = sorted(".".join(p.relative_to(REPO).with_suffix("").parts) for p in ui.rglob("*.py")
                      if p.stem not in ("__init__", "tr"))
-    code = ("import sys\nfrom companion.ui.app import configure_kivy\nconfigure_kivy()\n"
-            + "".join(f"import companion.ui.{name}\n" for name in screens)
+    code = ("import sys\nfrom companion.ui.shell.window import configure_kivy\nconfigure_kivy()\n"
+            + "".join(f"import {name}\n" for name in modules)
             + "print(sorted(m for m in ('cv2', 'numpy') if m in sys.modules))")
     env = {**os.environ, "KIVY_NO_ARGS": "1", "KIVY_NO_CONSOLELOG": "1",
            "KIVY_HOME": str(Path(os.environ.get("TMPDIR", "/tmp")) / "kivy-imports-test")}

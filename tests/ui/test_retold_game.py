@@ -8,12 +8,12 @@ from __future__ import annotations
 import copy
 from pathlib import Path
 
-from test_recruit_expedition import replayed
+from ui_fixtures import replayed
 
 from companion import i18n
 from companion.rules.game import Game
 from companion.store import Store
-from companion.ui.table_model import undo_text
+from companion.ui.play.table_model import undo_text
 
 INCOME = 75  # the example's commands up to Ann's income in round 8
 

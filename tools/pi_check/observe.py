@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-DEMO_NAME = "Demo (example values)"  # companion.ui.session.DEMO_NAME
+DEMO_NAME = "Demo (example values)"  # companion.ui.shell.session.DEMO_NAME
 GAME_SCREENS = {"setup", "table", "action", "income", "station", "end"}  # a game open
 
 

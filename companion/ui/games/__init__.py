@@ -1,0 +1,1 @@
+"""Games: home, the end screen, past games, statistics, the score chart and the BG Stats QR code."""

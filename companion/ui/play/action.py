@@ -1,0 +1,275 @@
+"""The action screen: a tapped ship's flow (flows.py, shown by action_model.py) one decision at a
+time as big buttons, its preview with Confirm / Back, a refusal quoting the rule with Override…,
+a missing value asked on the value-entry component (values.py); then the Diplomacy bonuses
+given by themselves (one line per player, OK) and each waiting player's Diplomacy bonus prompt.
+Every confirmed step goes through the store before the screen moves on.
+"""
+
+from __future__ import annotations
+
+from kivy.app import App
+from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, StringProperty
+from kivy.uix.screenmanager import Screen
+
+from companion.i18n import _
+from companion.store import StoredGame
+from companion.ui.kit.dice_camera import dice_watcher, keep_reading
+from companion.ui.kit.widgets import (
+    BUTTON,
+    PLAYER_RGBA,
+    PLAYER_TEXT,
+    NotePopup,
+    hex_color,
+)
+from companion.ui.play.action_model import (
+    ActionModel,
+    Button,
+    Panel,
+    camera_button,
+    given_panel,
+    prompt_panel,
+)
+from companion.ui.play.answers import ask_first, ask_missing, show_answers
+from companion.ui.play.flows.commands import Outcome, send, undo
+from companion.ui.play.flows.prompts import BonusPrompt, bonus_prompts
+from companion.ui.play.flows.ships import ship_flow
+from companion.ui.play.table_model import undo_text
+
+
+class ActionScreen(Screen):
+    """One decision at a time: the ship's panels, then the Diplomacy bonus prompts."""
+
+    ship = StringProperty("")
+    question = StringProperty("")
+    lines = StringProperty("")
+    message = StringProperty("")
+    undo = StringProperty("")
+    cols = NumericProperty(1)
+    plate = ColorProperty(BUTTON)
+    plate_text = ColorProperty((1, 1, 1, 1))
+    prompting = BooleanProperty(False)  # a Diplomacy bonus is waiting: no way back
+    camera = BooleanProperty(False)  # the camera's picture of the dice being entered is shown
+
+    model: ActionModel | None = None
+    prompt: BonusPrompt | None = None
+    panel: Panel | None = None  # the panel on screen
+    given: tuple[str, list[tuple[str, str]]] | None = None  # who acted, the bonuses given
+
+    def refresh(self) -> None:
+        """Show the Diplomacy bonuses just given by themselves, else the waiting Diplomacy
+        bonus prompt, else the tapped ship's next panel."""
+        session = App.get_running_app().session
+        if session.game is None or session.state["phase"] != "play":
+            return
+        game, state = session.game, session.state
+        steps = game.game.steps
+        self.undo = undo_text(steps[-1].events) if steps else ""
+        colors = {p["name"]: p["color"] for p in state["players"]}
+        prompts = bonus_prompts(state, game.catalogue)
+        self.prompting = bool(prompts)
+        if prompts:  # the bonuses given by themselves are read with the first prompt
+            self.ship, self.model, self.prompt = "", None, prompts[0]
+            color = colors[self.prompt.player]
+            panel = prompt_panel(self.prompt, color)
+            if self.given is not None:
+                panel = Panel(panel.title, panel.buttons, given_lines(self.given[1], colors))
+            self.show_panel(panel, color)
+        elif self.given is not None:
+            player, given = self.given
+            self.show_panel(given_panel(given, colors), colors[player])
+        elif self.ship:
+            if self.model is None or self.model.flow.ship["ship"] != self.ship:
+                self.model = ActionModel(ship_flow(state, game.catalogue, self.ship))
+            self.show_panel(self.model.panel(), colors[self.model.flow.player])
+
+    def show_panel(self, panel: Panel, color: str) -> None:
+        """The question in the player's colour, the lines to read, one button per answer."""
+        self.question, self.lines, self.cols = panel.title, "\n".join(panel.lines), panel.cols
+        self.plate, self.plate_text = PLAYER_RGBA[color], PLAYER_TEXT[color]
+        self.panel = panel
+        show_answers(self.ids.choices, self.with_camera(panel), self.press)
+
+    def with_camera(self, panel: Panel) -> Panel:
+        """While dice are entered and a camera is set up: the camera watches them, and its
+        reading is an answer (with "Read again" once a picture is held); else no camera."""
+        view = self.ids.camera
+        camera = App.get_running_app().settings.camera
+        if panel.reads is None or not camera.reads_dice:
+            self.release_camera()
+            return panel
+        self.camera = True
+        if view.dice is not panel.reads or view.watcher is None:
+            view.watch(panel.reads, dice_watcher(camera), self.camera_changed)
+        extra = [camera_button(panel.reads, view.seen)]
+        if view.taken:
+            extra.append(Button("action:camera-again", _("Read again"), ("camera-again",)))
+        return Panel(panel.title, extra + panel.buttons, panel.lines, panel.cols, panel.reads)
+
+    def release_camera(self) -> None:
+        """No camera reads here now: it is let go, and its problem leaves the status strip."""
+        self.ids.camera.stop()
+        self.camera = False
+        App.get_running_app().camera_problem(None)
+
+    def camera_changed(self) -> None:
+        """The camera's count or held picture changed: its answers again; its problem (or
+        none) in the status strip."""
+        if self.camera and self.panel is not None:
+            show_answers(self.ids.choices, self.with_camera(self.panel), self.press)
+        App.get_running_app().camera_problem(self.ids.camera.problem if self.camera else None)
+
+    def read_dice(self) -> None:
+        """The panel's Dice button: hold the camera's picture, then take its reading."""
+        view = self.ids.camera
+        if not self.camera:
+            self.message = _("No camera is reading dice now.")
+        elif not view.taken:
+            view.take()
+        elif self.panel is not None:
+            self.press(camera_button(self.panel.reads, view.seen))
+
+    def press(self, button: Button) -> None:
+        """An answer: a disallowed one says why; Confirm, Override… and Back are done here,
+        the rest answer the flow."""
+        self.message = ""
+        if not button.allowed:
+            self.message = button.reason
+            return
+        kind = button.act[0]
+        if kind == "ok":
+            self.given = None
+            self.leave()
+            return
+        if kind == "bonus" and self.prompt is not None:
+            self.message = self.choose_bonus(self.prompt.command(button.act[1]))
+            return
+        assert self.model is not None
+        if kind == "camera-again":
+            self.ids.camera.again()
+            return
+        if kind == "camera":
+            self.message = self.take_camera_dice()
+        elif kind == "confirm":
+            self.message = self.submit(self.model.flow.command())
+        elif kind == "override":
+            self.ask_override()
+        elif kind == "back":
+            self.model = None
+        elif kind == "value":
+            ask_first(self.model.flow.abilities, button.act[1], button.act[2],
+                      App.get_running_app().session.game.catalogue, self.refresh)
+        else:
+            self.message = self.model.press(button.act)
+        self.refresh()
+
+    def take_camera_dice(self) -> str:
+        """The camera's reading (as corrected) answers the dice; the photo and its labels are
+        kept for improving the table's calibration ("" or why it was not taken)."""
+        view = self.ids.camera
+        found = self.model.press(("camera", view.seen))
+        if not found and view.frame is not None:
+            keep_reading(view.frame, view.seen, App.get_running_app().settings.camera.dice)
+        view.stop()
+        return found
+
+    def submit(self, command: dict) -> str:
+        """Send a command through the store: done (back to the table, or the next prompt),
+        refused (the rule is shown, with Override…), or a value to give on the keypad."""
+        outcome, game = self.send(command)
+        if isinstance(outcome, str):
+            return outcome
+        if outcome.step is not None:
+            given = self.model.flow.automatic_bonuses() if self.model is not None else []
+            if given and self.model is not None:
+                self.given = (self.model.flow.player, given)
+                self.ship, self.model = "", None
+                self.refresh()
+            else:
+                self.leave()
+            return ""
+        if outcome.refused is not None and self.model is not None:
+            self.model.outcome = outcome
+        elif outcome.question is not None:
+            ask_missing(outcome, game.catalogue, self.submit)
+        self.refresh()
+        return ""
+
+    @staticmethod
+    def send(command: dict) -> tuple[Outcome | str, StoredGame]:
+        """The command through the store: its outcome (or why the commit failed, the game as
+        it was) and the game."""
+        game = App.get_running_app().session.game
+        try:
+            return send(game.execute, command), game
+        except Exception as error:  # a failed commit: the game is as it was
+            return str(error), game
+
+    def choose_bonus(self, command: dict) -> str:
+        """Send a Diplomacy bonus choice through the store: done (the next prompt, or the
+        table), refused (why), or what a level gives asked on the value-entry component and
+        the choice sent again with it (as a ship's missing value)."""
+        outcome, game = self.send(command)
+        if isinstance(outcome, str):
+            return outcome
+        if outcome.step is not None:
+            self.given = None
+            self.leave()
+            return ""
+        if outcome.question is not None:
+            ask_missing(outcome, game.catalogue, self.choose_bonus)
+            return ""
+        return outcome.refused or ""
+
+    def ask_override(self) -> None:
+        """Why the rule is overridden (recorded with the step), then the command again."""
+        outcome = self.model.outcome if self.model is not None else None
+        if outcome is None:
+            return
+
+        def override(reason: str) -> str:
+            if not reason.strip():
+                return _("Say why the rule is overridden.")
+            return self.submit(outcome.override(reason))
+
+        NotePopup(_("Why override?"), "", override).open()
+
+    def take_back(self) -> None:
+        """Undo the last step (named on the button), then the table."""
+        self.message = App.get_running_app().session.execute(undo())
+        self.leave()
+
+    def leave(self) -> None:
+        """Back to the table (which is this screen again while a bonus prompt waits)."""
+        self.release_camera()
+        self.ship, self.model, self.prompt = "", None, None
+        App.get_running_app().open("table")
+
+    def back(self) -> None:
+        """Back to the table without doing anything (not while a bonus is to be chosen)."""
+        self.message = ""
+        self.leave()
+
+    def confirm(self) -> None:
+        """The panel's Confirm button: the panel's primary button, else say to choose."""
+        button = primary(self.panel) if self.panel is not None else None
+        if button is None:
+            self.message = _("More than one answer: choose one on the screen.")
+        else:
+            self.press(button)
+
+
+def primary(panel: Panel) -> Button | None:
+    """A panel's primary button: its Confirm (or OK), else its only allowed answer (Back and
+    Override… aside: an override needs its reason typed)."""
+    confirm = [b for b in panel.buttons if b.act[0] in ("confirm", "ok")]
+    allowed = [b for b in panel.buttons if b.allowed and b.act[0] not in ("back", "override")]
+    return (confirm or allowed)[0] if confirm or len(allowed) == 1 else None
+
+
+def given_lines(given: list[tuple[str, str]], colors: dict[str, str]) -> list[str]:
+    """'Given by themselves: Ann 1 GEM', each name in the player's colour."""
+    return [_("Given by themselves (one choice): {bonuses}").format(bonuses=", ".join(
+        f"[b][color={hex_color(PLAYER_RGBA[colors[player]])}]{player}[/color][/b] {what}"
+        for player, what in given))]
+
+

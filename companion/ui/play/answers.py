@@ -1,0 +1,75 @@
+"""Answer buttons and asked values, as the action screen and the income screen's bonus pop-up
+both show them: a panel's buttons in a grid (answers.kv gives their look), and a value the
+engine asks for on the kit's value-entry component."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from kivy.lang import Builder
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.scrollview import ScrollView
+
+from companion.rules.catalogue import Catalogue
+from companion.ui.kit.values import ask_value
+from companion.ui.kit.values_model import ValueEntry
+from companion.ui.kit.widgets import BUTTON, PLAYER_RGBA, PLAYER_TEXT, SELECTED, TagButton
+from companion.ui.play.action_model import Button, Panel
+from companion.ui.play.flows.abilities import Abilities
+from companion.ui.play.flows.commands import Outcome
+
+LAYOUT = str(Path(__file__).with_suffix(".kv"))
+
+
+class AnswerButton(TagButton):
+    """A big answer button (its text may take two lines)."""
+
+
+def show_answers(grid: GridLayout, panel: Panel, press: Callable[[Button], None]) -> None:
+    """A panel's buttons in `grid` (a player's in their colour, a chosen one lit, a disallowed
+    one dimmed), scrolled to the top: a new panel starts at its first answer."""
+    if LAYOUT not in Builder.files:
+        Builder.load_file(LAYOUT)
+    grid.clear_widgets()
+    grid.cols = panel.cols
+    for button in panel.buttons:
+        widget = AnswerButton(text=button.label, tag=button.tag,
+                              bg=PLAYER_RGBA[button.color] if button.color
+                              else SELECTED if button.on else BUTTON,
+                              opacity=1 if button.allowed else 0.55)
+        if button.color:
+            widget.color = PLAYER_TEXT[button.color]
+        widget.bind(on_release=lambda _w, b=button: press(b))
+        grid.add_widget(widget)
+    scroll = grid.parent
+    if isinstance(scroll, ScrollView):
+        for effect in (scroll.effect_x, scroll.effect_y):
+            if effect is not None:
+                effect.velocity = 0
+                effect.cancel()
+        scroll.scroll_y = 1
+
+
+def ask_first(abilities: Abilities, key: str, question: str, catalogue: Catalogue,
+              done: Callable[[], None]) -> None:
+    """A value the catalogue lacks that the engine needs before a bonus action, asked on the
+    value-entry component (as on confirming); given, it goes with the command and `done` shows
+    the bonus action, now offered where it fires."""
+    def given(command: dict) -> str:
+        abilities.values.update(command["catalogue"])
+        done()
+        return ""
+
+    ask_missing(Outcome({"catalogue": dict(abilities.values)}, key=key, question=question),
+                catalogue, given)
+
+
+def ask_missing(outcome: Outcome, catalogue: Catalogue, resend: Callable[[dict], str]) -> None:
+    """The engine's question for a value the catalogue lacks, on the value-entry component (a
+    number on the keypad; icons, objects by their parts); the command is sent again with it
+    (`resend`: "" when done, else why not). The action and income screens both ask so."""
+    entry = ValueEntry(outcome.key or "", catalogue, outcome.question or "",
+                       outcome.command.get("catalogue"))
+    ask_value(entry, lambda value: resend(outcome.answer(value)) or None)
+

@@ -1,0 +1,94 @@
+"""Income: the receipt, the optional income powers and the relocations, as one command."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from companion.i18n import _
+from companion.rules.catalogue import Catalogue
+from companion.rules.ledger import describe
+from companion.rules.options import options
+from companion.rules.state import State
+from companion.ui.kit.wording import word
+from companion.ui.play.flows.abilities import Abilities, BonusOffers, Judge, judge
+from companion.ui.play.flows.choices import FlowError
+
+
+class IncomeFlow:
+    """Income: eligibility and its reason, a receipt of every line, the optional income
+    powers, relocations at 1 GEM each (or Hub A-8's Human first)."""
+
+    def __init__(self, found: dict, judge: Judge | None = None) -> None:
+        self.player: str = found["turn"]["player"]
+        offer = found["income"]
+        self.allowed: bool = offer["allowed"]
+        self.reason: str | None = offer["reason"]
+        self.lines: list[dict] = offer["lines"]
+        self.abilities = Abilities(offer["powers"], None if judge is None
+                                   else BonusOffers(judge, self.command))
+        self.gems_per_move: int = offer["relocation_gems"]
+        self.residents = offer["relocations"]
+        self.moves: list[dict] = []
+        self.human_offer: dict | None = found["human_then_income"]
+        self.human_first = False
+
+    def receipt(self) -> list[str]:
+        """One line per source of income, then the total."""
+        total: Counter = Counter()
+        found = []
+        for line in self.lines:
+            total.update(line["gains"])
+            where = line["source"] + ("" if line["quarter"] is None
+                                      else _(" quarter {quarter}").format(
+                                          quarter=line["quarter"] + 1))
+            per_ship = (_(": {gems} GEM x {ships} ships").format(gems=line["per_ship"],
+                                                                 ships=line["ships"])
+                        if line.get("per_ship") else "")
+            found.append(f"{where}{per_ship} = {describe(line['gains'])}")
+        return [*found, _("Total: {gains}").format(gains=describe(dict(total)))]
+
+    def relocate(self, source: Any, slot: int, to: Any) -> None:
+        """Move the resident in `source`'s quarter `slot` to `to` (1 GEM)."""
+        if self.human_first:
+            raise FlowError(_("Hub A-8's Human then income moves no resident"))
+        for resident in self.residents:
+            if (resident["from"], resident["slot"]) == (source, slot):
+                if to not in resident["to"]:
+                    raise FlowError(_("the {species} can go to {places}").format(
+                        species=word(resident["species"]), places=resident["to"]))
+                self.moves.append({"from": source, "slot": slot, "to": to})
+                return
+        raise FlowError(_("no resident in {source} quarter {quarter}").format(
+            source=source, quarter=slot + 1))
+
+    def gain_human_first(self) -> None:
+        """Hub A-8: gain a Human, then take income."""
+        if not self.human_offer:
+            raise FlowError(_("{player}'s Hub cannot gain a Human before income").format(
+                player=self.player))
+        if not self.human_offer["allowed"]:
+            raise FlowError(self.human_offer["reason"])
+        self.human_first, self.moves = True, []
+
+    def command(self) -> dict:
+        if self.human_first:
+            return {"cmd": "human_then_income", "player": self.player,
+                    **self.abilities.fields()}
+        found = {"cmd": "income", "player": self.player, **self.abilities.fields()}
+        if self.moves:
+            found["relocate"] = list(self.moves)
+        return found
+
+    def preview(self) -> list[str]:
+        lines = ([f"{self.human_offer['source']}: {self.human_offer['text']}"]
+                 if self.human_first else [])
+        lines += self.receipt() + self.abilities.lines()
+        lines += [_("moves the resident of {source} quarter {quarter} to {to}: {gems} GEM").format(
+                  source=m["from"], quarter=m["slot"] + 1, to=m["to"], gems=self.gems_per_move)
+                  for m in self.moves]
+        return lines
+
+
+def income_flow(state: State, catalogue: Catalogue) -> IncomeFlow:
+    return IncomeFlow(options(state, catalogue), judge(state, catalogue))

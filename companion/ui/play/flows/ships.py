@@ -1,0 +1,235 @@
+"""A ship's action, one flow per ship type (`ship_flow`): what each panel asks, the preview, and
+the `use_ship` command the answers make."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.i18n import _
+from companion.rules.catalogue import Catalogue
+from companion.rules.options import options
+from companion.rules.state import State
+from companion.rules.words import design_name, ship_name
+from companion.ui.kit.wording import word
+from companion.ui.play.flows.abilities import (
+    Abilities,
+    BonusOffers,
+    Judge,
+    bonus_label,
+    judge,
+    question_word,
+)
+from companion.ui.play.flows.choices import Choice, choose_among, count_text
+from companion.ui.play.flows.dice import Dice
+from companion.ui.play.flows.parts import Tracks, Transactions
+
+
+class ShipFlow:
+    """Using one ship: what its action asks, the preview of what will be paid and gained, and
+    the `use_ship` command."""
+
+    def __init__(self, found: dict, judge: Judge | None = None) -> None:
+        self.player: str = found["turn"]["player"]
+        self.ship: dict = found["ship"]
+        self.action: dict = self.ship["action"]
+        self.offers = None if judge is None else BonusOffers(judge, self.command)
+        self.abilities = Abilities(self.ship["abilities"], self.offers)
+
+    @property
+    def usable(self) -> bool:
+        return self.ship["usable"]
+
+    @property
+    def reason(self) -> str | None:
+        """Why the ship cannot be used now (an override can still send the command)."""
+        return self.ship["reason"]
+
+    def details(self) -> dict:
+        """The action's fields of the command."""
+        return {}
+
+    def questions(self) -> list[str]:
+        """What the player has still to answer before confirming."""
+        return [f"{source}: {question_word(what)}"
+                for source, what in self.abilities.questions()]
+
+    def command(self) -> dict:
+        details, answers = self.details(), self.abilities.fields()
+        where = {**answers.get("where", {}), **details.get("where", {})}
+        return {"cmd": "use_ship", "player": self.player, "ship": self.ship["ship"],
+                **details, **answers, **({"where": where} if where else {})}
+
+    def preview(self) -> list[str]:
+        """What will be paid and gained, in order, before confirming."""
+        ship = self.ship
+        lines = [_("{player} puts {gems} on {ship} ({name})").format(
+            player=self.player, gems=count_text("gems", ship["cost"]), ship=ship["ship"],
+            name=ship_name(ship["type"]))]
+        if ship["fee"] != 0 and ship["owner"] not in (None, self.player):
+            lines.append(_("{player} pays {owner} the owner's fee: {gems}").format(
+                player=self.player, owner=ship["owner"], gems=count_text("gems", ship["fee"])))
+        lines += self.action_lines() + self.abilities.lines()
+        for bonus in ship.get("diplomacy_bonuses", []):
+            picks = _(" or ").join(bonus_label(levels, gives)
+                                   for levels, gives in zip(bonus["options"], bonus["gives"]))
+            lines.append(_("Diplomacy bonus for {player}: {choices}").format(
+                player=bonus["player"], choices=picks)
+                + ("" if bonus["automatic"] else _(" (their choice)")))
+        return lines
+
+    def action_lines(self) -> list[str]:
+        return []
+
+    def automatic_bonuses(self) -> list[tuple[str, str]]:
+        """The Diplomacy bonuses the engine gives by itself (one possible choice): (player,
+        what they get), for the whole table to see once the action is confirmed."""
+        return [(bonus["player"], bonus_label(bonus["options"][0], bonus["gives"][0]))
+                for bonus in self.ship.get("diplomacy_bonuses", []) if bonus["automatic"]]
+
+
+class DismantleFlow(ShipFlow):
+    """Dismantle: which unused ship of one's own, for its metal."""
+
+    def __init__(self, found: dict, judge: Judge | None = None) -> None:
+        super().__init__(found, judge)
+        self.targets = [Choice(t["ship"], f"{design_name(t['design'])}: "
+                                          f"{count_text('metal', t['metal'])}")
+                        for t in self.action["dismantle"]]
+        self.target = self.targets[0].value if len(self.targets) == 1 else None
+
+    def choose(self, ship_id: str) -> None:
+        self.target = choose_among(self.targets, ship_id).value
+
+    def questions(self) -> list[str]:
+        return ([_("which ship to dismantle")] if self.target is None else []) \
+            + super().questions()
+
+    def details(self) -> dict:
+        return {} if self.target is None else {"dismantle": self.target}
+
+    def action_lines(self) -> list[str]:
+        return [] if self.target is None else [
+            _("dismantles {ship}").format(ship=choose_among(self.targets, self.target).label)]
+
+
+class ConstructionFlow(ShipFlow):
+    """Construction: which Sector (price after discounts; the ones that cannot be built with the
+    engine's reason), then what its immediate abilities ask."""
+
+    def __init__(self, found: dict, judge: Judge | None = None) -> None:
+        super().__init__(found, judge)
+        self.built = {s["number"]: s for s in self.action["sectors"]}
+        self.sectors = [Choice(s["number"], _sector_label(s), s["allowed"], s["reason"])
+                        for s in self.action["sectors"]]
+        self.sector: int | None = None
+
+    def choose(self, number: int) -> None:
+        """Build Sector `number`: its immediate abilities join the ship's."""
+        self.sector = choose_among(self.sectors, number).value
+        self.abilities = Abilities(self.ship["abilities"] + self.built[number]["abilities"],
+                                   self.offers)
+
+    def questions(self) -> list[str]:
+        return ([_("which Sector")] if self.sector is None else []) + super().questions()
+
+    def details(self) -> dict:
+        return {} if self.sector is None else {"sector": self.sector}
+
+    def action_lines(self) -> list[str]:
+        if self.sector is None:
+            return []
+        offer = self.built[self.sector]
+        return [_("builds Sector {number} ({wing} wing, Level {level}) for {price}").format(
+            number=self.sector, wing=word(offer["wing"]), level=offer["level"],
+            price=_price(offer))]
+
+
+def _price(offer: dict) -> str:
+    """'7 metal (9 - 2)', or the price when there is no discount."""
+    price, cost = offer["price"], offer["cost"]
+    if price is None:
+        return _("? metal")
+    return _("{price} metal").format(price=price) + (
+        f" ({cost} - {cost - price})" if cost is not None and cost != price else "")
+
+
+def _sector_label(offer: dict) -> str:
+    return _("Sector {number} · {wing} · Level {level} · {price}").format(
+        number=offer["number"], wing=word(offer["wing"]), level=offer["level"],
+        price=_price(offer))
+
+
+class TransportFlow(ShipFlow, Transactions):
+    """Transport: transactions (Aliens by colour, gold, trades, buying) up to the ship's limit."""
+
+    def __init__(self, found: dict, judge: Judge | None = None) -> None:
+        ShipFlow.__init__(self, found, judge)
+        Transactions.__init__(self, self.action, self.action["transactions"], self.ship["ship"])
+
+    def questions(self) -> list[str]:
+        return ([_("a transaction")] if not self.items else []) + super().questions()
+
+    def details(self) -> dict:
+        return {"transactions": list(self.items)}
+
+    def action_lines(self) -> list[str]:
+        return self.entry_lines()
+
+
+class ExpeditionFlow(ShipFlow, Dice):
+    """Terran Expedition: the ship's dice (Dice), with the station's rerolls."""
+
+    def __init__(self, found: dict, judge: Judge | None = None) -> None:
+        ShipFlow.__init__(self, found, judge)
+        Dice.__init__(self, self.action)
+
+    def questions(self) -> list[str]:
+        return self.dice_questions() + super().questions()
+
+    def details(self) -> dict:
+        found: dict[str, Any] = self.detail()
+        if self.rerolls:
+            found["rerolls"] = self.rerolls
+        if self.human_places:
+            found["where"] = {"human": list(self.human_places)}
+        return found
+
+    def action_lines(self) -> list[str]:
+        return self.entry_lines()
+
+
+class DiplomacyFlow(ShipFlow, Tracks):
+    """Diplomacy: which track(s), each with its lobbying cost."""
+
+    def __init__(self, found: dict, judge: Judge | None = None) -> None:
+        ShipFlow.__init__(self, found, judge)
+        Tracks.__init__(self, self.action, self.ship["ship"])
+
+    def questions(self) -> list[str]:
+        return ([_("which track")] if not self.chosen else []) + super().questions()
+
+    def details(self) -> dict:
+        return {"tracks": list(self.chosen)}
+
+    def action_lines(self) -> list[str]:
+        return self.entry_lines()
+
+
+class GainFlow(ShipFlow):
+    """Farm, Ice Collector: nothing to ask."""
+
+    def action_lines(self) -> list[str]:
+        resource = "food" if "food" in self.action else "water"
+        return [_("gains {gain}").format(gain=count_text(resource, self.action[resource]))]
+
+
+FLOWS: dict[str, type[ShipFlow]] = {
+    "dismantle": DismantleFlow, "construction": ConstructionFlow, "transport": TransportFlow,
+    "expedition": ExpeditionFlow, "diplomacy": DiplomacyFlow, "farm": GainFlow,
+    "ice_collector": GainFlow}
+
+
+def ship_flow(state: State, catalogue: Catalogue, ship_id: str) -> ShipFlow:
+    """The flow for the active player's use of `ship_id`."""
+    found = options(state, catalogue, ship=ship_id)
+    return FLOWS[found["ship"]["type"]](found, judge(state, catalogue))

@@ -1,0 +1,208 @@
+"""What the table screen shows (plain Python, tested without Kivy), built
+only from the state and the engine's `options`: the UI never decides a rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companion import i18n
+from companion.i18n import _, ngettext
+from companion.rules import words
+from companion.rules.state import Event
+from companion.rules.words import ALIEN_COLORS, TRACKS
+from companion.ui.kit.wording import ALIEN_LETTERS, track_short, word
+
+
+def ship_short(kind: str) -> str:
+    """A ship type's short name on its tile ("Expedition"), in the language spoken now."""
+    return _("Expedition") if kind == "expedition" else words.ship_name(kind)
+
+
+NEUTRAL = "Neutral"  # ShipButton.level of a neutral ship
+COUNTER_NAMES = (("gems", "GEMs"), ("food", "food"), ("water", "water"), ("metal", "metal"),
+                 ("points", "points"))
+QUIET_EVENTS = ("learned", "pay", "fee")  # not what an undo is named after
+# Events that sum up their whole step, named after even though they come last (income: the
+# ships reset and the income paid come first).
+SUMMARY_EVENTS = ("income_taken",)
+
+
+@dataclass(frozen=True)
+class ShipButton:
+    """One ship as a button: its name, whether it can be used now and why not."""
+
+    ship_id: str
+    kind: str  # "Construction"
+    level: str  # "L1", or "Neutral"
+    usable: bool
+    reason: str
+    marker: str  # whose Action marker is on it ("" when unused)
+    token: str  # for a neutral ship: who holds its Neutral Ship token ("" when nobody)
+
+    @property
+    def label(self) -> str:
+        """Its name in a sentence: "Farm L2", "Neutral Dismantle"."""
+        return (_("Neutral {ship}").format(ship=self.kind) if self.level == NEUTRAL
+                else f"{self.kind} {self.level}")
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    """One player's counters, Diplomacy levels and ships."""
+
+    name: str
+    color: str
+    active: bool
+    counters: dict[str, int]
+    diplomacy: str
+    ships: list[ShipButton]
+
+
+@dataclass
+class TableView:
+    """Everything the table screen shows."""
+
+    heading: str  # "Turn 9 · choose a ship or Income"
+    active: str
+    active_color: str
+    players: list[PlayerRow]
+    neutral: list[ShipButton]
+    supply: str
+    end: str
+    undo: str
+    next_allowed: bool
+    next_reason: str
+    income_allowed: bool
+    income_reason: str
+
+
+def ship_button(entry: Mapping[str, Any], state: Mapping[str, Any]) -> ShipButton:
+    """A ship of options()["ships"] as a button."""
+    ship = state["ships"][entry["ship"]]
+    used_by = ship["used_by"]
+    marker = state["players"][used_by]["name"] if used_by is not None else ""
+    token = next((p["name"] for p in state["players"] if p["neutral_token"] == entry["ship"]), "")
+    level = NEUTRAL if entry["owner"] is None else entry["design"].split("-", 1)[0]
+    return ShipButton(entry["ship"], ship_short(entry["type"]), level,
+                      bool(entry["usable"]), entry["reason"] or "", marker, token)
+
+
+def undo_text(events: Sequence[Mapping[str, Any]]) -> str:
+    """The Undo button's text, named after what the player did in the last step: the event
+    summing it up ("Cat takes income"), else its first event that is not bookkeeping (a ship
+    used, a bonus chosen, a turn begun, a correction); "" when nothing."""
+    texts = ([e["text"] for e in events if e["type"] in SUMMARY_EVENTS]
+             or [e["text"] for e in events if e["type"] not in QUIET_EVENTS]
+             or [e["text"] for e in events])
+    return _("Undo: {step}").format(step=texts[0]) if texts else ""
+
+
+def end_text(end: Mapping[str, Any], condition: str = "") -> str:
+    """The end status in words, led by the condition that triggered it ("Cat has 41 points (40
+    or more): final round, 2 more turns after this one")."""
+    if end["over"]:
+        return _("The game is over.")
+    if end["triggered_by"] is None:
+        return ""
+    left = len(end["final_turns"])
+    after = (ngettext("{count} more turn after this one", "{count} more turns after this one",
+                      left).format(count=left) if left
+             else _("this is the last turn"))
+    condition = condition or _("End triggered by {player}").format(player=end["triggered_by"])
+    return _("{condition}: final round, {after}").format(condition=condition, after=after)
+
+
+def supply_text(supply: Mapping[str, int]) -> str:
+    """The supply: Humans, then the Aliens by colour with their letters."""
+    aliens = " · ".join(f"{word(colour)} ({ALIEN_LETTERS[colour]}) {supply[colour]}"
+                        for colour in ALIEN_COLORS)
+    return _("Supply: Humans {humans} · {aliens}").format(humans=supply["human"], aliens=aliens)
+
+
+def amount_markup(number: int, counter: str, size: int) -> str:
+    """A number of a counter for a label with markup: the number `size` px, its word in the
+    label's (smaller) size, so that "12 Pflanzen" fits where "12 food" does:
+    "[size=24]12[/size] food"."""
+    return words.amount(counter, number, shown=f"[size={size}]{number}[/size]")
+
+
+def changed_numbers(before: TableView | None, after: TableView) -> set[tuple[str, str]]:
+    """The numbers that changed from one view to the next, as (player, counter) pairs, with
+    "diplomacy" for a player's tracks and ("", "supply") for the supply; none the first time."""
+    if before is None:
+        return set()
+    old = {row.name: row for row in before.players}
+    changed = {("", "supply")} if before.supply != after.supply else set()
+    for row in after.players:
+        was = old.get(row.name)
+        if was is None:
+            continue
+        changed |= {(row.name, key) for key, value in row.counters.items()
+                    if was.counters.get(key) != value}
+        if was.diplomacy != row.diplomacy:
+            changed.add((row.name, "diplomacy"))
+    return changed
+
+
+def table_view(state: Mapping[str, Any], opts: Mapping[str, Any],
+               last_events: Sequence[Mapping[str, Any]], condition: str = "") -> TableView:
+    """The table screen from the state, options(state, catalogue), the last step's events and
+    the condition that triggered the end (end_model.trigger_condition)."""
+    turn = opts["turn"]
+    active = turn["player"]
+    colors = {p["name"]: p["color"] for p in state["players"]}
+    buttons = [ship_button(entry, state) for entry in opts["ships"]]
+    owners = {entry["ship"]: entry["owner"] for entry in opts["ships"]}
+    players = []
+    for me in state["players"]:
+        players.append(PlayerRow(
+            me["name"], me["color"], me["name"] == active,
+            {key: me[key] for key, _word in COUNTER_NAMES},
+            "  ".join(f"{track_short(t)} {me['diplomacy'][t]}" for t in TRACKS),
+            [b for b in buttons if owners[b.ship_id] == me["name"]]))
+    heading = (_("Turn {number} · Next ends the turn") if turn["acted"]
+               else _("Turn {number} · choose a ship or Income"))
+    return TableView(
+        heading=heading.format(number=turn["number"]),
+        active=active, active_color=colors[active], players=players,
+        neutral=[b for b in buttons if owners[b.ship_id] is None],
+        supply=supply_text(state["supply"]), end=end_text(opts["end"], condition),
+        undo=undo_text(last_events),
+        next_allowed=bool(opts["end_turn"]["allowed"]),
+        next_reason=opts["end_turn"]["reason"] or "",
+        income_allowed=bool(opts["income"]["allowed"]),
+        income_reason=opts["income"]["reason"] or "")
+
+
+TRIGGER_PREFIX = "The end of the game is triggered: "
+
+
+# The engine's end_triggered event (rules/turns.py), in English: a game played in English keeps
+# its events' English texts when it is shown in German.
+TRIGGER = "The end of the game is triggered: {conditions}. Everyone else gets one more turn."
+
+
+def conditions_of(text: str) -> str:
+    """The conditions an end_triggered event's text names, in the language it was written in
+    (the one spoken now, or English); else the text up to its first full stop."""
+    spoken = i18n._(TRIGGER)  # the engine's text, marked (and translated) in rules/turns.py
+    for template in (spoken, TRIGGER):
+        before, _marker, after = template.partition("{conditions}")
+        if text.startswith(before) and text.endswith(after) \
+                and len(text) >= len(before) + len(after):
+            return text[len(before):len(text) - len(after)]
+    return text.removeprefix(TRIGGER_PREFIX).split(". ", 1)[0]
+
+
+def trigger_condition(steps: Sequence[Any]) -> str:
+    """The condition that triggered the end ("Ann has 41 points (40 or more)"), from the
+    engine's end_triggered event, looked for from the newest step back; "" when there is none
+    (call it once the end is triggered: options()["end"]["triggered_by"])."""
+    for step in reversed(steps):
+        for event in step.events:
+            if event["type"] == Event.END_TRIGGERED:
+                return conditions_of(event["text"])
+    return ""

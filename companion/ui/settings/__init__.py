@@ -1,0 +1,2 @@
+"""Settings: the config file's sections, the button panel's live check and the catalogue
+of values."""

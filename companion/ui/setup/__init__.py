@@ -1,0 +1,1 @@
+"""Setup: the wizard from player count to the first turn."""

@@ -1,0 +1,747 @@
+"""The setup wizard, one decision at a time from the players to the first turn: what each step
+shows and the setup commands it gives the engine (plain Python, no Kivy; `setup.py` renders it).
+
+What is offered comes from `rules.options` (and the setup tables it reads); every verdict is the
+engine's: a refused command shows its reason, a value the catalogue lacks becomes a question.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from companion.i18n import _
+from companion.rules import setup as rules
+from companion.rules.catalogue import Catalogue
+from companion.rules.move import Missing, Refused
+from companion.rules.names import name_key, normal_name, player_name_problem, twins
+from companion.rules.options import options
+from companion.rules.words import (
+    ALIEN_COLORS,
+    PLAYER_COLORS,
+    TRACKS,
+    color_name,
+    design_name,
+    ship_name,
+    track_name,
+)
+from companion.store.errors import StoreError
+from companion.ui.kit.values_model import ValueEntry, words
+from companion.ui.kit.values_model import problem as value_problem
+
+# The steps by their (English) names, which the wizard goes by; `step_name` says them.
+STEPS = ("Players", "Options", "Lay out", "Sector display", "Draft", "Hubs",
+         "Values from the tiles", "Starting bonuses", "Start")
+OPTION_KEYS = ("first_game", "advanced", "friendly")
+
+
+def step_name(step: str) -> str:
+    """A step's name (one of STEPS) in the language spoken now."""
+    return {"Players": _("Players"), "Options": _("Options"), "Lay out": _("Lay out"),
+            "Sector display": _("Sector display"), "Draft": _("Draft"), "Hubs": _("Hubs"),
+            "Values from the tiles": _("Values from the tiles"),
+            "Starting bonuses": _("Starting bonuses"), "Start": _("Start")}[step]
+
+
+def option_names() -> dict[str, str]:
+    """The options (OPTION_KEYS) in the language spoken now."""
+    return {"first_game": _("First game (fixed sets)"), "advanced": _("Advanced Hubs too"),
+            "friendly": _("Friendly variant")}
+
+
+class Table(Protocol):
+    """What the wizard drives: the engine's Game or the store's StoredGame."""
+
+    state: Any
+    catalogue: Catalogue
+
+    def execute(self, command: dict) -> Any: ...
+
+
+@dataclass
+class Question:
+    """A value the engine asked for while carrying out `command` (answered, it is resent)."""
+
+    key: str
+    question: str
+    command: dict
+
+
+class SetupWizard:
+    """A game's setup: the current step, Back, and the engine commands the steps give."""
+
+    def __init__(self, game: Table) -> None:
+        self.game = game
+        self.players: list[dict] = [{"name": "", "color": c} for c in PLAYER_COLORS[:3]]
+        self.choices = dict.fromkeys(OPTION_KEYS, False)
+        self.aliens: dict[str, int | None] = dict.fromkeys(ALIEN_COLORS)
+        self.stage = "Players"  # the steps before the game exists
+        self.entries: list[Any] = []  # this step's picks so far (Back takes the last)
+        self.values: dict[str, Any] = {}  # values from the tiles, sent with the next command
+        self.skipped: set[str] = set()
+        self.values_done = False
+        self.asked: list[dict] = []  # what the values step lists (as it opened)
+        self.component = 0  # the values step's panel: one component each
+        self.question: Question | None = None
+        self.message = ""  # the engine's last refusal
+
+    # -- where we are ---------------------------------------------------------------------
+
+    @property
+    def state(self) -> Any:
+        return self.game.state
+
+    @property
+    def catalogue(self) -> Catalogue:
+        return self.game.catalogue
+
+    def options(self) -> dict:
+        """`rules.options` for the state as it will be once the values entered are learned."""
+        state = self.state
+        if self.values:
+            state = copy.deepcopy(state)
+            state["learned"].update(self.values)
+        return options(state, self.catalogue)
+
+    @property
+    def name(self) -> str:
+        """The current step's name (one of STEPS)."""
+        phase = self.state["phase"]
+        if phase == "new":
+            return self.stage
+        if phase != "setup":
+            return "Start"
+        step = self.state["setup"]["step"]
+        if step == "display":
+            return "Sector display"
+        if step in ("sets", "hubs", "reveal", "draft"):
+            return "Draft"
+        if step == "choose_hub":
+            return "Hubs"
+        started = any(p["ready"] for p in self.state["players"])  # also after a restart
+        return "Starting bonuses" if self.values_done or started else "Values from the tiles"
+
+    def steps(self) -> list[str]:
+        """The progress bar's steps (a first game deals no Hubs to choose from)."""
+        return [s for s in STEPS if not (s == "Hubs" and self.choices["first_game"])]
+
+    @property
+    def step(self) -> Any:
+        """The current step: an object saying what to show and taking the answers."""
+        if self.question is not None:
+            return Answer(self)
+        name = self.name
+        if name == "Draft":
+            step = self.state["setup"]["step"]
+            return {"sets": Sets, "hubs": DealHubs, "reveal": Reveal, "draft": Pick}[step](self)
+        if name == "Values from the tiles" and not self.asked:
+            self.asked = options(self.state, self.catalogue)["missing"]
+        return {"Players": Players, "Options": Options, "Lay out": LayOut,
+                "Sector display": Display, "Hubs": ChooseHub, "Values from the tiles": Values,
+                "Starting bonuses": Bonuses, "Start": Start}[name](self)
+
+    @property
+    def finished(self) -> bool:
+        return self.state["phase"] == "play"
+
+    # -- moving -----------------------------------------------------------------------------
+
+    def submit(self, command: dict) -> bool:
+        """Execute a setup command with the values entered; on a refusal or a question, say so
+        (`message`, `question`) and keep everything."""
+        if self.values:
+            command = {**command, "catalogue": {**self.values, **command.get("catalogue", {})}}
+        try:
+            self.game.execute(command)
+        except Refused as refused:
+            self.message = refused.reason
+            return False
+        except Missing as missing:
+            self.question, self.message = Question(missing.key, missing.question, command), ""
+            return False
+        except StoreError as error:  # not saved: the game is as it was
+            self.message = _("not saved: {error}").format(error=error)
+            return False
+        self.values, self.entries, self.question, self.message = {}, [], None, ""
+        return True
+
+    def back(self) -> None:
+        """One step back: the question, the last pick, the previous step, or undo."""
+        self.message = ""
+        if self.question is not None:
+            self.question = None
+        elif self.entries:
+            self.entries.pop()
+        elif self.state["phase"] == "new":
+            self.stage = STEPS[max(STEPS.index(self.stage) - 1, 0)]
+        elif self.name == "Values from the tiles" and self.component:
+            self.component -= 1  # the previous component's panel
+        elif self.name == "Starting bonuses" and not any(p["ready"] for p in self.state["players"]):
+            self.values_done = False
+        else:
+            if self.name == "Values from the tiles":
+                self.asked, self.component = [], 0
+            try:
+                self.game.execute({"cmd": "undo"})
+            except Refused as refused:
+                self.message = refused.reason
+
+    def check_value(self, key: str, value: Any) -> str | None:
+        """Why `value` cannot be the catalogue's `key` (None: it can), in the words the value
+        pop-up uses (values_model.problem)."""
+        return value_problem(key, value, self.catalogue)
+
+
+# -- the steps before the game exists ---------------------------------------------------------
+
+
+class Players:
+    """Who plays, in turn order (the first is the start player), each with a colour."""
+
+    def __init__(self, wizard: SetupWizard) -> None:
+        self.wizard = wizard
+        self.players = wizard.players
+        self.counts = options(wizard.state, wizard.catalogue)["setup"]["players"]
+        self.colors = PLAYER_COLORS
+
+    @property
+    def title(self) -> str:
+        return _("Who plays? (in turn order)")
+
+    def set_name(self, index: int, name: str) -> None:
+        self.players[index]["name"] = name
+
+    def name_problem(self, index: int, name: str) -> str | None:
+        """Why player `index` cannot be called `name` (None: they can)."""
+        problem = player_name_problem(
+            name, _("player {number}'s name").format(number=index + 1))
+        others = [p["name"] for i, p in enumerate(self.players) if i != index]
+        if problem is None and name_key(name) in {name_key(o) for o in others if o.strip()}:
+            problem = _("another player is called {name}").format(name=normal_name(name))
+        return problem
+
+    def set_color(self, index: int, color: str) -> None:
+        """Give player `index` a colour (a player who had it takes theirs in exchange)."""
+        for other in self.players:
+            if other["color"] == color:
+                other["color"] = self.players[index]["color"]
+        self.players[index]["color"] = color
+
+    def add(self) -> None:
+        if len(self.players) < max(self.counts):
+            free = [c for c in self.colors if c not in {p["color"] for p in self.players}]
+            self.players.append({"name": "", "color": free[0]})
+
+    def remove(self, index: int) -> None:
+        if len(self.players) > min(self.counts):
+            del self.players[index]
+
+    def problem(self) -> str | None:
+        """Why the table cannot start with these players (None: it can)."""
+        for number, player in enumerate(self.players, start=1):
+            problem = player_name_problem(player["name"],
+                                          _("player {number}'s name").format(number=number))
+            if problem:
+                return problem
+        if twins([p["name"] for p in self.players]):  # as the engine tells them apart
+            return _("each player needs a name of their own")
+        return None
+
+    def done(self) -> bool:
+        self.wizard.message = self.problem() or ""
+        if not self.wizard.message:
+            self.wizard.stage = "Options"
+        return not self.wizard.message
+
+
+class Options:
+    """First game or draft, basic or advanced Hubs, the friendly variant."""
+
+    def __init__(self, wizard: SetupWizard) -> None:
+        self.wizard = wizard
+        self.names = option_names()
+        self.choices = wizard.choices
+
+    @property
+    def title(self) -> str:
+        return _("How do you play?")
+
+    def toggle(self, option: str) -> None:
+        self.choices[option] = not self.choices[option]
+
+    def done(self) -> bool:
+        self.wizard.stage = "Lay out"
+        return True
+
+
+class LayOut:
+    """What to put on the table, and the Aliens drawn from the bag, counted by colour."""
+
+    def __init__(self, wizard: SetupWizard) -> None:
+        self.wizard = wizard
+        self.table = rules.lay_out(wizard.catalogue, len(wizard.players),
+                                   wizard.choices["friendly"])
+        self.aliens = wizard.aliens
+        self.lines = [
+            _("Put {humans} Humans on Terra.").format(humans=self.table["humans"]),
+            _("Draw {aliens} Aliens from the bag; count them by colour.").format(
+                aliens=self.table["aliens"]),
+            _("Shuffle the nine Sector stacks: {count} of each go on display.").format(
+                count=self.table["per_stack"])]
+
+    @property
+    def title(self) -> str:
+        return _("Put out the supply")
+
+    @property
+    def counted(self) -> int:
+        return sum(n or 0 for n in self.aliens.values())
+
+    def set_aliens(self, color: str, count: int) -> None:
+        self.aliens[color] = count
+
+    def done(self) -> bool:
+        """Start the game (`new_game`) once every colour is counted."""
+        uncounted = [c for c, n in self.aliens.items() if n is None]
+        if uncounted:
+            self.wizard.message = _("count the {color} Aliens drawn").format(
+                color=color_name(uncounted[0]))
+            return False
+        return self.wizard.submit({"cmd": "new_game", **self.wizard.choices,
+                                   "players": [{"name": normal_name(p["name"]), "color": p["color"]}
+                                               for p in self.wizard.players],
+                                   "aliens": dict(self.aliens)})
+
+
+# -- the engine's setup steps ------------------------------------------------------------------
+
+
+class Display:
+    """The Sector display, stack by stack, each number typed on the keypad."""
+
+    def __init__(self, wizard: SetupWizard) -> None:
+        self.wizard = wizard
+        found = wizard.options()["setup"]
+        self.per_stack, self.endings = found["per_stack"], found["number_endings"]
+        self.stacks = [tuple(s) for s in found["stacks"]]
+        self.entries = wizard.entries
+
+    @property
+    def stack(self) -> tuple[int, str]:
+        """The stack whose Sectors are being entered."""
+        return self.stacks[min(len(self.entries) // self.per_stack, len(self.stacks) - 1)]
+
+    @property
+    def title(self) -> str:
+        level, color = self.stack
+        done = len(self.entries) % self.per_stack
+        return _("Level-{level} {color} Sectors on display ({number} of {count}): "
+                 "number?").format(level=level, color=color_name(color), number=done + 1,
+                                   count=self.per_stack)
+
+    def enter(self, number: int) -> bool:
+        """Add a Sector of the current stack; the display is sent when complete."""
+        sector = self.wizard.catalogue.sectors.get(number)
+        level, color = self.stack
+        problem = None
+        if sector is None:
+            problem = _("there is no Sector {number}").format(number=number)
+        elif sector.stack != self.stack:
+            problem = _("Sector {number} is from the Level-{level} {color} stack, not the "
+                        "Level-{wanted_level} {wanted_color} one").format(
+                number=number, level=sector.level, color=color_name(sector.color),
+                wanted_level=level, wanted_color=color_name(color))
+        elif self.endings and number % 10 not in self.endings:
+            problem = _("first game: only Sectors ending in {endings}").format(
+                endings=", ".join(map(str, self.endings)))
+        elif number in self.entries:
+            problem = _("Sector {number} is on display already").format(number=number)
+        self.wizard.message = problem or ""
+        if problem:
+            return False
+        self.entries.append(number)
+        if len(self.entries) == self.per_stack * len(self.stacks):
+            return self.wizard.submit({"cmd": "sector_display", "sectors": list(self.entries)})
+        return True
+
+
+class _Picks:
+    """A step where picks are made one at a time (`player` picks from `offered`)."""
+
+    def __init__(self, wizard: SetupWizard) -> None:
+        self.wizard = wizard
+        self.setup = wizard.options()["setup"]
+        self.entries = wizard.entries
+
+    def describe(self, choice: Any) -> str:
+        """A choice as the table calls it (a Hub or a set by its name or number)."""
+        return str(choice)
+
+
+class Sets(_Picks):
+    """First game: each player takes one of the four fixed sets."""
+
+    @property
+    def player(self) -> str:
+        return self.setup["players"][len(self.entries)]
+
+    @property
+    def title(self) -> str:
+        return _("First game: which set does {player} take?").format(player=self.player)
+
+    @property
+    def offered(self) -> list[int]:
+        return [s for s in self.setup["sets"] if s not in self.entries]
+
+    def describe(self, number: int) -> str:
+        """The set as the rulebook lists it: its Hub and ships."""
+        record = self.wizard.catalogue.setup[f"first_game_set_{number}"]
+        ships = [_("Level-{level} {ship}").format(level=level, ship=ship_name(kind))
+                 for level in (3, 2) for kind in record.value(f"level{level}_ships")]
+        return _("Set {number}: Hub {hub}, {ships}").format(
+            number=number, hub=record.value("hub"), ships=", ".join(ships))
+
+    def choose(self, number: int) -> bool:
+        self.entries.append(number)
+        if len(self.entries) < len(self.setup["players"]):
+            return True
+        return self.wizard.submit({"cmd": "first_game_sets",
+                                   "sets": dict(zip(self.setup["players"], self.entries))})
+
+
+class DealHubs(_Picks):
+    """The Hubs dealt at random, two to each player, tapped as they come."""
+
+    @property
+    def player(self) -> str:
+        return self.setup["players"][len(self.entries) // self.setup["per_player"]]
+
+    @property
+    def title(self) -> str:
+        return _("Deal {count} Hubs to each player: {player} gets?").format(
+            count=self.setup["per_player"], player=self.player)
+
+    @property
+    def offered(self) -> list[str]:
+        return [h for h in self.setup["hubs"] if h not in self.entries]
+
+    def choose(self, hub: str) -> bool:
+        self.entries.append(hub)
+        per = self.setup["per_player"]
+        if len(self.entries) < per * len(self.setup["players"]):
+            return True
+        return self.wizard.submit({"cmd": "deal_hubs", "hubs": {
+            name: self.entries[i * per:(i + 1) * per]
+            for i, name in enumerate(self.setup["players"])}})
+
+
+class Reveal(_Picks):
+    """The ships revealed for this round of the draft (a design may come up more than once)."""
+
+    def describe(self, choice: Any) -> str:
+        """A ship design as the table calls it ("Ice Collector L3")."""
+        return design_name(choice)
+
+    @property
+    def title(self) -> str:
+        return _("Reveal {count} Level-{level} ships ({number} of {count}): which?").format(
+            count=self.setup["count"], level=self.setup["level"], number=len(self.entries) + 1)
+
+    @property
+    def offered(self) -> list[str]:
+        return self.setup["designs"]
+
+    def choose(self, design: str) -> bool:
+        self.entries.append(design)
+        if len(self.entries) < self.setup["count"]:
+            return True
+        return self.wizard.submit({"cmd": "reveal_ships", "ships": list(self.entries)})
+
+
+class Pick(_Picks):
+    """The draft's next pick, in snake order."""
+
+    def describe(self, choice: Any) -> str:
+        """A ship design as the table calls it ("Ice Collector L3")."""
+        return design_name(choice)
+
+    @property
+    def player(self) -> str:
+        return self.setup["player"]
+
+    @property
+    def title(self) -> str:
+        return _("{player} drafts a ship").format(player=self.player)
+
+    @property
+    def order(self) -> list[str]:
+        return self.setup["order"]
+
+    @property
+    def offered(self) -> list[str]:
+        return list(dict.fromkeys(self.setup["offered"]))
+
+    def choose(self, design: str) -> bool:
+        return self.wizard.submit({"cmd": "draft_ship", "player": self.player, "ship": design})
+
+
+class ChooseHub(_Picks):
+    """Each player keeps one of their two Hubs, in turn order."""
+
+    @property
+    def player(self) -> str:
+        return self.setup["player"]
+
+    @property
+    def title(self) -> str:
+        return _("{player} keeps which Hub?").format(player=self.player)
+
+    @property
+    def offered(self) -> list[str]:
+        return self.setup["hubs"]
+
+    def choose(self, hub: str) -> bool:
+        return self.wizard.submit({"cmd": "choose_hub", "player": self.player, "hub": hub})
+
+
+class Values:
+    """Every value the catalogue lacks for the components on the table, one component per
+    panel ("Sector 214: cost, quarters, ..."); each value entered (checked as the catalogue
+    does) or skipped (asked when play needs it)."""
+
+    def __init__(self, wizard: SetupWizard) -> None:
+        self.wizard = wizard
+        self.groups: dict[str, list[dict]] = {}
+        for item in wizard.asked:
+            self.groups.setdefault(item["component"], []).append(item)
+        self.components = list(self.groups)
+
+    @property
+    def current(self) -> str | None:
+        """The component on this panel (None: nothing to ask)."""
+        index = self.wizard.component
+        return self.components[index] if index < len(self.components) else None
+
+    @property
+    def title(self) -> str:
+        if self.current is None:
+            return _("Values printed on the tiles")
+        return _("{component} ({number} of {count})").format(
+            component=self.current, number=self.wizard.component + 1,
+            count=len(self.components))
+
+    def summary(self, component: str) -> str:
+        """'Sector 214: cost, quarters, ...' with the values entered so far."""
+        fields = []
+        for item in self.groups[component]:
+            field = item["key"].split("/")[-1]
+            value = self.wizard.values.get(item["key"])
+            fields.append(field if value is None else f"{field} {words(value)}")
+        return f"{component}: {', '.join(fields)}"
+
+    @property
+    def open(self) -> list[dict]:
+        """The values neither entered nor skipped, in order."""
+        return [item for items in self.groups.values() for item in items
+                if item["key"] not in self.wizard.values and item["key"] not in self.wizard.skipped]
+
+    def entry(self, item: dict) -> ValueEntry:
+        """How `item`'s value is entered (values_model.py), knowing the values entered so far."""
+        return ValueEntry(item["key"], self.wizard.catalogue, item["question"],
+                          self.wizard.values)
+
+    def enter(self, key: str, value: Any) -> bool:
+        self.wizard.message = self.wizard.check_value(key, value) or ""
+        if not self.wizard.message:
+            self.wizard.values[key] = value
+            self.wizard.skipped.discard(key)
+        return not self.wizard.message
+
+    def skip(self, key: str) -> None:
+        self.wizard.values.pop(key, None)
+        self.wizard.skipped.add(key)
+
+    def next(self) -> bool:
+        """The next component's panel (after the last: the step is done)."""
+        self.wizard.component += 1
+        return self.current is not None or self.done()
+
+    def skip_component(self) -> bool:
+        """Skip the values of this component still open, then the next panel."""
+        for item in self.groups.get(self.current or "", []):
+            if item["key"] not in self.wizard.values:
+                self.skip(item["key"])
+        return self.next()
+
+    def done(self) -> bool:
+        """Enough: what is still open is asked when play needs it."""
+        self.wizard.values_done = True
+        return True
+
+
+@dataclass
+class Ask:
+    """One thing a Hub's starting bonus needs: `count` answers for `field`, from `offered`
+    (None: a Sector number on the keypad)."""
+
+    field: str
+    title: str
+    count: int
+    offered: list[str] | None
+
+
+class Bonuses:
+    """A player takes their Hub's starting bonuses: what the Hub needs, then the turn-order
+    GEMs, then confirm."""
+
+    def __init__(self, wizard: SetupWizard) -> None:
+        self.wizard = wizard
+        self.setup = wizard.options()["setup"]
+        self.entries = wizard.entries
+        self.player, self.hub = self.setup["player"], self.setup["hub"]
+        names = [p["name"] for p in wizard.state["players"]]
+        self.turn_gems = wizard.catalogue.setup["turn_order_gems"].value(
+            f"player_{names.index(self.player) + 1}")
+        self.asks = self._asks()
+
+    def _asks(self) -> list[Ask]:
+        hub, found = _("Hub {hub}").format(hub=self.hub), []
+        choice = self.setup["diplomacy_choice"]
+        if choice:
+            found.append(Ask("diplomacy", _("{hub}: {count} Diplomacy spaces - two on one track "
+                                            "or one on each of two").format(hub=hub, count=choice),
+                             choice, list(TRACKS)))
+        for spec in self.setup["free_sectors"]:
+            found.append(Ask("sectors", _("{hub} gives a free Level-{level} {color} Sector: its "
+                                          "number?").format(hub=hub, level=spec["level"],
+                                                            color=color_name(spec["color"])),
+                             1, None))
+        if self.setup["private_sectors"]:
+            found.append(Ask("private_sectors",
+                             _("{hub}: the {count} Sectors set aside: numbers?").format(
+                                 hub=hub, count=self.setup["private_sectors"]),
+                             self.setup["private_sectors"], None))
+        for change in self.setup["ship_changes"]:
+            if change["op"] == "draw":
+                found.append(Ask("keep", _("{hub}: draw {draw} Level-{level} ships; which {keep} "
+                                           "are kept?").format(
+                    hub=hub, draw=change["draw"], level=change["level"], keep=change["keep"]),
+                    change["keep"], change["choices"]))
+            elif len(change["choices"]) > change["count"]:
+                found.append(Ask("discard", _("{hub}: discard which Level-{level} ship?").format(
+                    hub=hub, level=change["level"]), change["count"], change["choices"]))
+        return found
+
+    def _asking(self) -> tuple[Ask | None, int]:
+        """What is asked now (None: everything is answered) and how many answers it has."""
+        given = len(self.entries)
+        for ask in self.asks:
+            if given < ask.count:
+                return ask, given
+            given -= ask.count
+        return None, 0
+
+    @property
+    def ask(self) -> Ask | None:
+        """What is asked now (None: everything is answered; confirm)."""
+        return self._asking()[0]
+
+    @property
+    def title(self) -> str:
+        ask, given = self._asking()
+        if ask is None:
+            return _("{player} takes the starting bonuses of Hub {hub}").format(
+                player=self.player, hub=self.hub)
+        if ask.count > 1:
+            return _("{question} ({number} of {count})").format(
+                question=ask.title, number=given + 1, count=ask.count)
+        return ask.title
+
+    def describe(self, choice: str) -> str:
+        """A choice as the table calls it: a Diplomacy track's name, a ship of the player's
+        by its design ("Dismantle L2", not "Ann:L2-dismantle")."""
+        ship = self.wizard.state["ships"].get(choice)
+        if ship:
+            return design_name(ship["design"])
+        if choice in self.wizard.catalogue.ships:  # a design drawn (A-8)
+            return design_name(choice)
+        return track_name(str(choice))
+
+    @property
+    def lines(self) -> list[str]:
+        """What confirming gives, beyond the Hub's resources."""
+        found = [f"{self.ask_title(a)}: {', '.join(map(self.describe, v))}"
+                 for a, v in self._answers()]
+        if self.turn_gems:
+            found.append(_("Turn order: {player} takes {gems} GEM(s)").format(
+                player=self.player, gems=self.turn_gems))
+        return found
+
+    def ask_title(self, ask: Ask) -> str:
+        return {"diplomacy": _("Diplomacy"), "sectors": _("Free Sector"),
+                "keep": _("Ships kept"), "private_sectors": _("Sectors set aside"),
+                "discard": _("Discarded")}[ask.field]
+
+    def _answers(self) -> list[tuple[Ask, list[str]]]:
+        found, rest = [], [str(e) for e in self.entries]
+        for ask in self.asks:
+            found.append((ask, rest[:ask.count]))
+            rest = rest[ask.count:]
+        return found
+
+    def choose(self, answer: str | int) -> bool:
+        self.entries.append(answer)
+        return True
+
+    def confirm(self) -> bool:
+        command: dict[str, Any] = {"cmd": "starting_bonus", "player": self.player}
+        given = list(self.entries)
+        for ask in self.asks:
+            answers, given = given[:ask.count], given[ask.count:]
+            if ask.field == "diplomacy":
+                command["diplomacy"] = {t: answers.count(t) for t in dict.fromkeys(answers)}
+            else:
+                command.setdefault(ask.field, []).extend(answers)
+        return self.wizard.submit(command)
+
+
+class Answer:
+    """A value the engine needs now, asked with its own question; answered, the command is
+    sent again."""
+
+    def __init__(self, wizard: SetupWizard) -> None:
+        self.wizard = wizard
+        self.key = wizard.question.key if wizard.question else ""
+        self.title = wizard.question.question if wizard.question else ""
+
+    @property
+    def entry(self) -> ValueEntry:
+        """How the value is entered (values_model.py)."""
+        return ValueEntry(self.key, self.wizard.catalogue, self.title, self.wizard.values)
+
+    def enter(self, value: Any) -> bool:
+        question = self.wizard.question
+        self.wizard.message = self.wizard.check_value(self.key, value) or ""
+        if self.wizard.message or question is None:
+            return False
+        self.wizard.values[self.key] = value
+        return self.wizard.submit(question.command)
+
+
+class Start:
+    """Setup is done: the game begins with the start player."""
+
+    def __init__(self, wizard: SetupWizard) -> None:
+        self.wizard = wizard
+        found = options(wizard.state, wizard.catalogue)
+        self.lines = [_("{name} ({color}): Hub {hub}, {gems} GEMs, {food} food, {water} water, "
+                        "{metal} metal").format(name=p["name"], color=color_name(p["color"]),
+                                                hub=p["hub"], gems=p["gems"], food=p["food"],
+                                                water=p["water"], metal=p["metal"])
+                      for p in wizard.state["players"]]
+        self.lines.append(_("{player} begins.").format(player=found["turn"]["player"]))
+
+    @property
+    def title(self) -> str:
+        return _("Setup complete")

@@ -1,0 +1,215 @@
+"""The table app's connection to the game store (plain Python, no Kivy): the open game, every
+command through `StoredGame.execute`, and the screen to come back to after a restart.
+
+The screen is kept in `screen.json` in the data folder beside the database, written atomically
+when it changes: `{"game": ID or null, "screen": NAME}`. A relaunch opens the screen that
+`routes.relaunch_screen` names: never one whose state is gone (a ship tapped but not confirmed
+is not committed, so the table, the truth, comes back instead). A store or overlay problem becomes a
+message, never a crash.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from companion.files import read_script, write_text_atomically
+from companion.i18n import _
+from companion.rules.move import Missing, Refused
+from companion.rules.options import options
+from companion.rules.script import parse
+from companion.store import Store, StoredGame
+from companion.store.db import default_db_path
+from companion.ui.shell.routes import OUTSIDE_GAMES
+
+log = logging.getLogger(__name__)
+
+# companion/examples is the project's examples/ (a link there), in every installed copy too
+DEMO_SCRIPT = Path(__file__).resolve().parents[2] / "examples" / "three-players-draft.jsonl"
+DEMO_STEPS = 43  # turn 9: Cat has used her Transport ship, Bob's Diplomacy bonus waits
+DEMO_NAME = "Demo (example values)"
+
+
+class GameSession:
+    """The open store and game; `problem` says in words what went wrong, if anything."""
+
+    def __init__(self, db: Path | None = None, overlay: Path | None = None) -> None:
+        self.db = db
+        self.overlay = overlay
+        self.store: Store | None = None
+        self.game: StoredGame | None = None
+        self.problem = ""
+        self._options: tuple[tuple, dict] | None = None  # (the game's position, its options)
+        self._demo_folder: tempfile.TemporaryDirectory | None = None
+        self._screen: dict | None = None  # what screen.json holds
+
+    def open(self) -> None:
+        """Open the store and resume the unfinished game, if there is one; else the finished
+        game whose end screen was on when the app stopped."""
+        try:
+            self.store = Store.open(self.db, overlay=self.overlay)
+            self.game = self.store.resume()
+            saved = self._saved()
+            if self.game is None and saved.get("screen") == "end" \
+                    and isinstance(saved.get("game"), int):
+                self.game = self.store.open_game(saved["game"])
+        except Exception as error:  # a locked, damaged or unwritable database: say so, go on
+            self.problem = _("The game store could not be opened: {error}").format(error=error)
+        self.retell()
+
+    def open_demo(self, steps: int = DEMO_STEPS) -> None:
+        """Replay the example game part-way into the database given with --db, else into a
+        temporary one; its values are the example's ("example": true keeps them there)."""
+        if self.db is None:
+            self._demo_folder = tempfile.TemporaryDirectory(prefix="phoenix-demo-")
+            self.db = Path(self._demo_folder.name) / "games.sqlite"
+        self.open()
+        if self.store is None:
+            return
+        try:
+            self.game = self.store.new_game(DEMO_NAME)
+            for line in list(parse(read_script(DEMO_SCRIPT)))[:steps]:
+                self.game.execute(line.command)
+        except Exception as error:
+            self.problem = _("The demo game could not be set up: {error}").format(error=error)
+
+    def close(self) -> None:
+        """Close the store (and remove a temporary demo database)."""
+        if self.store is not None:
+            self.store.close()
+            self.store = None
+        if self._demo_folder is not None:
+            self._demo_folder.cleanup()
+            self._demo_folder = None
+
+    # --- the game -------------------------------------------------------------------------
+
+    @property
+    def state(self) -> dict:
+        """The open game's state (a game must be open)."""
+        assert self.game is not None
+        return self.game.state
+
+    @property
+    def is_demo(self) -> bool:
+        """True when the open game is the demo (its values are example values)."""
+        return self.game is not None and self.game.name == DEMO_NAME
+
+    def options(self, ship: str | None = None) -> dict:
+        """What may be done now (the engine's `options`); the whole table's options are
+        computed once per position of the game (its steps, undone steps and catalogue), however
+        often a refresh asks. Treat the result as read-only."""
+        assert self.game is not None
+        if ship is not None:
+            return options(self.game.state, self.game.catalogue, ship=ship)
+        played = self.game.game
+        position = (id(played), len(played.steps), id(played.steps[-1]) if played.steps else 0,
+                    len(played.undone), id(played.catalogue))
+        if self._options is None or self._options[0] != position:
+            self._options = (position, options(played.state, played.catalogue))
+        return self._options[1]
+
+    def catalogue_changed(self) -> None:
+        """A value was corrected in the user's catalogue (the catalogue screen): the open game
+        is opened again, so that it plays with the value where it had none (a game keeps the
+        values it was played with), and its options are computed afresh."""
+        self._options = None
+        if self.game is not None:
+            problem = self.open_game(self.game.id)
+            if problem:
+                self.problem = _("The game could not take the corrected value: {problem}").format(
+                    problem=problem)
+
+    def waiting(self) -> bool:
+        """True while a player has a Diplomacy bonus to choose."""
+        return self.game is not None and bool(self.options()["pending"])
+
+    def execute(self, command: Mapping[str, Any]) -> str:
+        """Run a command and commit it; "" when done, else the reason in words."""
+        if self.game is None:
+            return _("No game is open.")
+        try:
+            self.game.execute(command)
+        except Refused as refused:
+            return refused.reason
+        except Missing as missing:
+            return missing.question
+        except Exception as error:  # a failed commit: the game is as it was
+            return str(error)
+        return ""
+
+    def new_game(self) -> str:
+        """Start an empty game (its first command, `new_game`, comes from setup)."""
+        if self.store is None:
+            return self.problem or _("The game store is not open.")
+        try:
+            self.game = self.store.new_game()
+        except Exception as error:
+            return str(error)
+        return ""
+
+    def open_game(self, game_id: int) -> str:
+        """Open a stored game (a past one, to see its sheet); "" when done."""
+        if self.store is None:
+            return self.problem or _("The game store is not open.")
+        try:
+            self.game = self.store.open_game(game_id)
+        except Exception as error:
+            return str(error)
+        self.retell()
+        return ""
+
+    def retell(self) -> None:
+        """Tell the open game again in the language spoken now (Game.retell): done when a game
+        is opened and after a change of language, since its events' texts are stored in the
+        language they were played in (perhaps more than one); the store is not touched. The
+        options, worded too, are computed afresh."""
+        self._options = None
+        if self.game is None:
+            return
+        for number, why in self.game.game.retell():
+            log.warning("game %s, step %s: its stored texts are kept, not retold (%s)",
+                        self.game.id, number, why)
+
+    # --- the screen to come back to ------------------------------------------------------
+
+    def _screen_file(self) -> Path:
+        db = self.store.path if self.store is not None else (self.db or default_db_path())
+        return Path(db).parent / "screen.json"
+
+    def remember_screen(self, screen: str) -> None:
+        """Keep the screen shown (and the open game's id), for a relaunch; written only when
+        it changes."""
+        if self.store is None:
+            return
+        saved = {"game": self.game.id if self.game is not None else None, "screen": screen}
+        if saved == self._screen:
+            return
+        try:
+            write_text_atomically(self._screen_file(), json.dumps(saved))
+            self._screen = saved
+        except OSError as error:
+            self.problem = _("The current screen could not be saved: {error}").format(error=error)
+
+    def _saved(self) -> dict:
+        """What screen.json holds ({} when it is missing or unreadable)."""
+        try:
+            saved = json.loads(self._screen_file().read_text())
+        except (OSError, ValueError):
+            return {}
+        return saved if isinstance(saved, dict) else {}
+
+    def saved_screen(self) -> str | None:
+        """The screen the app was on when it last ran: home or the calculator, or the open
+        game's screen (None: not known, or another game's)."""
+        saved = self._saved()
+        screen = saved.get("screen")
+        if not isinstance(screen, str):
+            return None
+        if screen in OUTSIDE_GAMES:
+            return screen
+        return screen if self.game is not None and saved.get("game") == self.game.id else None

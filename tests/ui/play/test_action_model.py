@@ -1,0 +1,129 @@
+"""The action screen's panels (no Kivy): each ship's flow pressed button by button, like a
+player, ends in a preview whose command the engine accepts."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parents[2] / "rules"))
+
+from companion.ui.play.action_model import ActionModel, Panel, prompt_panel
+from companion.ui.play.flows.commands import send
+from companion.ui.play.flows.prompts import bonus_prompts
+from companion.ui.play.flows.ships import ship_flow
+from companion.ui.shell.session import GameSession
+
+
+def model_for(table, ship_id: str) -> ActionModel:
+    return ActionModel(ship_flow(table.state, table.catalogue, ship_id))
+
+
+def press(model: ActionModel, tag: str) -> Panel:
+    """Press the button tagged `tag` on the panel shown; the next panel."""
+    (button,) = [b for b in model.panel().buttons if b.tag == tag]
+    assert model.press(button.act) == ""
+    return model.panel()
+
+
+def confirm(table, model: ActionModel) -> None:
+    panel = model.panel()
+    assert panel.title.endswith("confirm?"), panel
+    outcome = send(table.game.execute, model.flow.command())
+    assert outcome.step is not None, outcome.refused or outcome.question
+
+
+def test_construction_sectors_then_preview(table):
+    table.set("Ann", metal=4, gems=20)
+    model = model_for(table, "Ann:L1-construction")
+    panel = model.panel()
+    assert panel.title == "Ann uses Construction L1: which Sector?"
+    tile = next(b for b in panel.buttons if b.tag == "sector:201")
+    assert not tile.allowed and "needs its Level-1 Sector" in tile.reason
+    assert "needs its Level-1 Sector" in model.press(tile.act)
+    panel = press(model, "sector:101")
+    assert panel.lines[:2] == ["Ann puts 2 GEMs on Ann:L1-construction (Construction)",
+                               "builds Sector 101 (teal wing, Level 1) for 3 metal"]
+    confirm(table, model)
+
+
+def test_transport_running_list_with_remove_then_an_ability_choice(table):
+    table.put_sector("Ann", 101)
+    table.set("Ann", gems=20, food=3, water=3)
+    model = model_for(table, "Ann:L1-transport")
+    assert not next(b for b in model.panel().buttons if b.tag == "action:done").allowed
+    panel = press(model, "buy:water")
+    assert panel.title.endswith("transactions (1 of 3)")
+    assert panel.lines == ["pays 3 GEMs for 1 water"]
+    panel = press(model, "remove:0")
+    assert panel.lines == ["No transaction yet."]
+    teal = next(b for b in panel.buttons if b.tag.startswith("alien:teal:"))
+    assert teal.label.startswith("(T) teal Alien")
+    press(model, teal.tag)
+    panel = press(model, "action:done")
+    assert panel.title == "Ann uses Transport L1: B-3 - choice?"
+    gold = next(b for b in panel.buttons if b.label == "gold")
+    assert model.press(gold.act) == ""
+    confirm(table, model)
+    assert table.player("Ann")["sectors"][0]["residents"] == ["teal", "gold"]
+
+
+def test_expedition_dice_kept_and_a_human_recruited(table):
+    table.put_sector("Ann", 101)
+    model = model_for(table, "Ann:L1-expedition")
+    panel = model.panel()
+    assert panel.title.endswith("Roll 6 · keep 4")
+    assert not next(b for b in panel.buttons if b.tag == "action:dice").allowed
+    for face in ("food", "food", "human", "human", "water", "water", "water"):
+        press(model, f"die:{face}")
+    press(model, "die-less:water")
+    panel = press(model, "action:dice")
+    assert panel.lines == ["Rolled: food, food, human, human, water, water"]
+    assert "action:reroll" not in [b.tag for b in panel.buttons]
+    press(model, "keep:food")
+    panel = press(model, "keep:human")
+    assert next(b for b in panel.buttons if b.tag == "keep:human").label == "keep human: 1 of 2"
+    panel = press(model, "action:kept")
+    assert panel.title == "Ann uses Terran Expedition L1: Human 1: observe or recruit?"
+    recruit = next(b for b in panel.buttons if b.tag.startswith("human:recruit"))
+    assert recruit.label.startswith("Recruit: 1 metal, 1 food and 1 water")
+    humans = table.state["supply"]["human"]
+    press(model, recruit.tag)
+    assert "Human 1: Recruit" in " ".join(model.panel().lines)
+    confirm(table, model)
+    assert table.state["supply"]["human"] == humans - 1
+
+
+def test_dismantle_diplomacy_and_farm(table):
+    table.set("Ann", gems=30)
+    model = model_for(table, "Ann:L3-dismantle")
+    press(model, "target:Ann:L1-transport")
+    confirm(table, model)
+    table.end_turn()
+    table.run({"cmd": "income", "player": "Bob", "override": "test"})
+    table.end_turn()
+    model = model_for(table, "Ann:L1-diplomacy")
+    panel = press(model, "track:construction")
+    assert next(b for b in panel.buttons if b.tag == "track:construction").on
+    press(model, "action:done")
+    confirm(table, model)
+    table.end_turn()
+    table.run({"cmd": "income", "player": "Bob", "override": "test"})
+    table.end_turn()
+    model = model_for(table, "Ann:L2-farm")
+    assert model.panel().title == "Ann uses Farm L2: confirm?"
+    confirm(table, model)
+
+
+def test_the_demo_waits_on_bobs_diplomacy_bonus(tmp_path: Path) -> None:
+    demo = GameSession(tmp_path / "games.sqlite", tmp_path / "overlay.json")
+    demo.open_demo()
+    try:
+        [prompt] = bonus_prompts(demo.state, demo.game.catalogue)
+        panel = prompt_panel(prompt, "blue")
+        assert panel.title == "Bob (blue): Transport Diplomacy bonus - choose one"
+        assert [b.label for b in panel.buttons] == ["1 GEM", "2 GEMs"]
+        assert prompt.command(panel.buttons[1].act[1]) == {
+            "cmd": "diplomacy_bonus", "player": "Bob", "levels": [1]}
+    finally:
+        demo.close()

@@ -1,0 +1,338 @@
+"""The setup wizard's model, without Kivy: whole setups driven through the real engine from an
+empty catalogue overlay, every value given the way the app gives it (TEST values)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion import i18n
+from companion.catalogue_files import load_catalogue
+from companion.rules.game import Game
+from companion.ui.setup import setup_model as model
+
+sys.path.insert(0, str(Path(__file__).parents[2] / "rules"))
+from tables import table_values
+
+
+@pytest.fixture
+def empty(tmp_path):
+    """The shipped catalogue with an empty overlay: what a new user starts with."""
+    return load_catalogue(overlay=tmp_path / "overlay.json")
+
+
+def tile_values(catalogue, choice_hubs=()):
+    """What a table reads off its tiles (TEST values); the Hubs in `choice_hubs` give two
+    Diplomacy spaces to choose."""
+    values = table_values(catalogue)
+    for hub in choice_hubs:
+        values["hubs"][hub]["starting_diplomacy"] = {"fixed": {}, "choice": 2}
+
+    def value(key):
+        kind, record, field = key.split("/")
+        return values[kind][record][field]
+    return value
+
+
+def enter_players(wizard, names, **choices):
+    step = wizard.step
+    while len(step.players) < len(names):
+        step.add()
+    while len(step.players) > len(names):
+        step.remove(len(step.players) - 1)
+    for index, name in enumerate(names):
+        step.set_name(index, name)
+    assert step.done(), wizard.message
+    for option, on in choices.items():
+        if on:
+            wizard.step.toggle(option)
+    assert wizard.step.done()
+
+
+def count_aliens(wizard, aliens):
+    step = wizard.step
+    assert isinstance(step, model.LayOut)
+    for color, count in aliens.items():
+        step.set_aliens(color, count)
+    assert step.done(), wizard.message
+
+
+def lay_display(wizard):
+    """Type the display stack by stack, as the table draws it (the lowest numbers that fit)."""
+    while isinstance(wizard.step, model.Display):
+        step = wizard.step
+        number = next(n for n, s in sorted(wizard.catalogue.sectors.items())
+                      if s.stack == step.stack and n not in step.entries
+                      and (not step.endings or n % 10 in step.endings))
+        assert step.enter(number), wizard.message
+
+
+def finish(wizard, value, picks=None, answers=None):
+    """Go on to the first turn: first options, `picks` (title word -> choice), the tiles'
+    values in the values step, `answers` for a Hub's bonus (by field)."""
+    picks, answers, asked = picks or {}, answers or {}, []
+    while not wizard.finished:
+        step = wizard.step
+        if isinstance(step, model.Values):
+            for item in step.open:
+                assert step.enter(item["key"], value(item["key"])), wizard.message
+            assert step.done()
+        elif isinstance(step, model.Bonuses):
+            ask = step.ask
+            if ask is None:
+                assert step.confirm() or wizard.question, wizard.message
+            else:
+                step.choose(answers[ask.field].pop(0) if ask.field in answers
+                            else ask.offered[0])
+        elif isinstance(step, model.Answer):
+            asked.append(step.title)
+            assert step.enter(value(step.key)) or wizard.question, wizard.message
+        else:
+            choice = next((c for word, c in picks.items() if word in step.title), None)
+            assert step.choose(choice or step.offered[0]), wizard.message
+    return asked
+
+
+def test_a_three_player_first_game_from_an_empty_overlay(empty):
+    game = Game(empty)
+    wizard = model.SetupWizard(game)
+    assert wizard.name == "Players" and wizard.steps() == list(model.STEPS)
+    enter_players(wizard, ["Ann", "Björn", "Cäcilie"], first_game=True)
+    assert wizard.steps() == [s for s in model.STEPS if s != "Hubs"]
+    assert wizard.step.lines[:2] == ["Put 20 Humans on Terra.",
+                                     "Draw 70 Aliens from the bag; count them by colour."]
+    assert "3 of each" in wizard.step.lines[2]
+    count_aliens(wizard, {"teal": 18, "pink": 17, "brown": 18, "gold": 17})
+    assert wizard.name == "Sector display" and wizard.step.endings == [1, 2, 3, 4]
+    lay_display(wizard)
+    step = wizard.step
+    assert wizard.name == "Draft" and step.title == "First game: which set does Ann take?"
+    assert step.describe(1) == ("Set 1: Hub B-1, Level-3 Dismantle, Level-3 Terran Expedition, "
+                                "Level-2 Dismantle")
+    for number in (2, 1, 3):
+        assert wizard.step.choose(number)
+    assert wizard.name == "Values from the tiles"
+    values = wizard.step
+    assert "Hub B-1" in values.groups and any(c.startswith("Sector ") for c in values.groups)
+    assert values.summary("Hub B-1").startswith("Hub B-1: starting_gems, starting_food")
+    asked = finish(wizard, tile_values(empty))
+    assert asked == []  # everything was given in the values step
+    assert game.state["phase"] == "play" and wizard.name == "Start"
+    assert wizard.step.lines[-1] == "Ann begins."
+    gems = [p["gems"] for p in game.state["players"]]
+    assert gems == [8, 8 + 1, 8 + 2]  # the test values' 8, and the turn order's "P2: 1 / P3: 2"
+    learned = {k for step in game.steps for k in step.learned}
+    assert {item["key"] for item in values.open} <= learned
+
+
+def test_a_four_player_draft_with_advanced_hubs(empty):
+    game = Game(empty)
+    wizard = model.SetupWizard(game)
+    enter_players(wizard, ["Ann", "Bob", "Cat", "Dan"], advanced=True)
+    count_aliens(wizard, {"teal": 23, "pink": 22, "brown": 23, "gold": 22})
+    lay_display(wizard)
+    for hub in ("A-6", "B-1", "B-6", "B-2", "A-1", "B-3", "A-5", "B-4"):
+        assert wizard.step.choose(hub), wizard.message
+    step = wizard.step
+    assert step.title == "Reveal 9 Level-3 ships (1 of 9): which?"
+    for _ in range(9):
+        assert wizard.step.choose("L3-dismantle")
+    step = wizard.step
+    assert step.order == ["Ann", "Bob", "Cat", "Dan", "Dan", "Cat", "Bob", "Ann"]
+    while isinstance(wizard.step, model.Pick):
+        assert wizard.step.choose(wizard.step.offered[0])
+    for _ in range(9):
+        wizard.step.choose("L2-transport")
+    assert wizard.step.order == ["Dan", "Cat", "Bob", "Ann", "Ann", "Bob", "Cat", "Dan"]
+    value = tile_values(empty, choice_hubs=["A-6"])
+    asked = finish(wizard, value, picks={"Ann keeps": "A-6", "Bob keeps": "B-6",
+                                         "Cat keeps": "A-1", "Dan keeps": "A-5"},
+                   answers={"diplomacy": ["construction", "construction", "dismantle", "transport"],
+                            "private_sectors": [105, 106, 107, 115, 116, 117, 125, 126, 127],
+                            "sectors": [118]})
+    state = game.state
+    assert state["phase"] == "play"
+    ann, bob, _, dan = state["players"]
+    assert ann["private_sectors"] == [105, 106, 107, 115, 116, 117, 125, 126, 127]
+    assert ann["diplomacy"]["construction"] == 2
+    assert (dan["diplomacy"]["dismantle"], dan["diplomacy"]["transport"]) == (1, 1)
+    assert [s["number"] for s in bob["sectors"]] == [118]
+    assert "Bob:L1-diplomacy" not in state["ships"]  # B-6 discards it (the only one)
+    assert sum(s["owner"] == 2 and s["design"].startswith("L2-") for s in
+               state["ships"].values()) == 3  # A-1: two drafted, one kept of two drawn
+    assert sum(s["owner"] == 3 and s["design"].startswith("L2-") for s in
+               state["ships"].values()) == 1  # A-5: one of the two discarded
+    # B-6's free Sector is not on display: its values are asked when it is taken
+    assert asked and all("Sector 118" in question for question in asked), asked
+
+
+def test_names_with_umlauts_colours_and_their_problems(empty):
+    wizard = model.SetupWizard(Game(empty))
+    step = wizard.step
+    step.set_name(0, "Jürgen")
+    step.set_name(1, "Jürgen")
+    step.set_name(2, "Maß")
+    assert not step.done() and wizard.message == "each player needs a name of their own"
+    step.set_name(1, "")
+    assert not step.done() and wizard.message == "player 2's name cannot be empty"
+    step.set_name(1, "Öz")
+    step.set_color(0, "blue")
+    assert [p["color"] for p in step.players] == ["blue", "red", "yellow"]
+    step.add()
+    step.add()
+    assert len(step.players) == 4 and step.players[3]["color"] == "green"
+    step.remove(3)
+    assert step.done()
+    assert wizard.name == "Options"
+    wizard.back()
+    assert wizard.name == "Players"
+
+
+def test_the_engine_says_why_and_back_steps_back(empty):
+    game = Game(empty)
+    wizard = model.SetupWizard(game)
+    enter_players(wizard, ["Ann", "Bob"])
+    for color in ("teal", "pink", "brown", "gold"):
+        wizard.step.set_aliens(color, 1)
+    assert not wizard.step.done()
+    assert wizard.message.startswith("Draw 50 Aliens for 2 players")
+    assert game.state["phase"] == "new"
+    count_aliens(wizard, {"teal": 13, "pink": 12, "brown": 13, "gold": 12})
+    step = wizard.step
+    assert step.title == "Level-1 brown Sectors on display (1 of 2): number?"
+    assert not step.enter(101)
+    assert wizard.message == "Sector 101 is from the Level-1 teal stack, not the Level-1 brown one"
+    assert not step.enter(99) and wizard.message == "there is no Sector 99"
+    assert step.enter(111) and not step.enter(111)
+    wizard.back()
+    assert wizard.step.entries == []
+    wizard.back()  # undoes new_game
+    assert game.state["phase"] == "new" and wizard.name == "Lay out"
+
+
+def to_the_values(wizard: model.SetupWizard) -> None:
+    """A 2-player first game (sets 1 and 2) walked up to the values from the tiles."""
+    enter_players(wizard, ["Ann", "Bob"], first_game=True)
+    count_aliens(wizard, {"teal": 13, "pink": 12, "brown": 13, "gold": 12})
+    lay_display(wizard)
+    wizard.step.choose(1)
+    wizard.step.choose(2)
+
+
+def test_a_value_is_checked_as_the_catalogue_checks_it(empty):
+    wizard = model.SetupWizard(Game(empty))
+    to_the_values(wizard)
+    values = wizard.step
+    key = values.open[0]["key"]
+    assert key == "hubs/B-1/starting_gems" and values.entry(values.open[0]).prompt.number
+    assert not values.enter(key, "eight") and "whole number" in wizard.message
+    assert values.title.startswith("Hub B-1 (1 of ")  # one component per panel
+    diplomacy = next(i for i in values.open if i["key"] == "hubs/B-1/starting_diplomacy")
+    assert not values.entry(diplomacy).prompt.number  # built by its parts, no JSON
+    values.skip(key)
+    assert key not in [item["key"] for item in values.open]
+    values.done()
+    step = wizard.step
+    assert step.title == "Ann takes the starting bonuses of Hub B-1" and step.lines == []
+    assert not step.confirm()  # the value skipped is asked now, with the engine's question
+    answer = wizard.step
+    assert answer.key == key and answer.entry.prompt.number
+    assert answer.title.startswith("How many gems does the back of Hub B-1")
+
+
+def test_a_value_refused_in_german_says_so_in_german(empty):
+    """The wizard's refusal comes from the catalogue's fields, not its English words."""
+    wizard = model.SetupWizard(Game(empty))
+    to_the_values(wizard)
+    values = wizard.step
+    key = values.open[0]["key"]
+    i18n.set_language("de")
+    try:
+        assert not values.enter(key, "eight")
+        assert wizard.message == "erwartet eine ganze Zahl, nicht 'eight'"
+        assert not values.enter(key, -1)
+        assert wizard.message == "erwartet eine ganze Zahl ab 0, nicht -1"
+    finally:
+        i18n.set_language("en")
+    assert not values.enter(key, -1)
+    assert wizard.message == "expected a whole number 0 or more, got -1"
+
+
+def test_a_setup_resumed_after_a_restart_goes_on_where_it_was(empty):
+    game = Game(empty)
+    wizard = model.SetupWizard(game)
+    to_the_values(wizard)
+    value = tile_values(empty)
+    for item in wizard.step.open:
+        wizard.step.enter(item["key"], value(item["key"]))
+    wizard.step.done()
+    assert wizard.step.confirm()
+    again = model.SetupWizard(game)  # the app relaunched
+    assert again.name == "Starting bonuses" and again.step.player == "Bob"
+    again.back()  # Bob has not taken his yet: undoes Ann's
+    assert again.name == "Values from the tiles"
+
+
+def test_the_values_step_shows_one_component_per_panel(empty):
+    wizard = model.SetupWizard(Game(empty))
+    to_the_values(wizard)
+    values = wizard.step
+    total = len(values.components)
+    assert values.current == "Hub B-1" and values.title == f"Hub B-1 (1 of {total})"
+    assert values.next() and wizard.step.current == values.components[1]
+    wizard.back()
+    assert wizard.step.current == "Hub B-1"
+    wizard.step.next()
+    second = wizard.step
+    assert second.skip_component() and wizard.step.title.endswith(f"(3 of {total})")
+    assert {i["key"] for i in second.groups[second.components[1]]} <= wizard.skipped
+    wizard.component = total - 1
+    assert wizard.step.next() and wizard.name == "Starting bonuses"
+
+
+def test_a_name_typed_on_the_on_screen_keyboard_is_checked_before_it_is_taken(empty):
+    """The setup's name keyboard (a table with only a touchscreen) asks the wizard first."""
+    step = model.SetupWizard(Game(empty)).step
+    step.set_name(0, "Ann")
+    assert step.name_problem(1, "Jörg Süßbär") is None
+    assert step.name_problem(1, "Ann ") == "another player is called Ann"
+    assert step.name_problem(0, "Ann") is None  # her own name again
+    assert step.name_problem(2, "  ") == "player 3's name cannot be empty"
+    # as the engine tells names apart: a look-alike (Cyrillic А), another case, an invisible
+    # or direction-turning character
+    assert step.name_problem(1, "\u0410nn") == "another player is called \u0410nn"
+    assert step.name_problem(1, "ANN") == "another player is called ANN"
+    assert "no letter or digit" in step.name_problem(1, "\u200b")
+    assert "turns the writing direction" in step.name_problem(1, "Bob\u202e")
+
+
+def test_a_ship_to_discard_is_offered_by_its_design(empty):
+    """A-5's starting bonus: one of the two Level-2 ships drafted is discarded; the buttons
+    say which design, the command names the ship."""
+    game = Game(empty)
+    wizard = model.SetupWizard(game)
+    enter_players(wizard, ["Ann", "Bob"], advanced=True)
+    count_aliens(wizard, {"teal": 13, "pink": 12, "brown": 13, "gold": 12})
+    lay_display(wizard)
+    for hub in ("A-5", "B-1", "B-2", "B-3"):
+        assert wizard.step.choose(hub), wizard.message
+    for level, designs in ((3, ["L3-dismantle"] * 5),
+                           (2, ["L2-farm", "L2-farm", "L2-transport", "L2-farm", "L2-farm"])):
+        for design in designs:
+            assert wizard.step.choose(design), wizard.message
+        while isinstance(wizard.step, model.Pick):  # Ann takes a Transport and a Farm
+            step = wizard.step
+            choice = ("L2-transport" if level == 2 and step.player == "Ann"
+                      and "L2-transport" in step.offered else step.offered[0])
+            assert step.choose(choice), wizard.message
+    assert wizard.step.choose("A-5") and wizard.step.choose("B-3")
+    assert wizard.step.done()  # the values: asked during play
+    step = wizard.step
+    for track in ("construction", "expedition"):
+        assert step.choose(track)
+    assert step.title == "Hub A-5: discard which Level-2 ship?"
+    assert [step.describe(c) for c in step.ask.offered] == ["Transport L2", "Farm L2"]
+    step.choose("Ann:L2-transport")
+    assert step.lines[:2] == ["Diplomacy: Construct, Expedition", "Discarded: Transport L2"]

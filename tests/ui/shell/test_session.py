@@ -1,0 +1,134 @@
+"""The app's connection to the game store (companion/ui/session.py) without a window."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from companion import i18n
+from companion.ui.settings.catalogue_model import CatalogueBrowser
+from companion.ui.shell.routes import relaunch_screen
+from companion.ui.shell.session import GameSession
+
+
+def test_commands_are_committed_and_the_screen_is_kept(tmp_path: Path) -> None:
+    db, overlay = tmp_path / "games.sqlite", tmp_path / "overlay.json"
+    session = GameSession(db, overlay)
+    session.open_demo()
+    assert session.waiting()
+    assert session.execute({"cmd": "diplomacy_bonus", "player": "Bob", "levels": [0]}) == ""
+    assert "has already" in session.execute({"cmd": "income", "player": "Cat"})
+    session.remember_screen("table")
+    state = session.state
+    session.close()
+    again = GameSession(db, overlay)
+    again.open()
+    assert again.state == state and again.saved_screen() == "table"
+    assert not overlay.exists()  # example values never reach the user's overlay
+    again.close()
+
+
+def test_a_store_problem_is_a_message(tmp_path: Path) -> None:
+    session = GameSession(tmp_path, tmp_path / "overlay.json")  # a folder, not a database
+    session.open()
+    assert session.problem.startswith("The game store could not be opened:")
+    assert session.game is None and session.execute({"cmd": "end_turn"}) == "No game is open."
+    assert session.new_game() != ""
+
+
+def test_the_demo_in_a_temporary_database_is_removed(tmp_path: Path) -> None:
+    session = GameSession(None, tmp_path / "overlay.json")
+    session.open_demo()
+    db = session.db
+    assert db.exists() and session.is_demo
+    session.close()
+    assert not db.exists()
+
+
+def test_options_are_computed_once_per_position(tmp_path: Path) -> None:
+    """The same dict while nothing happens; new ones after a step and after its undo."""
+    session = GameSession(tmp_path / "games.sqlite", tmp_path / "overlay.json")
+    session.open_demo()
+    first = session.options()
+    assert session.options() is first
+    assert session.execute({"cmd": "diplomacy_bonus", "player": "Bob", "levels": [0]}) == ""
+    after = session.options()
+    assert after is not first and not after["pending"]
+    assert session.execute({"cmd": "undo"}) == ""
+    assert session.options()["pending"] == first["pending"]
+    session.close()
+
+
+def test_a_relaunch_never_brings_back_a_screen_whose_state_is_gone() -> None:
+    """Home and the calculator come back as they were; a game's screen follows its phase:
+    what the action, income and station screens held unconfirmed is gone, the table stays."""
+    assert relaunch_screen("home", "play") == "home"
+    assert relaunch_screen("calculator", None) == "calculator"
+    assert relaunch_screen(None, None) == relaunch_screen("table", None) == "home"
+    for saved in ("table", "action", "income", "station", None):
+        assert relaunch_screen(saved, "play") == "table"
+    assert relaunch_screen("setup", "new") == relaunch_screen("setup", "setup") == "setup"
+    assert relaunch_screen("end", "over") == "end"
+
+
+def test_the_screen_is_kept_with_its_game_until_another_is_shown(tmp_path: Path) -> None:
+    """screen.json keeps the screen and its game (a finished game is reopened from it: the
+    end-screen kill in test_game.py); home shown later replaces it."""
+    db, overlay = tmp_path / "games.sqlite", tmp_path / "overlay.json"
+    session = GameSession(db, overlay)
+    session.open_demo()
+    game_id = session.game.id
+    session.remember_screen("end")
+    session.close()
+    again = GameSession(db, overlay)
+    again.open()  # the demo is unfinished: it is resumed either way
+    assert again.game.id == game_id and again.saved_screen() == "end"
+    again.remember_screen("home")
+    again.remember_screen("home")  # unchanged: not written again
+    again.close()
+    third = GameSession(db, overlay)
+    third.open()
+    assert third.saved_screen() == "home"
+    third.close()
+
+
+def test_a_catalogue_correction_reaches_the_open_game_and_its_options(tmp_path: Path) -> None:
+    """Sector 101's cost entered on the catalogue screen mid-game: the table's options no longer
+    ask for it (the cached ones did), and the game plays with it."""
+    overlay = tmp_path / "overlay.json"
+    session = GameSession(tmp_path / "games.sqlite", overlay)
+    session.open_demo()
+    asked = [m["key"] for m in session.options()["missing"]]
+    assert "sectors/101/cost" in asked
+    assert CatalogueBrowser(overlay).correct("sectors/101/cost", 5)
+    session.catalogue_changed()
+    now = [m["key"] for m in session.options()["missing"]]
+    assert now == [key for key in asked if key != "sectors/101/cost"]
+    assert session.game.catalogue.field("sectors", 101, "cost").value == 5
+    session.close()
+
+
+def test_the_open_game_is_told_in_the_language_spoken_now(tmp_path: Path) -> None:
+    """A game played in English reads German once German is chosen (session.retell, as the app
+    does at a change of language) and when it is opened in German; its options are worded
+    afresh; the store keeps the words it was played in."""
+    db, overlay = tmp_path / "games.sqlite", tmp_path / "overlay.json"
+    session = GameSession(db, overlay)
+    session.open_demo(steps=20)
+    english = [e["text"] for e in session.game.game.steps[-1].events]
+    options = session.options()
+    try:
+        i18n.set_language("de")
+        session.retell()
+        german = [e["text"] for e in session.game.game.steps[-1].events]
+        assert german != english and session.options() is not options
+        assert session.execute({"cmd": "undo"}) == "" and session.execute({"cmd": "redo"}) == ""
+        assert [e["text"] for e in session.game.game.steps[-1].events] == german
+        session.close()
+        again = GameSession(db, overlay)
+        again.open()
+        assert [e["text"] for e in again.game.game.steps[-1].events] == german
+        stored = again.store.open_game(again.game.id)  # as the store has it
+        assert [e["text"] for e in stored.game.steps[-1].events] == english
+        again.close()
+    finally:
+        i18n.set_language("en")

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.i18n import _
+from companion.rules.option_types import Place
 from companion.rules.words import design_name, ship_name, track_name
 from companion.ui.kit.dice_camera_model import CameraDice
 from companion.ui.kit.wording import ALIEN_LETTERS, word, words
@@ -157,8 +158,10 @@ class ActionModel:
                     continue
                 self.asking = bonus
                 return asked
-            values = {"choice": need.get("choice", []), "where": abilities.places(source),
-                      "pay": need.get("pay", [])}[what]
+            offered: dict[str, list[Any]] = {"choice": need.get("choice", []),
+                                             "where": abilities.places(source),
+                                             "pay": need.get("pay", [])}
+            values = offered[what]
             return Panel(_("{title}: {source} - {question}?").format(
                 title=title, source=source, question=question_word(what)), [
                 Button(f"ability:{i}", word(value), (what, source, value))
@@ -307,7 +310,7 @@ def transactions_panel(title: str, flow: Transactions, done: Button) -> Panel:
     buttons = []
     for choice in flow.aliens:
         color = choice.value
-        places = flow.residents[color]["where"] or [None]
+        places: Sequence[Place | None] = flow.residents[color]["where"] or [None]
         for where in places:
             to = _(" to {place}").format(place=where) if len(places) > 1 else ""
             buttons.append(Button(f"alien:{color}:{where}",

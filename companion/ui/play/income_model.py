@@ -13,7 +13,7 @@ from companion.i18n import _
 from companion.rules.catalogue import Catalogue
 from companion.rules.game import Game
 from companion.rules.move import Missing, Refused
-from companion.rules.state import State
+from companion.rules.state import Player, State
 from companion.rules.words import color_name
 from companion.ui.kit.values_model import value_word
 from companion.ui.kit.wording import ALIEN_LETTERS
@@ -85,7 +85,7 @@ def relocations(flow: IncomeFlow) -> list[Relocation]:
     return found
 
 
-def residents_text(player: Mapping[str, Any], where: Any) -> str:
+def residents_text(player: Player, where: Any) -> str:
     """A place's residents by letter, left to right ("P P -"; "-" an empty quarter)."""
     if where == "hub":
         slots = [r for r in player["hub_slots"]]

@@ -9,13 +9,23 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 from companion.i18n import _
 from companion.rules import setup as rules
 from companion.rules.catalogue import Catalogue
 from companion.rules.move import Missing, Refused
 from companion.rules.names import name_key, normal_name, player_name_problem, twins
+from companion.rules.option_types import (
+    ChooseHubStep,
+    DealHubsStep,
+    DraftShipStep,
+    FirstGameSetsStep,
+    MissingValue,
+    RevealShipsStep,
+    SetupStep,
+    TableOptions,
+)
 from companion.rules.options import options
 from companion.rules.words import (
     ALIEN_COLORS,
@@ -81,7 +91,7 @@ class SetupWizard:
         self.values: dict[str, Any] = {}  # values from the tiles, sent with the next command
         self.skipped: set[str] = set()
         self.values_done = False
-        self.asked: list[dict] = []  # what the values step lists (as it opened)
+        self.asked: list[MissingValue] = []  # what the values step lists (as it opened)
         self.component = 0  # the values step's panel: one component each
         self.question: Question | None = None
         self.message = ""  # the engine's last refusal
@@ -96,7 +106,7 @@ class SetupWizard:
     def catalogue(self) -> Catalogue:
         return self.game.catalogue
 
-    def options(self) -> dict:
+    def options(self) -> TableOptions:
         """`rules.options` for the state as it will be once the values entered are learned."""
         state = self.state
         if self.values:
@@ -202,7 +212,9 @@ class Players:
     def __init__(self, wizard: SetupWizard) -> None:
         self.wizard = wizard
         self.players = wizard.players
-        self.counts = options(wizard.state, wizard.catalogue)["setup"]["players"]
+        step = options(wizard.state, wizard.catalogue)["setup"]
+        assert step["command"] == "new_game"  # the players come before the game
+        self.counts = step["players"]
         self.colors = PLAYER_COLORS
 
     @property
@@ -317,18 +329,24 @@ class LayOut:
 # -- the engine's setup steps ------------------------------------------------------------------
 
 
+def _color(color: str | None) -> str:
+    """A stack's colour in words ("?" for a Sector whose colour the catalogue lacks)."""
+    return "?" if color is None else color_name(color)
+
+
 class Display:
     """The Sector display, stack by stack, each number typed on the keypad."""
 
     def __init__(self, wizard: SetupWizard) -> None:
         self.wizard = wizard
         found = wizard.options()["setup"]
+        assert found["command"] == "sector_display"  # the wizard's step for it (step)
         self.per_stack, self.endings = found["per_stack"], found["number_endings"]
-        self.stacks = [tuple(s) for s in found["stacks"]]
+        self.stacks = [(level, color) for level, color in found["stacks"]]
         self.entries = wizard.entries
 
     @property
-    def stack(self) -> tuple[int, str]:
+    def stack(self) -> tuple[int, str | None]:
         """The stack whose Sectors are being entered."""
         return self.stacks[min(len(self.entries) // self.per_stack, len(self.stacks) - 1)]
 
@@ -337,7 +355,7 @@ class Display:
         level, color = self.stack
         done = len(self.entries) % self.per_stack
         return _("Level-{level} {color} Sectors on display ({number} of {count}): "
-                 "number?").format(level=level, color=color_name(color), number=done + 1,
+                 "number?").format(level=level, color=_color(color), number=done + 1,
                                    count=self.per_stack)
 
     def enter(self, number: int) -> bool:
@@ -350,8 +368,8 @@ class Display:
         elif sector.stack != self.stack:
             problem = _("Sector {number} is from the Level-{level} {color} stack, not the "
                         "Level-{wanted_level} {wanted_color} one").format(
-                number=number, level=sector.level, color=color_name(sector.color),
-                wanted_level=level, wanted_color=color_name(color))
+                number=number, level=sector.level, color=_color(sector.color),
+                wanted_level=level, wanted_color=_color(color))
         elif self.endings and number % 10 not in self.endings:
             problem = _("first game: only Sectors ending in {endings}").format(
                 endings=", ".join(map(str, self.endings)))
@@ -366,12 +384,16 @@ class Display:
         return True
 
 
-class _Picks:
-    """A step where picks are made one at a time (`player` picks from `offered`)."""
+S = TypeVar("S", bound=SetupStep)  # the engine's step a step class shows
+
+
+class _Picks(Generic[S]):
+    """A step where picks are made one at a time (`player` picks from `offered`); `S` is the
+    engine's step it shows (SetupWizard.step picks the class from the engine's step)."""
 
     def __init__(self, wizard: SetupWizard) -> None:
         self.wizard = wizard
-        self.setup = wizard.options()["setup"]
+        self.setup: S = cast(S, wizard.options()["setup"])  # the step picked this class
         self.entries = wizard.entries
 
     def describe(self, choice: Any) -> str:
@@ -379,7 +401,7 @@ class _Picks:
         return str(choice)
 
 
-class Sets(_Picks):
+class Sets(_Picks[FirstGameSetsStep]):
     """First game: each player takes one of the four fixed sets."""
 
     @property
@@ -410,7 +432,7 @@ class Sets(_Picks):
                                    "sets": dict(zip(self.setup["players"], self.entries))})
 
 
-class DealHubs(_Picks):
+class DealHubs(_Picks[DealHubsStep]):
     """The Hubs dealt at random, two to each player, tapped as they come."""
 
     @property
@@ -436,7 +458,7 @@ class DealHubs(_Picks):
             for i, name in enumerate(self.setup["players"])}})
 
 
-class Reveal(_Picks):
+class Reveal(_Picks[RevealShipsStep]):
     """The ships revealed for this round of the draft (a design may come up more than once)."""
 
     def describe(self, choice: Any) -> str:
@@ -459,7 +481,7 @@ class Reveal(_Picks):
         return self.wizard.submit({"cmd": "reveal_ships", "ships": list(self.entries)})
 
 
-class Pick(_Picks):
+class Pick(_Picks[DraftShipStep]):
     """The draft's next pick, in snake order."""
 
     def describe(self, choice: Any) -> str:
@@ -486,7 +508,7 @@ class Pick(_Picks):
         return self.wizard.submit({"cmd": "draft_ship", "player": self.player, "ship": design})
 
 
-class ChooseHub(_Picks):
+class ChooseHub(_Picks[ChooseHubStep]):
     """Each player keeps one of their two Hubs, in turn order."""
 
     @property
@@ -512,7 +534,7 @@ class Values:
 
     def __init__(self, wizard: SetupWizard) -> None:
         self.wizard = wizard
-        self.groups: dict[str, list[dict]] = {}
+        self.groups: dict[str, list[MissingValue]] = {}
         for item in wizard.asked:
             self.groups.setdefault(item["component"], []).append(item)
         self.components = list(self.groups)
@@ -541,12 +563,12 @@ class Values:
         return f"{component}: {', '.join(fields)}"
 
     @property
-    def open(self) -> list[dict]:
+    def open(self) -> list[MissingValue]:
         """The values neither entered nor skipped, in order."""
         return [item for items in self.groups.values() for item in items
                 if item["key"] not in self.wizard.values and item["key"] not in self.wizard.skipped]
 
-    def entry(self, item: dict) -> ValueEntry:
+    def entry(self, item: MissingValue) -> ValueEntry:
         """How `item`'s value is entered (values_model.py), knowing the values entered so far."""
         return ValueEntry(item["key"], self.wizard.catalogue, item["question"],
                           self.wizard.values)
@@ -597,7 +619,9 @@ class Bonuses:
 
     def __init__(self, wizard: SetupWizard) -> None:
         self.wizard = wizard
-        self.setup = wizard.options()["setup"]
+        setup = wizard.options()["setup"]
+        assert setup["command"] == "starting_bonus"  # the wizard's step for it (step)
+        self.setup = setup
         self.entries = wizard.entries
         self.player, self.hub = self.setup["player"], self.setup["hub"]
         names = [p["name"] for p in wizard.state["players"]]

@@ -20,8 +20,10 @@ from typing import Any
 from companion.files import read_script, write_text_atomically
 from companion.i18n import _
 from companion.rules.move import Missing, Refused
+from companion.rules.option_types import TableOptions
 from companion.rules.options import options
 from companion.rules.script import parse
+from companion.rules.state import State
 from companion.store import Store, StoredGame
 from companion.store.db import default_db_path
 from companion.ui.shell.routes import OUTSIDE_GAMES
@@ -43,7 +45,7 @@ class GameSession:
         self.store: Store | None = None
         self.game: StoredGame | None = None
         self.problem = ""
-        self._options: tuple[tuple, dict] | None = None  # (the game's position, its options)
+        self._options: tuple[tuple, TableOptions] | None = None  # (the position, its options)
         self._demo_folder: tempfile.TemporaryDirectory | None = None
         self._screen: dict | None = None  # what screen.json holds
 
@@ -89,7 +91,7 @@ class GameSession:
     # --- the game -------------------------------------------------------------------------
 
     @property
-    def state(self) -> dict:
+    def state(self) -> State:
         """The open game's state (a game must be open)."""
         assert self.game is not None
         return self.game.state
@@ -99,7 +101,7 @@ class GameSession:
         """True when the open game is the demo (its values are example values)."""
         return self.game is not None and self.game.name == DEMO_NAME
 
-    def options(self, ship: str | None = None) -> dict:
+    def options(self, ship: str | None = None) -> TableOptions:
         """What may be done now (the engine's `options`); the whole table's options are
         computed once per position of the game (its steps, undone steps and catalogue), however
         often a refresh asks. Treat the result as read-only."""

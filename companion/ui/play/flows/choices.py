@@ -8,6 +8,7 @@ from typing import Any
 
 from companion.i18n import _
 from companion.rules.ledger import describe
+from companion.rules.option_types import TableOptions
 from companion.ui.kit.wording import word
 
 
@@ -24,6 +25,14 @@ class Choice:
     label: str
     allowed: bool = True
     reason: str | None = None
+
+
+def turn_player(found: TableOptions) -> str:
+    """The player whose turn it is (a turn's flows and the table are built during play)."""
+    player = found["turn"]["player"]
+    if player is None:
+        raise FlowError(_("the game is not in play"))
+    return player
 
 
 def amounts_text(amounts: Mapping[str, int] | None) -> str:

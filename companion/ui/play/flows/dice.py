@@ -8,6 +8,7 @@ from typing import Any, Protocol
 
 from companion.i18n import _
 from companion.rules.ledger import describe
+from companion.rules.option_types import DiceOffer, HumanOffer
 from companion.ui.kit.dice_camera_model import UNSURE
 from companion.ui.kit.wording import word, words
 from companion.ui.play.flows.choices import (
@@ -53,13 +54,13 @@ class Dice:
     capacity, each Human kept observed or recruited, rerolls where the station allows. An
     Expedition ship's, or a bonus roll's (225, 321, A-3)."""
 
-    def __init__(self, offer: dict) -> None:
+    def __init__(self, offer: DiceOffer) -> None:
         self.dice: int | None = offer["dice"]
         self.capacity: int | None = offer["keep"]
         self.rerolls_allowed: int = offer["rerolls"] or 0
         self.rerolls = 0
         self.faces: list[str] = list(offer["faces"])
-        self.human_offer: dict = offer["humans"]
+        self.human_offer: HumanOffer = offer["humans"]
         self.tapped = TappedDice()
         self.reading: DiceReading | None = None
         self.kept: Counter = Counter()

@@ -3,10 +3,19 @@ or Sectors, or dice (`bonus_entry` gives the part for the engine's need)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.i18n import _
+from companion.rules.option_types import (
+    AbilityNeed,
+    BonusOffer,
+    Pick,
+    PicksBonus,
+    ResidentOffer,
+    TracksOffer,
+    TransactionsOffer,
+)
 from companion.rules.words import track_name
 from companion.ui.kit.wording import word, words
 from companion.ui.play.flows.choices import (
@@ -24,10 +33,10 @@ class Transactions:
     """Transport transactions (Aliens by colour, gold, trades, buying) up to the limit: a
     Transport ship's, or a bonus action's (B-5, 206, 218, 301, A-3)."""
 
-    def __init__(self, offer: dict, limit: int | None, name: str) -> None:
+    def __init__(self, offer: TransactionsOffer, limit: int | None, name: str) -> None:
         self.offer, self.limit, self.name = offer, limit, name
-        self.residents = {item.get("color", "gold"): item
-                          for item in [*offer["aliens"], offer["gold"]]}
+        self.residents: dict[str, ResidentOffer] = {
+            item.get("color", "gold"): item for item in [*offer["aliens"], offer["gold"]]}
         self.aliens = [Choice(color, _("{color} Alien ({left} left): {cost}").format(
                                   color=word(color), left=item["in_supply"],
                                   cost=amounts_text(item["cost"])), item["allowed"],
@@ -84,7 +93,8 @@ class Transactions:
         return list(self.items)
 
 
-def transaction_line(item: dict, residents: dict, offer: dict) -> str:
+def transaction_line(item: dict, residents: Mapping[str, ResidentOffer],
+                     offer: TransactionsOffer) -> str:
     kind = item["type"]
     if kind in ("alien", "gold"):
         color = item.get("color", "gold")
@@ -104,7 +114,7 @@ class Tracks:
     """Diplomacy tracks to advance on, each with its lobbying cost (or free): a Diplomacy
     ship's, or a bonus action's (117, 306, A-7)."""
 
-    def __init__(self, offer: dict, name: str) -> None:
+    def __init__(self, offer: TracksOffer, name: str) -> None:
         self.most: int | None = offer["tracks_at_most"]
         self.name = name
         self.tracks = [Choice(t["track"], _("{track}: level {level} -> {next}, {cost}").format(
@@ -140,7 +150,7 @@ class Picks:
     """One of the choices the engine offers for a bonus action: 326's free Sector, A-11's Hub
     resident moving out, what A-12 returns to the supply."""
 
-    def __init__(self, offer: dict, what: str) -> None:
+    def __init__(self, offer: PicksBonus, what: str) -> None:
         self.what = what
         self.choices = [Choice(c["detail"], pick_label(what, c), c["allowed"], c["reason"])
                         for c in offer["choices"]]
@@ -156,7 +166,7 @@ class Picks:
         return [] if self.picked is None else [self.picked.label]
 
 
-def pick_label(what: str, choice: dict) -> str:
+def pick_label(what: str, choice: Pick) -> str:
     """'Sector 111 (brown wing)', 'teal from Hub quarter 3 to Sector 101', 'the teal in Sector
     102 quarter 1', 'Sector 102 and its residents (teal)', 'nothing: lose 5 points'."""
     detail = choice["detail"]
@@ -184,13 +194,13 @@ def pick_label(what: str, choice: dict) -> str:
 Bonus = Transactions | Dice | Tracks | Picks  # a bonus action's entry, by what it asks
 
 
-def bonus_entry(need: dict, offer: dict) -> Bonus:
-    """The entry for a bonus action's details, built from the engine's offer."""
-    what = need["bonus"]
-    if what == "transactions":
+def bonus_entry(need: AbilityNeed, offer: BonusOffer) -> Bonus:
+    """The entry for a bonus action's details, built from the engine's offer: what it asks is
+    the need's `bonus`, and the offer's shape (option_types.BonusOffer) says the same."""
+    if "aliens" in offer:  # "transactions"
         return Transactions(offer, offer["transactions"], need["source"])
-    if what == "dice":
+    if "faces" in offer:  # "dice"
         return Dice(offer)
-    if what == "tracks":
+    if "tracks" in offer:  # "tracks"
         return Tracks(offer, need["source"])
-    return Picks(offer, what)
+    return Picks(offer, need["bonus"])  # "sector", "resident", "returned"

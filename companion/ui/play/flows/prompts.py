@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from companion.i18n import _
 from companion.rules.catalogue import Catalogue
+from companion.rules.option_types import HubPower
 from companion.rules.options import options
 from companion.rules.state import State
 from companion.ui.play.flows.abilities import Abilities, bonus_label
@@ -43,7 +44,7 @@ def bonus_prompts(state: State, catalogue: Catalogue) -> list[BonusPrompt]:
 class HubPowerFlow:
     """A Hub power used outside the main action (A-1, B-6): allowed or why not, what it asks."""
 
-    def __init__(self, entry: dict) -> None:
+    def __init__(self, entry: HubPower) -> None:
         self.player: str = entry["player"]
         self.power = Choice(entry["source"], f"{entry['source']}: {entry['text']}",
                             entry["allowed"], entry["reason"])

@@ -3,10 +3,23 @@ the `use_ship` command the answers make."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Generic, TypeVar, cast
 
 from companion.i18n import _
 from companion.rules.catalogue import Catalogue
+from companion.rules.option_types import (
+    ConstructionAction,
+    DiplomacyAction,
+    DismantleAction,
+    ExpeditionAction,
+    FarmAction,
+    IceCollectorAction,
+    SectorOffer,
+    ShipAction,
+    ShipOptions,
+    TableOptions,
+    TransportAction,
+)
 from companion.rules.options import options
 from companion.rules.state import State
 from companion.rules.words import design_name, ship_name
@@ -19,19 +32,22 @@ from companion.ui.play.flows.abilities import (
     judge,
     question_word,
 )
-from companion.ui.play.flows.choices import Choice, choose_among, count_text
+from companion.ui.play.flows.choices import Choice, choose_among, count_text, turn_player
 from companion.ui.play.flows.dice import Dice
 from companion.ui.play.flows.parts import Tracks, Transactions
 
+A = TypeVar("A", bound=ShipAction)  # a ship type's action (option_types.ShipAction)
 
-class ShipFlow:
+
+class ShipFlow(Generic[A]):
     """Using one ship: what its action asks, the preview of what will be paid and gained, and
-    the `use_ship` command."""
+    the `use_ship` command. `A` is the shape of its action, which the ship's type picks (FLOWS:
+    each flow is built for the action of its ship type)."""
 
-    def __init__(self, found: dict, judge: Judge | None = None) -> None:
-        self.player: str = found["turn"]["player"]
-        self.ship: dict = found["ship"]
-        self.action: dict = self.ship["action"]
+    def __init__(self, found: TableOptions, judge: Judge | None = None) -> None:
+        self.player: str = turn_player(found)
+        self.ship: ShipOptions = found["ship"]
+        self.action: A = cast(A, self.ship["action"])  # the ship's type picked this flow
         self.offers = None if judge is None else BonusOffers(judge, self.command)
         self.abilities = Abilities(self.ship["abilities"], self.offers)
 
@@ -87,10 +103,10 @@ class ShipFlow:
                 for bonus in self.ship.get("diplomacy_bonuses", []) if bonus["automatic"]]
 
 
-class DismantleFlow(ShipFlow):
+class DismantleFlow(ShipFlow[DismantleAction]):
     """Dismantle: which unused ship of one's own, for its metal."""
 
-    def __init__(self, found: dict, judge: Judge | None = None) -> None:
+    def __init__(self, found: TableOptions, judge: Judge | None = None) -> None:
         super().__init__(found, judge)
         self.targets = [Choice(t["ship"], f"{design_name(t['design'])}: "
                                           f"{count_text('metal', t['metal'])}")
@@ -112,11 +128,11 @@ class DismantleFlow(ShipFlow):
             _("dismantles {ship}").format(ship=choose_among(self.targets, self.target).label)]
 
 
-class ConstructionFlow(ShipFlow):
+class ConstructionFlow(ShipFlow[ConstructionAction]):
     """Construction: which Sector (price after discounts; the ones that cannot be built with the
     engine's reason), then what its immediate abilities ask."""
 
-    def __init__(self, found: dict, judge: Judge | None = None) -> None:
+    def __init__(self, found: TableOptions, judge: Judge | None = None) -> None:
         super().__init__(found, judge)
         self.built = {s["number"]: s for s in self.action["sectors"]}
         self.sectors = [Choice(s["number"], _sector_label(s), s["allowed"], s["reason"])
@@ -144,7 +160,7 @@ class ConstructionFlow(ShipFlow):
             price=_price(offer))]
 
 
-def _price(offer: dict) -> str:
+def _price(offer: SectorOffer) -> str:
     """'7 metal (9 - 2)', or the price when there is no discount."""
     price, cost = offer["price"], offer["cost"]
     if price is None:
@@ -153,16 +169,16 @@ def _price(offer: dict) -> str:
         f" ({cost} - {cost - price})" if cost is not None and cost != price else "")
 
 
-def _sector_label(offer: dict) -> str:
+def _sector_label(offer: SectorOffer) -> str:
     return _("Sector {number} · {wing} · Level {level} · {price}").format(
         number=offer["number"], wing=word(offer["wing"]), level=offer["level"],
         price=_price(offer))
 
 
-class TransportFlow(ShipFlow, Transactions):
+class TransportFlow(ShipFlow[TransportAction], Transactions):
     """Transport: transactions (Aliens by colour, gold, trades, buying) up to the ship's limit."""
 
-    def __init__(self, found: dict, judge: Judge | None = None) -> None:
+    def __init__(self, found: TableOptions, judge: Judge | None = None) -> None:
         ShipFlow.__init__(self, found, judge)
         Transactions.__init__(self, self.action, self.action["transactions"], self.ship["ship"])
 
@@ -176,10 +192,10 @@ class TransportFlow(ShipFlow, Transactions):
         return self.entry_lines()
 
 
-class ExpeditionFlow(ShipFlow, Dice):
+class ExpeditionFlow(ShipFlow[ExpeditionAction], Dice):
     """Terran Expedition: the ship's dice (Dice), with the station's rerolls."""
 
-    def __init__(self, found: dict, judge: Judge | None = None) -> None:
+    def __init__(self, found: TableOptions, judge: Judge | None = None) -> None:
         ShipFlow.__init__(self, found, judge)
         Dice.__init__(self, self.action)
 
@@ -198,10 +214,10 @@ class ExpeditionFlow(ShipFlow, Dice):
         return self.entry_lines()
 
 
-class DiplomacyFlow(ShipFlow, Tracks):
+class DiplomacyFlow(ShipFlow[DiplomacyAction], Tracks):
     """Diplomacy: which track(s), each with its lobbying cost."""
 
-    def __init__(self, found: dict, judge: Judge | None = None) -> None:
+    def __init__(self, found: TableOptions, judge: Judge | None = None) -> None:
         ShipFlow.__init__(self, found, judge)
         Tracks.__init__(self, self.action, self.ship["ship"])
 
@@ -215,21 +231,23 @@ class DiplomacyFlow(ShipFlow, Tracks):
         return self.entry_lines()
 
 
-class GainFlow(ShipFlow):
+class GainFlow(ShipFlow[FarmAction | IceCollectorAction]):
     """Farm, Ice Collector: nothing to ask."""
 
     def action_lines(self) -> list[str]:
-        resource = "food" if "food" in self.action else "water"
-        return [_("gains {gain}").format(gain=count_text(resource, self.action[resource]))]
+        action = self.action
+        gain = (count_text("food", action["food"]) if "food" in action
+                else count_text("water", action["water"]))
+        return [_("gains {gain}").format(gain=gain)]
 
 
-FLOWS: dict[str, type[ShipFlow]] = {
+FLOWS: dict[str, type[ShipFlow[Any]]] = {
     "dismantle": DismantleFlow, "construction": ConstructionFlow, "transport": TransportFlow,
     "expedition": ExpeditionFlow, "diplomacy": DiplomacyFlow, "farm": GainFlow,
     "ice_collector": GainFlow}
 
 
-def ship_flow(state: State, catalogue: Catalogue, ship_id: str) -> ShipFlow:
+def ship_flow(state: State, catalogue: Catalogue, ship_id: str) -> ShipFlow[Any]:
     """The flow for the active player's use of `ship_id`."""
     found = options(state, catalogue, ship=ship_id)
     return FLOWS[found["ship"]["type"]](found, judge(state, catalogue))

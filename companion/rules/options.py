@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from companion.i18n import _
@@ -48,11 +49,6 @@ from companion.rules.words import (
     RESOURCES,
     TRACKS,
 )
-
-# What an ability's command must carry in "bonus" (the details of a bonus action).
-BONUS_DETAILS = {"transport_transaction": "transactions", "expedition_roll": "dice",
-                 "diplomacy_action": "tracks", "free_sector": "sector",
-                 "relocate_hub_resident": "resident", "return_to_supply": "returned"}
 
 
 def probe(state: State, catalogue: Catalogue, check: Callable[..., Any], *args: Any,
@@ -403,8 +399,9 @@ def ability_needs(state: State, player: int, source: str, ability: Ability) -> d
                          if s in state["supply"]}
     if (params.get("cost") or {}).get("any_resource"):
         need["pay"] = list(RESOURCES)
-    if ability.kind in BONUS_DETAILS and params.get("tracks") != "all":
-        need["bonus"] = BONUS_DETAILS[ability.kind]
+    detail = BONUS_DETAILS.get(ability.kind)
+    if detail is not None and detail.asked(params):
+        need["bonus"] = detail.name
     return need
 
 
@@ -481,43 +478,119 @@ def _at_bonus(state: State, catalogue: Catalogue, command: Mapping[str, Any], so
 def _offer(state: State, catalogue: Catalogue, player: int, source: str, ability: Ability,
            first: Callable[[Move], Any]) -> dict:
     """The bonus action's offer on `state` once `first` is done, each choice with the engine's
-    verdict (the effect itself: its cost and use are the command's, already done)."""
-    params = ability.params
-    wanted = BONUS_DETAILS[ability.kind]
+    verdict (the effect itself: its cost and use are the command's, already done): built by its
+    kind's `BonusDetail`."""
+    return BONUS_DETAILS[ability.kind].offer(
+        BonusAt(state, catalogue, player, source, ability, first))
 
-    def verdict(detail: Any) -> str | None:
-        __, reason, __ = probe(state, catalogue, _after, first, _effect, player, source, ability,
-                             command={"use": [source], "bonus": {source: detail}})
+
+@dataclass(frozen=True)
+class BonusAt:
+    """Where a bonus action is offered: the position, the player, the ability (`source`'s), and
+    what comes before it (`first`: the ship's use paid, the income taken, or nothing)."""
+
+    state: State
+    catalogue: Catalogue
+    player: int
+    source: str
+    ability: Ability
+    first: Callable[[Move], Any]
+
+    @property
+    def params(self) -> Mapping[str, Any]:
+        return self.ability.params
+
+    def verdict(self, detail: Any) -> str | None:
+        """The engine's verdict on the bonus action with `detail` (None: it goes through)."""
+        __, reason, __ = probe(self.state, self.catalogue, _after, self.first, _effect,
+                               self.player, self.source, self.ability,
+                               command={"use": [self.source], "bonus": {self.source: detail}})
         return reason
 
-    if wanted == "transactions":
-        return {"transactions": params["count"],
-                **_transactions(state, catalogue, player, first)}
-    if wanted == "dice":
-        return {"dice": params["dice"], "keep": params["keep"], "rerolls": 0,
-                "faces": list(DIE_FACES), "humans": _humans(state, catalogue, player)}
-    if wanted == "tracks":
-        return {"tracks_at_most": 1, "tracks": _tracks(state, catalogue, player, first,
-                                                       pay=params["lobbying"] == "pay")}
-    me = state["players"][player]
-    if wanted == "sector":
-        found = [{"detail": n, "wing": probe(state, catalogue, sector_color, n)[0]}
-                 for n in state["display"] if catalogue.sectors[n].level == params["level"]]
-    elif wanted == "resident":
-        found = [{"detail": {"slot": slot, "to": to}, "species": species}
-                 for slot, species in enumerate(me["hub_slots"]) if species is not None
-                 for to in [*(p for p in places_for(state, player, species) if p != "hub"),
-                            None]]
-    else:
-        found = [{"detail": {"resident": {"from": where, "slot": slot}}, "species": species}
-                 for where, slot, species in _residents(me)]
-        found += [{"detail": {"sector": s["number"]}, "residents": list(s["residents"])}
-                  for s in me["sectors"]]
-        found.append({"detail": {"none": True}, "points": -params["penalty_points"]})
-    for choice in found:
-        reason = verdict(choice["detail"])
-        choice.update(allowed=reason is None, reason=reason)
-    return {"choices": found}
+    def picks(self, found: list[dict]) -> dict:
+        """One of `found` to pick (each with its `detail`), each with the engine's verdict."""
+        for choice in found:
+            reason = self.verdict(choice["detail"])
+            choice.update(allowed=reason is None, reason=reason)
+        return {"choices": found}
+
+
+def _transactions_offer(at: BonusAt) -> dict:
+    """Transactions, offered like a Transport's (206, 218, 301, A-3, B-5)."""
+    return {"transactions": at.params["count"],
+            **_transactions(at.state, at.catalogue, at.player, at.first)}
+
+
+def _dice_offer(at: BonusAt) -> dict:
+    """Dice, offered like an Expedition's (225, 321, A-3)."""
+    return {"dice": at.params["dice"], "keep": at.params["keep"], "rerolls": 0,
+            "faces": list(DIE_FACES), "humans": _humans(at.state, at.catalogue, at.player)}
+
+
+def _tracks_offer(at: BonusAt) -> dict:
+    """A track, with its lobbying cost (0: free) (117, 306, A-7)."""
+    return {"tracks_at_most": 1, "tracks": _tracks(at.state, at.catalogue, at.player, at.first,
+                                                   pay=at.params["lobbying"] == "pay")}
+
+
+def _sector_offer(at: BonusAt) -> dict:
+    """326's free Sector: the display's of its level."""
+    return at.picks([{"detail": n, "wing": probe(at.state, at.catalogue, sector_color, n)[0]}
+                     for n in at.state["display"]
+                     if at.catalogue.sectors[n].level == at.params["level"]])
+
+
+def _resident_offer(at: BonusAt) -> dict:
+    """A-11's Hub resident moving out: to a Sector, or back to the supply."""
+    me = at.state["players"][at.player]
+    return at.picks([{"detail": {"slot": slot, "to": to}, "species": species}
+                     for slot, species in enumerate(me["hub_slots"]) if species is not None
+                     for to in [*(p for p in places_for(at.state, at.player, species)
+                                  if p != "hub"), None]])
+
+
+def _returned_offer(at: BonusAt) -> dict:
+    """A-12's return to the supply: a resident, a Sector with its residents, or nothing."""
+    me = at.state["players"][at.player]
+    found = [{"detail": {"resident": {"from": where, "slot": slot}}, "species": species}
+             for where, slot, species in _residents(me)]
+    found += [{"detail": {"sector": s["number"]}, "residents": list(s["residents"])}
+              for s in me["sectors"]]
+    found.append({"detail": {"none": True}, "points": -at.params["penalty_points"]})
+    return at.picks(found)
+
+
+def _always(params: Mapping[str, Any]) -> bool:
+    return True
+
+
+def _tracks_chosen(params: Mapping[str, Any]) -> bool:
+    """A track is chosen, unless the ability advances on every track (328)."""
+    return params.get("tracks") != "all"
+
+
+@dataclass(frozen=True)
+class BonusDetail:
+    """A kind of bonus-action detail: `name`, what the command carries in "bonus" (the ability
+    need's `bonus`; the table app enters it on the entry registered under that name,
+    `ui.play.flows.parts.ENTRIES`), `offer`, what the engine offers for it (`bonus_offer`), and
+    `asked`, whether an ability with these params asks for it at all."""
+
+    name: str
+    offer: Callable[[BonusAt], dict]
+    asked: Callable[[Mapping[str, Any]], bool] = _always
+
+
+# The bonus actions by ability kind (effects.KINDS; abilities.EFFECTS carries each out): what
+# its command carries in "bonus" and what the engine offers for it. One entry per kind.
+BONUS_DETAILS: dict[str, BonusDetail] = {
+    "transport_transaction": BonusDetail("transactions", _transactions_offer),
+    "expedition_roll": BonusDetail("dice", _dice_offer),
+    "diplomacy_action": BonusDetail("tracks", _tracks_offer, _tracks_chosen),
+    "free_sector": BonusDetail("sector", _sector_offer),
+    "relocate_hub_resident": BonusDetail("resident", _resident_offer),
+    "return_to_supply": BonusDetail("returned", _returned_offer),
+}
 
 
 def _effect(move: Move, player: int, source: str, ability: Ability) -> None:

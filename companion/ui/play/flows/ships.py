@@ -1,9 +1,11 @@
-"""A ship's action, one flow per ship type (`ship_flow`): what each panel asks, the preview, and
-the `use_ship` command the answers make."""
+"""A ship's action, one flow per ship type (FLOWS, the one table of them; `ship_flow`): what
+each panel asks (`action_panel`, its buttons' acts the flow's ACTS), the preview, and the
+`use_ship` command the answers make."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from companion.i18n import _
 from companion.rules.catalogue import Catalogue
@@ -19,14 +21,21 @@ from companion.ui.play.flows.abilities import (
     judge,
     question_word,
 )
-from companion.ui.play.flows.choices import Choice, choose_among, count_text
+from companion.ui.play.flows.choices import (
+    Answers,
+    Choice,
+    Panel,
+    choice_buttons,
+    choose_among,
+    count_text,
+)
 from companion.ui.play.flows.dice import Dice
 from companion.ui.play.flows.parts import Tracks, Transactions
 
 
-class ShipFlow:
-    """Using one ship: what its action asks, the preview of what will be paid and gained, and
-    the `use_ship` command."""
+class ShipFlow(Answers):
+    """Using one ship: what its action asks (its panels, what their buttons do: ACTS), the
+    preview of what will be paid and gained, and the `use_ship` command."""
 
     def __init__(self, found: dict, judge: Judge | None = None) -> None:
         self.player: str = found["turn"]["player"]
@@ -43,6 +52,11 @@ class ShipFlow:
     def reason(self) -> str | None:
         """Why the ship cannot be used now (an override can still send the command)."""
         return self.ship["reason"]
+
+    def action_panel(self, title: str) -> Panel | None:
+        """The action's own question now (None: nothing left to ask); the abilities' come
+        after."""
+        return None
 
     def details(self) -> dict:
         """The action's fields of the command."""
@@ -90,6 +104,8 @@ class ShipFlow:
 class DismantleFlow(ShipFlow):
     """Dismantle: which unused ship of one's own, for its metal."""
 
+    ACTS: ClassVar[Mapping[str, str]] = {"target": "choose"}
+
     def __init__(self, found: dict, judge: Judge | None = None) -> None:
         super().__init__(found, judge)
         self.targets = [Choice(t["ship"], f"{design_name(t['design'])}: "
@@ -99,6 +115,12 @@ class DismantleFlow(ShipFlow):
 
     def choose(self, ship_id: str) -> None:
         self.target = choose_among(self.targets, ship_id).value
+
+    def action_panel(self, title: str) -> Panel | None:
+        if self.target is not None:
+            return None
+        return Panel(_("{title}: which ship is dismantled?").format(title=title),
+                     choice_buttons("target", self.targets))
 
     def questions(self) -> list[str]:
         return ([_("which ship to dismantle")] if self.target is None else []) \
@@ -116,6 +138,8 @@ class ConstructionFlow(ShipFlow):
     """Construction: which Sector (price after discounts; the ones that cannot be built with the
     engine's reason), then what its immediate abilities ask."""
 
+    ACTS: ClassVar[Mapping[str, str]] = {"sector": "choose"}
+
     def __init__(self, found: dict, judge: Judge | None = None) -> None:
         super().__init__(found, judge)
         self.built = {s["number"]: s for s in self.action["sectors"]}
@@ -128,6 +152,12 @@ class ConstructionFlow(ShipFlow):
         self.sector = choose_among(self.sectors, number).value
         self.abilities = Abilities(self.ship["abilities"] + self.built[number]["abilities"],
                                    self.offers)
+
+    def action_panel(self, title: str) -> Panel | None:
+        if self.sector is not None:
+            return None
+        return Panel(_("{title}: which Sector?").format(title=title),
+                     choice_buttons("sector", self.sectors), cols=2)
 
     def questions(self) -> list[str]:
         return ([_("which Sector")] if self.sector is None else []) + super().questions()
@@ -166,6 +196,9 @@ class TransportFlow(ShipFlow, Transactions):
         ShipFlow.__init__(self, found, judge)
         Transactions.__init__(self, self.action, self.action["transactions"], self.ship["ship"])
 
+    def action_panel(self, title: str) -> Panel | None:
+        return self.panel(title, ("done",))
+
     def questions(self) -> list[str]:
         return ([_("a transaction")] if not self.items else []) + super().questions()
 
@@ -182,6 +215,9 @@ class ExpeditionFlow(ShipFlow, Dice):
     def __init__(self, found: dict, judge: Judge | None = None) -> None:
         ShipFlow.__init__(self, found, judge)
         Dice.__init__(self, self.action)
+
+    def action_panel(self, title: str) -> Panel | None:
+        return self.panel(title, ("done",))
 
     def questions(self) -> list[str]:
         return self.dice_questions() + super().questions()
@@ -204,6 +240,9 @@ class DiplomacyFlow(ShipFlow, Tracks):
     def __init__(self, found: dict, judge: Judge | None = None) -> None:
         ShipFlow.__init__(self, found, judge)
         Tracks.__init__(self, self.action, self.ship["ship"])
+
+    def action_panel(self, title: str) -> Panel | None:
+        return self.panel(title, ("done",))
 
     def questions(self) -> list[str]:
         return ([_("which track")] if not self.chosen else []) + super().questions()

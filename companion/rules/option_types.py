@@ -351,15 +351,19 @@ class TracksBonus(TracksOffer, OfferAsks):
     """A bonus action's Diplomacy track (117, 306, A-7)."""
 
 
-class Pick(Verdict):
-    """One choice of a bonus action (a free Sector, a Hub resident's move, what A-12 returns):
-    `detail` goes into the command as it is."""
+class PickShown(TypedDict):
+    """One choice of a bonus action (a free Sector, a Hub resident's move, what A-12 returns)
+    as shown: `detail` goes into the command as it is."""
 
     detail: Any
     wing: NotRequired[str | None]  # a free Sector's
     species: NotRequired[str]  # a resident's
     residents: NotRequired[list[str]]  # a Sector returned with its residents
     points: NotRequired[int]  # returning nothing: the points lost (negative)
+
+
+class Pick(PickShown, Verdict):
+    """One choice of a bonus action, with the engine's verdict on it."""
 
 
 @final

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from functools import partial
 from typing import Any, TypeVar
 
@@ -38,6 +39,7 @@ from companion.rules.option_types import (
     BonusOffer,
     BonusPick,
     ConstructionAction,
+    DiceBonus,
     DiplomacyAction,
     DiscardShips,
     DismantleAction,
@@ -54,6 +56,8 @@ from companion.rules.option_types import (
     MissingValue,
     PendingChoice,
     Pick,
+    PicksBonus,
+    PickShown,
     Place,
     Relocation,
     ResidentItem,
@@ -65,9 +69,10 @@ from companion.rules.option_types import (
     ShipOptions,
     TableOptions,
     TrackOffer,
+    TracksBonus,
+    TransactionsBonus,
     TransactionsOffer,
     TransportAction,
-    Verdict,
 )
 from companion.rules.state import Player, State, active_player, hub_of, in_supply
 from companion.rules.station import (
@@ -86,12 +91,6 @@ from companion.rules.words import (
     RESOURCES,
     TRACKS,
 )
-
-# What an ability's command must carry in "bonus" (the details of a bonus action).
-BONUS_DETAILS = {"transport_transaction": "transactions", "expedition_roll": "dice",
-                 "diplomacy_action": "tracks", "free_sector": "sector",
-                 "relocate_hub_resident": "resident", "return_to_supply": "returned"}
-
 
 T = TypeVar("T")
 
@@ -458,8 +457,9 @@ def ability_needs(state: State, player: int, source: str, ability: Ability) -> A
                          if s in state["supply"]}
     if (params.get("cost") or {}).get("any_resource"):
         need["pay"] = list(RESOURCES)
-    if ability.kind in BONUS_DETAILS and params.get("tracks") != "all":
-        need["bonus"] = BONUS_DETAILS[ability.kind]
+    detail = BONUS_DETAILS.get(ability.kind)
+    if detail is not None and detail.asked(params):
+        need["bonus"] = detail.name
     return need
 
 
@@ -538,49 +538,121 @@ def _at_bonus(state: State, catalogue: Catalogue, command: Mapping[str, Any], so
 def _offer(state: State, catalogue: Catalogue, player: int, source: str, ability: Ability,
            first: Callable[[Move], Any]) -> BonusOffer:
     """The bonus action's offer on `state` once `first` is done, each choice with the engine's
-    verdict (the effect itself: its cost and use are the command's, already done)."""
-    params = ability.params
-    wanted = BONUS_DETAILS[ability.kind]
+    verdict (the effect itself: its cost and use are the command's, already done): built by its
+    kind's `BonusDetail`."""
+    return BONUS_DETAILS[ability.kind].offer(
+        BonusAt(state, catalogue, player, source, ability, first))
 
-    def verdict(detail: Any) -> Verdict:
-        __, reason, __ = probe(state, catalogue, _after, first, _effect, player, source, ability,
-                             command={"use": [source], "bonus": {source: detail}})
-        return {"allowed": reason is None, "reason": reason}
 
-    if wanted == "transactions":
-        return {"transactions": params["count"],
-                **_transactions(state, catalogue, player, first)}
-    if wanted == "dice":
-        return {"dice": params["dice"], "keep": params["keep"], "rerolls": 0,
-                "faces": list(DIE_FACES), "humans": _humans(state, catalogue, player)}
-    if wanted == "tracks":
-        return {"tracks_at_most": 1, "tracks": _tracks(state, catalogue, player, first,
-                                                       pay=params["lobbying"] == "pay")}
-    me = state["players"][player]
-    found: list[Pick] = []
-    if wanted == "sector":
-        for n in state["display"]:
-            if catalogue.sectors[n].level == params["level"]:
-                found.append({"detail": n, "wing": probe(state, catalogue, sector_color, n)[0],
-                              **verdict(n)})
-    elif wanted == "resident":
-        for slot, species in enumerate(me["hub_slots"]):
-            if species is None:
-                continue
-            for to in [*(p for p in places_for(state, player, species) if p != "hub"), None]:
-                detail = {"slot": slot, "to": to}
-                found.append({"detail": detail, "species": species, **verdict(detail)})
-    else:
-        for where, slot, species in _residents(me):
-            detail = {"resident": {"from": where, "slot": slot}}
-            found.append({"detail": detail, "species": species, **verdict(detail)})
-        for sector in me["sectors"]:
-            detail = {"sector": sector["number"]}
-            found.append({"detail": detail, "residents": list(sector["residents"]),
-                          **verdict(detail)})
-        detail = {"none": True}
-        found.append({"detail": detail, "points": -params["penalty_points"], **verdict(detail)})
-    return {"choices": found}
+@dataclass(frozen=True)
+class BonusAt:
+    """Where a bonus action is offered: the position, the player, the ability (`source`'s), and
+    what comes before it (`first`: the ship's use paid, the income taken, or nothing)."""
+
+    state: State
+    catalogue: Catalogue
+    player: int
+    source: str
+    ability: Ability
+    first: Callable[[Move], Any]
+
+    @property
+    def params(self) -> Mapping[str, Any]:
+        return self.ability.params
+
+    def verdict(self, detail: Any) -> str | None:
+        """The engine's verdict on the bonus action with `detail` (None: it goes through)."""
+        __, reason, __ = probe(self.state, self.catalogue, _after, self.first, _effect,
+                               self.player, self.source, self.ability,
+                               command={"use": [self.source], "bonus": {self.source: detail}})
+        return reason
+
+    def picks(self, found: Sequence[PickShown]) -> PicksBonus:
+        """One of `found` to pick (each with its `detail`), each with the engine's verdict."""
+        choices: list[Pick] = []
+        for choice in found:
+            reason = self.verdict(choice["detail"])
+            choices.append({**choice, "allowed": reason is None, "reason": reason})
+        return {"choices": choices}
+
+
+def _transactions_offer(at: BonusAt) -> TransactionsBonus:
+    """Transactions, offered like a Transport's (206, 218, 301, A-3, B-5)."""
+    return {"transactions": at.params["count"],
+            **_transactions(at.state, at.catalogue, at.player, at.first)}
+
+
+def _dice_offer(at: BonusAt) -> DiceBonus:
+    """Dice, offered like an Expedition's (225, 321, A-3)."""
+    return {"dice": at.params["dice"], "keep": at.params["keep"], "rerolls": 0,
+            "faces": list(DIE_FACES), "humans": _humans(at.state, at.catalogue, at.player)}
+
+
+def _tracks_offer(at: BonusAt) -> TracksBonus:
+    """A track, with its lobbying cost (0: free) (117, 306, A-7)."""
+    return {"tracks_at_most": 1, "tracks": _tracks(at.state, at.catalogue, at.player, at.first,
+                                                   pay=at.params["lobbying"] == "pay")}
+
+
+def _sector_offer(at: BonusAt) -> PicksBonus:
+    """326's free Sector: the display's of its level."""
+    return at.picks([{"detail": n, "wing": probe(at.state, at.catalogue, sector_color, n)[0]}
+                     for n in at.state["display"]
+                     if at.catalogue.sectors[n].level == at.params["level"]])
+
+
+def _resident_offer(at: BonusAt) -> PicksBonus:
+    """A-11's Hub resident moving out: to a Sector, or back to the supply."""
+    me = at.state["players"][at.player]
+    return at.picks([{"detail": {"slot": slot, "to": to}, "species": species}
+                     for slot, species in enumerate(me["hub_slots"]) if species is not None
+                     for to in [*(p for p in places_for(at.state, at.player, species)
+                                  if p != "hub"), None]])
+
+
+def _returned_offer(at: BonusAt) -> PicksBonus:
+    """A-12's return to the supply: a resident, a Sector with its residents, or nothing."""
+    me = at.state["players"][at.player]
+    found: list[PickShown] = [
+        {"detail": {"resident": {"from": where, "slot": slot}}, "species": species}
+        for where, slot, species in _residents(me)]
+    found += [{"detail": {"sector": s["number"]}, "residents": list(s["residents"])}
+              for s in me["sectors"]]
+    found.append({"detail": {"none": True}, "points": -at.params["penalty_points"]})
+    return at.picks(found)
+
+
+def _always(params: Mapping[str, Any]) -> bool:
+    return True
+
+
+def _tracks_chosen(params: Mapping[str, Any]) -> bool:
+    """A track is chosen, unless the ability advances on every track (328)."""
+    return params.get("tracks") != "all"
+
+
+@dataclass(frozen=True)
+class BonusDetail:
+    """A kind of bonus-action detail: `name`, what the command carries in "bonus" (the ability
+    need's `bonus`; the table app enters it on the entry registered under that name,
+    `ui.play.flows.parts.ENTRIES`), `offer`, what the engine offers for it (`bonus_offer`), and
+    `asked`, whether an ability with these params asks for it at all."""
+
+    name: str
+    offer: Callable[[BonusAt], BonusOffer]
+    asked: Callable[[Mapping[str, Any]], bool] = _always
+
+
+# The bonus actions by ability kind (effects.KINDS; abilities.EFFECTS carries each out): what
+# its command carries in "bonus" and what the engine offers for it. One entry per kind.
+BONUS_DETAILS: dict[str, BonusDetail] = {
+    "transport_transaction": BonusDetail("transactions", _transactions_offer),
+    "expedition_roll": BonusDetail("dice", _dice_offer),
+    "diplomacy_action": BonusDetail("tracks", _tracks_offer, _tracks_chosen),
+    "free_sector": BonusDetail("sector", _sector_offer),
+    "relocate_hub_resident": BonusDetail("resident", _resident_offer),
+    "return_to_supply": BonusDetail("returned", _returned_offer),
+}
 
 
 def _effect(move: Move, player: int, source: str, ability: Ability) -> None:

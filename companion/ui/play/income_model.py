@@ -19,7 +19,6 @@ from companion.ui.kit.values_model import value_word
 from companion.ui.kit.wording import ALIEN_LETTERS
 from companion.ui.play.flows.choices import Choice
 from companion.ui.play.flows.income import IncomeFlow
-from companion.ui.play.flows.parts import Picks, Tracks
 
 
 @dataclass(frozen=True)
@@ -55,12 +54,9 @@ def power_cards(flow: IncomeFlow) -> list[PowerCard]:
     cards = []
     for source, need in flow.abilities.needs.items():
         entry = flow.abilities.entry(source)
-        if isinstance(entry, Tracks | Picks):
+        if entry is not None:  # a bonus action: its entry says which card (Entry.CARD)
             cards.append(PowerCard(source, need["text"], need["optional"],
-                                   entry.tracks if isinstance(entry, Tracks) else entry.choices,
-                                   "pick"))
-        elif entry is not None:
-            cards.append(PowerCard(source, need["text"], need["optional"], [], "entry"))
+                                   entry.card_choices(), entry.CARD))
         elif len(need.get("choice", [])) > 1:
             cards.append(PowerCard(source, need["text"], need["optional"],
                                    [Choice(c, value_word(str(c))) for c in need["choice"]],

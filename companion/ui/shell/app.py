@@ -85,11 +85,6 @@ class CompanionApp(App):
         default)."""
         return self.config_path or default_config_path()
 
-    @property
-    def calculator(self) -> Any:
-        """The score calculator's controller."""
-        return self.screens.get_screen("calculator").controller
-
     def build(self) -> Any:
         """The screens and the status strip, in the language of the settings; the game
         store opens here."""

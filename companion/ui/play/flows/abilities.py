@@ -14,7 +14,6 @@ from companion.rules.option_types import AbilityNeed, Asked, BonusOffer, Place
 from companion.rules.options import bonus_offer
 from companion.rules.state import State
 from companion.ui.play.flows.choices import FlowError, place_text
-from companion.ui.play.flows.dice import Dice
 from companion.ui.play.flows.parts import Bonus, bonus_entry
 
 # The engine's offer for a bonus action (source, kind), as the command now stands; None when
@@ -141,8 +140,7 @@ class Abilities:
         entry = self.entry(source)
         if entry is None:
             raise FlowError(_("{source}: nothing to enter now").format(source=source))
-        missing = (entry.dice_questions() if isinstance(entry, Dice)
-                   else [] if entry.detail() else [_("choose one")])
+        missing = entry.unanswered()
         if missing:
             raise FlowError(f"{source}: {missing[0]}")
         self.give_bonus(source, entry.detail())
@@ -192,8 +190,8 @@ class Abilities:
                    for source, picked in self.choices.items()}
         where = dict(self.where)
         for source, entry in self.entries.items():
-            if isinstance(entry, Dice) and entry.human_places and source in self.bonus:
-                where["human"] = list(entry.human_places)
+            if source in self.bonus:
+                where.update(entry.where())
         found = {"use": sorted(self.used), "choices": choices, "where": where,
                  "bonus": dict(self.bonus), "catalogue": dict(self.values)}
         return {key: value for key, value in found.items() if value}

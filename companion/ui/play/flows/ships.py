@@ -1,9 +1,11 @@
-"""A ship's action, one flow per ship type (`ship_flow`): what each panel asks, the preview, and
-the `use_ship` command the answers make."""
+"""A ship's action, one flow per ship type (FLOWS, the one table of them; `ship_flow`): what
+each panel asks (`action_panel`, its buttons' acts the flow's ACTS), the preview, and the
+`use_ship` command the answers make."""
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar, cast
+from collections.abc import Mapping
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from companion.i18n import _
 from companion.rules.catalogue import Catalogue
@@ -32,17 +34,26 @@ from companion.ui.play.flows.abilities import (
     judge,
     question_word,
 )
-from companion.ui.play.flows.choices import Choice, choose_among, count_text, turn_player
+from companion.ui.play.flows.choices import (
+    Answers,
+    Choice,
+    Panel,
+    choice_buttons,
+    choose_among,
+    count_text,
+    turn_player,
+)
 from companion.ui.play.flows.dice import Dice
 from companion.ui.play.flows.parts import Tracks, Transactions
 
 A = TypeVar("A", bound=ShipAction)  # a ship type's action (option_types.ShipAction)
 
 
-class ShipFlow(Generic[A]):
-    """Using one ship: what its action asks, the preview of what will be paid and gained, and
-    the `use_ship` command. `A` is the shape of its action, which the ship's type picks (FLOWS:
-    each flow is built for the action of its ship type)."""
+class ShipFlow(Answers, Generic[A]):
+    """Using one ship: what its action asks (its panels, what their buttons do: ACTS), the
+    preview of what will be paid and gained, and the `use_ship` command. `A` is the shape of
+    its action, which the ship's type picks (FLOWS: each flow is built for the action of its
+    ship type)."""
 
     def __init__(self, found: TableOptions, judge: Judge | None = None) -> None:
         self.player: str = turn_player(found)
@@ -59,6 +70,11 @@ class ShipFlow(Generic[A]):
     def reason(self) -> str | None:
         """Why the ship cannot be used now (an override can still send the command)."""
         return self.ship["reason"]
+
+    def action_panel(self, title: str) -> Panel | None:
+        """The action's own question now (None: nothing left to ask); the abilities' come
+        after."""
+        return None
 
     def details(self) -> dict:
         """The action's fields of the command."""
@@ -106,6 +122,8 @@ class ShipFlow(Generic[A]):
 class DismantleFlow(ShipFlow[DismantleAction]):
     """Dismantle: which unused ship of one's own, for its metal."""
 
+    ACTS: ClassVar[Mapping[str, str]] = {"target": "choose"}
+
     def __init__(self, found: TableOptions, judge: Judge | None = None) -> None:
         super().__init__(found, judge)
         self.targets = [Choice(t["ship"], f"{design_name(t['design'])}: "
@@ -115,6 +133,12 @@ class DismantleFlow(ShipFlow[DismantleAction]):
 
     def choose(self, ship_id: str) -> None:
         self.target = choose_among(self.targets, ship_id).value
+
+    def action_panel(self, title: str) -> Panel | None:
+        if self.target is not None:
+            return None
+        return Panel(_("{title}: which ship is dismantled?").format(title=title),
+                     choice_buttons("target", self.targets))
 
     def questions(self) -> list[str]:
         return ([_("which ship to dismantle")] if self.target is None else []) \
@@ -132,6 +156,8 @@ class ConstructionFlow(ShipFlow[ConstructionAction]):
     """Construction: which Sector (price after discounts; the ones that cannot be built with the
     engine's reason), then what its immediate abilities ask."""
 
+    ACTS: ClassVar[Mapping[str, str]] = {"sector": "choose"}
+
     def __init__(self, found: TableOptions, judge: Judge | None = None) -> None:
         super().__init__(found, judge)
         self.built = {s["number"]: s for s in self.action["sectors"]}
@@ -144,6 +170,12 @@ class ConstructionFlow(ShipFlow[ConstructionAction]):
         self.sector = choose_among(self.sectors, number).value
         self.abilities = Abilities(self.ship["abilities"] + self.built[number]["abilities"],
                                    self.offers)
+
+    def action_panel(self, title: str) -> Panel | None:
+        if self.sector is not None:
+            return None
+        return Panel(_("{title}: which Sector?").format(title=title),
+                     choice_buttons("sector", self.sectors), cols=2)
 
     def questions(self) -> list[str]:
         return ([_("which Sector")] if self.sector is None else []) + super().questions()
@@ -182,6 +214,9 @@ class TransportFlow(ShipFlow[TransportAction], Transactions):
         ShipFlow.__init__(self, found, judge)
         Transactions.__init__(self, self.action, self.action["transactions"], self.ship["ship"])
 
+    def action_panel(self, title: str) -> Panel | None:
+        return self.panel(title, ("done",))
+
     def questions(self) -> list[str]:
         return ([_("a transaction")] if not self.items else []) + super().questions()
 
@@ -198,6 +233,9 @@ class ExpeditionFlow(ShipFlow[ExpeditionAction], Dice):
     def __init__(self, found: TableOptions, judge: Judge | None = None) -> None:
         ShipFlow.__init__(self, found, judge)
         Dice.__init__(self, self.action)
+
+    def action_panel(self, title: str) -> Panel | None:
+        return self.panel(title, ("done",))
 
     def questions(self) -> list[str]:
         return self.dice_questions() + super().questions()
@@ -220,6 +258,9 @@ class DiplomacyFlow(ShipFlow[DiplomacyAction], Tracks):
     def __init__(self, found: TableOptions, judge: Judge | None = None) -> None:
         ShipFlow.__init__(self, found, judge)
         Tracks.__init__(self, self.action, self.ship["ship"])
+
+    def action_panel(self, title: str) -> Panel | None:
+        return self.panel(title, ("done",))
 
     def questions(self) -> list[str]:
         return ([_("which track")] if not self.chosen else []) + super().questions()

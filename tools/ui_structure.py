@@ -77,11 +77,16 @@ def command_senders(tree: ast.AST) -> list[str]:
     return found
 
 
-def typed_modules(root: Path) -> list[str]:
-    """The files and packages the project's type checker reads (pyproject's [tool.mypy])."""
+def typed_files(root: Path) -> set[Path]:
+    """The files the project's type checker reads (pyproject's [tool.mypy] `files`, which may
+    be folders and glob patterns, and `packages`)."""
     config = tomllib.loads((root / "pyproject.toml").read_text()).get("tool", {}).get("mypy", {})
-    return list(config.get("files", [])) + [p.replace(".", "/") for p in
-                                           config.get("packages", [])]
+    found: set[Path] = set()
+    for entry in [*config.get("files", []),
+                  *(p.replace(".", "/") for p in config.get("packages", []))]:
+        for path in root.glob(entry) if any(c in entry for c in "*?[") else [root / entry]:
+            found |= set(path.rglob("*.py")) if path.is_dir() else {path}
+    return {path.resolve() for path in found}
 
 
 def main() -> None:
@@ -132,11 +137,9 @@ def main() -> None:
     for name, found in sorted(senders.items()):
         print(f"  {name}: {', '.join(found)}")
 
-    typed = typed_modules(root)
+    typed = typed_files(root)
     lookups = {name: string_lookups(tree) for name, tree in trees.items()}
-    checked = sum(n for name, n in lookups.items()
-                  if any(str(ui[name].relative_to(root)).startswith(t.rstrip("/"))
-                         for t in typed))
+    checked = sum(n for name, n in lookups.items() if ui[name].resolve() in typed)
     print(f"string-key lookups in companion/ui: {sum(lookups.values())}, "
           f"{checked} of them in modules the type checker reads")
 

@@ -15,12 +15,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.i18n import _
+from companion.rules.commands import Outcome
 from companion.rules.words import design_name, ship_name, track_name
 from companion.ui.kit.dice_camera_model import CameraDice
 from companion.ui.kit.wording import ALIEN_LETTERS, word, words
 from companion.ui.play.flows.abilities import Abilities, question_word
 from companion.ui.play.flows.choices import FlowError
-from companion.ui.play.flows.commands import Outcome
 from companion.ui.play.flows.dice import Dice
 from companion.ui.play.flows.parts import Bonus, Picks, Tracks, Transactions
 from companion.ui.play.flows.prompts import BonusPrompt

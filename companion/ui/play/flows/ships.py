@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.i18n import _
+from companion.rules import commands
 from companion.rules.catalogue import Catalogue
 from companion.rules.options import options
 from companion.rules.state import State
@@ -56,8 +57,8 @@ class ShipFlow:
     def command(self) -> dict:
         details, answers = self.details(), self.abilities.fields()
         where = {**answers.get("where", {}), **details.get("where", {})}
-        return {"cmd": "use_ship", "player": self.player, "ship": self.ship["ship"],
-                **details, **answers, **({"where": where} if where else {})}
+        return commands.use_ship(self.player, self.ship["ship"], **{
+            **details, **answers, **({"where": where} if where else {})})
 
     def preview(self) -> list[str]:
         """What will be paid and gained, in order, before confirming."""

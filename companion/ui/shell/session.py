@@ -139,7 +139,7 @@ class GameSession:
         try:
             return attempt(self.game, command)
         except Exception as error:  # a failed commit (or a fault): the game is as it was
-            log.warning("game %s: %s not saved: %s", self.game.id, command.get("cmd"), error,
+            log.warning("game %s: %.200r not saved: %s", self.game.id, command, error,
                         exc_info=not isinstance(error, StoreError))
             return Outcome(command, refused=_("not saved: {error}").format(error=error),
                            overridable=False)

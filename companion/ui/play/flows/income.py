@@ -6,6 +6,7 @@ from collections import Counter
 from typing import Any
 
 from companion.i18n import _
+from companion.rules import commands
 from companion.rules.catalogue import Catalogue
 from companion.rules.ledger import describe
 from companion.rules.options import options
@@ -73,12 +74,9 @@ class IncomeFlow:
 
     def command(self) -> dict:
         if self.human_first:
-            return {"cmd": "human_then_income", "player": self.player,
-                    **self.abilities.fields()}
-        found = {"cmd": "income", "player": self.player, **self.abilities.fields()}
-        if self.moves:
-            found["relocate"] = list(self.moves)
-        return found
+            return commands.human_then_income(self.player, **self.abilities.fields())
+        return commands.income(self.player, relocate=list(self.moves) or None,
+                               **self.abilities.fields())
 
     def preview(self) -> list[str]:
         lines = ([f"{self.human_offer['source']}: {self.human_offer['text']}"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.i18n import _
+from companion.rules import commands
 from companion.rules.catalogue import Catalogue
 from companion.rules.options import options
 from companion.rules.state import State
@@ -24,8 +25,7 @@ class BonusPrompt:
     choices: list[Choice]
 
     def command(self, levels: list[int]) -> dict:
-        return {"cmd": "diplomacy_bonus", "player": self.player,
-                "levels": choose_among(self.choices, levels).value}
+        return commands.diplomacy_bonus(self.player, choose_among(self.choices, levels).value)
 
 
 def bonus_prompts(state: State, catalogue: Catalogue) -> list[BonusPrompt]:
@@ -52,8 +52,7 @@ class HubPowerFlow:
             self.abilities.use(entry["source"])
 
     def command(self) -> dict:
-        return {"cmd": "hub_power", "player": self.player, "source": self.power.value,
-                **self.abilities.fields()}
+        return commands.hub_power(self.player, self.power.value, **self.abilities.fields())
 
 
 def hub_power_flows(state: State, catalogue: Catalogue) -> list[HubPowerFlow]:

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from companion.i18n import _
+from companion.rules import commands
 from companion.rules.catalogue import Catalogue
 from companion.rules.options import options
 from companion.rules.state import State
@@ -70,8 +71,8 @@ class ShipFlow(Answers):
     def command(self) -> dict:
         details, answers = self.details(), self.abilities.fields()
         where = {**answers.get("where", {}), **details.get("where", {})}
-        return {"cmd": "use_ship", "player": self.player, "ship": self.ship["ship"],
-                **details, **answers, **({"where": where} if where else {})}
+        return commands.use_ship(self.player, self.ship["ship"], **{
+            **details, **answers, **({"where": where} if where else {})})
 
     def preview(self) -> list[str]:
         """What will be paid and gained, in order, before confirming."""

@@ -55,26 +55,32 @@ def string_lookups(tree: ast.AST) -> int:
                and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)))
 
 
-def command_senders(tree: ast.AST) -> list[str]:
-    """Functions that run a command against a game (`….execute(…)` on a game or store, the
-    flows' old `send(execute, …)`) or build a command as a literal {"cmd": …} dict; each found
-    in the innermost function around it."""
-    found = []
+def command_places(tree: ast.AST) -> tuple[list[str], list[str], list[str]]:
+    """The functions that run a command against a game themselves (`….execute(…)`, `attempt(…)`,
+    the flows' old `send(execute, …)`), those that send one through the session
+    (`session.send(…)`), and those that build one as a literal {"cmd": …} dict; each counted in
+    the innermost function around it."""
+    run, through, literal = [], [], []
     functions = [f for f in ast.walk(tree) if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)]
     inner = {id(node): f for f in functions for node in ast.walk(f)}  # innermost wins: walked last
     for function in functions:
         for node in ast.walk(function):
             if inner[id(node)] is not function:
                 continue
-            calls_execute = (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                             and node.func.attr == "execute")
-            calls_send = (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                          and node.func.id == "send" and len(node.args) == 2)
-            literal = (isinstance(node, ast.Dict) and any(
-                isinstance(k, ast.Constant) and k.value == "cmd" for k in node.keys))
-            if calls_execute or calls_send or literal:
-                found.append(f"{function.name} ({'literal command' if literal else 'runs'})")
-    return found
+            if isinstance(node, ast.Dict) and any(
+                    isinstance(k, ast.Constant) and k.value == "cmd" for k in node.keys):
+                literal.append(function.name)
+            if not isinstance(node, ast.Call):
+                continue
+            called = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(
+                node.func, "id", "")
+            on = node.func.value if isinstance(node.func, ast.Attribute) else None
+            if called == "execute" or called == "attempt" or (
+                    called == "send" and on is None and len(node.args) == 2):
+                run.append(function.name)
+            elif called == "send" and on is not None:  # session.send, or the send it gave
+                through.append(function.name)
+    return run, through, literal
 
 
 def typed_files(root: Path) -> set[Path]:
@@ -130,13 +136,13 @@ def main() -> None:
     print(f"lines: {sum(lines.values())} in {len(ui)} modules; largest module {biggest} "
           f"({lines[biggest]}); largest function {longest[1]} ({longest[0]})")
 
-    senders = {name: command_senders(tree) for name, tree in trees.items()}
-    senders = {name: found for name, found in senders.items() if found}
-    print(f"places that run or build a command: {sum(map(len, senders.values()))} in "
-          f"{len(senders)} modules")
-    for name, found in sorted(senders.items()):
-        print(f"  {name}: {', '.join(found)}")
-
+    places = {name: command_places(tree) for name, tree in trees.items()}
+    for index, what in enumerate(("run a command against a game themselves",
+                                  "send one through the session (the door)",
+                                  "build one as a literal dict")):
+        found = {name: kinds[index] for name, kinds in places.items() if kinds[index]}
+        print(f"functions that {what}: {sum(map(len, found.values()))}"
+              + "".join(f"\n  {name}: {', '.join(f)}" for name, f in sorted(found.items())))
     typed = typed_files(root)
     lookups = {name: string_lookups(tree) for name, tree in trees.items()}
     checked = sum(n for name, n in lookups.items() if ui[name].resolve() in typed)

@@ -92,7 +92,7 @@ class AbilityNeed(TypedDict):
     bonus: NotRequired[str]  # the bonus action's details (options.BONUS_DETAILS)
 
 
-class HubPower(AbilityNeed, Verdict):
+class HubPowerOption(AbilityNeed, Verdict):
     """A Hub power used outside the main action, for one player (`hub_powers`)."""
 
     player: str
@@ -128,7 +128,7 @@ class IncomeOptions(Verdict):
     relocation_gems: int  # GEMs per resident moved
 
 
-class HumanThenIncome(Verdict):
+class HumanThenIncomeOption(Verdict):
     """Hub A-8's turn option (`human_then_income`): gain a Human, then take income."""
 
     source: str
@@ -307,7 +307,7 @@ ShipAction = (DismantleAction | ConstructionAction | ExpeditionAction | Transpor
               | DiplomacyAction | FarmAction | IceCollectorAction)
 
 
-class DiplomacyBonus(TypedDict):
+class DiplomacyBonusOption(TypedDict):
     """The Diplomacy bonus a ship action pays one player: the picks and what each gives."""
 
     player: str
@@ -322,7 +322,7 @@ class ShipOptions(ShipEntry):
     gems_after_use: int | None
     action: ShipAction
     abilities: list[AbilityNeed]  # the ship action's abilities that fire
-    diplomacy_bonuses: NotRequired[list[DiplomacyBonus]]  # a ship whose type is a track
+    diplomacy_bonuses: NotRequired[list[DiplomacyBonusOption]]  # a ship whose type is a track
 
 
 # -- bonus actions (`bonus_offer`) ----------------------------------------------------------------
@@ -500,7 +500,7 @@ class TableOptions(TypedDict):
     setup: NotRequired[SetupStep]  # phases new and setup
     ships: NotRequired[list[ShipEntry]]  # play
     income: NotRequired[IncomeOptions]  # play
-    human_then_income: NotRequired[HumanThenIncome | None]  # play
-    hub_powers: NotRequired[list[HubPower]]  # play
+    human_then_income: NotRequired[HumanThenIncomeOption | None]  # play
+    hub_powers: NotRequired[list[HubPowerOption]]  # play
     end_turn: NotRequired[Verdict]  # play
     ship: NotRequired[ShipOptions]  # play, with ship=ID

@@ -48,9 +48,9 @@ from companion.rules.option_types import (
     EndNow,
     ExpeditionAction,
     FarmAction,
-    HubPower,
+    HubPowerOption,
     HumanOffer,
-    HumanThenIncome,
+    HumanThenIncomeOption,
     IceCollectorAction,
     IncomeOptions,
     MissingValue,
@@ -190,7 +190,8 @@ def _lift(move: Move, player: int, where: Place, slot: int, species: str) -> lis
     return places_for(move.state, player, species)
 
 
-def human_then_income(state: State, catalogue: Catalogue, player: int) -> HumanThenIncome | None:
+def human_then_income(state: State, catalogue: Catalogue,
+                      player: int) -> HumanThenIncomeOption | None:
     """Hub A-8's turn option, when the player's Hub has it: allowed, and why not."""
     hub = hub_of(state["players"][player])
     power = next((a for a in catalogue.hubs[hub].abilities
@@ -211,9 +212,9 @@ def human_then_income(state: State, catalogue: Catalogue, player: int) -> HumanT
             "missing": missing, "where": places_for(state, player, "human")}
 
 
-def hub_powers(state: State, catalogue: Catalogue) -> list[HubPower]:
+def hub_powers(state: State, catalogue: Catalogue) -> list[HubPowerOption]:
     """Hub powers used outside the main action (`hub_power`), for every player."""
-    found: list[HubPower] = []
+    found: list[HubPowerOption] = []
     for player, me in enumerate(state["players"]):
         hub = hub_of(me)
         for ability in catalogue.hubs[hub].abilities:

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from companion.i18n import _
+from companion.rules.commands import Outcome
 from companion.rules.words import design_name, ship_name, track_name
 from companion.ui.kit.dice_camera_model import CameraDice
 from companion.ui.kit.wording import word
@@ -25,7 +26,6 @@ from companion.ui.play.flows.choices import (
     Panel,
     value_tag,
 )
-from companion.ui.play.flows.commands import Outcome
 from companion.ui.play.flows.dice import Dice
 from companion.ui.play.flows.parts import Bonus
 from companion.ui.play.flows.prompts import BonusPrompt

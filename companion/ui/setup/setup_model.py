@@ -2,19 +2,23 @@
 shows and the setup commands it gives the engine (plain Python, no Kivy; `setup.py` renders it).
 
 What is offered comes from `rules.options` (and the setup tables it reads); every verdict is the
-engine's: a refused command shows its reason, a value the catalogue lacks becomes a question.
+engine's: each command (made by `rules.commands`' builders) goes through the `send` the wizard is
+given (the session's, the one door), a refused one shows its reason, a value the catalogue lacks
+becomes a question.
 """
 
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar, cast
 
 from companion.i18n import _
+from companion.rules import commands
 from companion.rules import setup as rules
 from companion.rules.catalogue import Catalogue
-from companion.rules.move import Missing, Refused
+from companion.rules.commands import CommandDict, Outcome
 from companion.rules.names import name_key, normal_name, player_name_problem, twins
 from companion.rules.option_types import (
     ChooseHubStep,
@@ -36,7 +40,6 @@ from companion.rules.words import (
     ship_name,
     track_name,
 )
-from companion.store.errors import StoreError
 from companion.ui.kit.values_model import ValueEntry, words
 from companion.ui.kit.values_model import problem as value_problem
 
@@ -61,28 +64,19 @@ def option_names() -> dict[str, str]:
 
 
 class Table(Protocol):
-    """What the wizard drives: the engine's Game or the store's StoredGame."""
+    """What the wizard reads: the engine's Game or the store's StoredGame."""
 
     state: Any
     catalogue: Catalogue
 
-    def execute(self, command: dict) -> Any: ...
-
-
-@dataclass
-class Question:
-    """A value the engine asked for while carrying out `command` (answered, it is resent)."""
-
-    key: str
-    question: str
-    command: dict
-
 
 class SetupWizard:
-    """A game's setup: the current step, Back, and the engine commands the steps give."""
+    """A game's setup: the current step, Back, and the engine commands the steps give, each
+    sent through `send` (the session's: GameSession.send) to the game it reads."""
 
-    def __init__(self, game: Table) -> None:
+    def __init__(self, game: Table, send: Callable[[CommandDict], Outcome]) -> None:
         self.game = game
+        self.send = send
         self.players: list[dict] = [{"name": "", "color": c} for c in PLAYER_COLORS[:3]]
         self.choices = dict.fromkeys(OPTION_KEYS, False)
         self.aliens: dict[str, int | None] = dict.fromkeys(ALIEN_COLORS)
@@ -93,7 +87,7 @@ class SetupWizard:
         self.values_done = False
         self.asked: list[MissingValue] = []  # what the values step lists (as it opened)
         self.component = 0  # the values step's panel: one component each
-        self.question: Question | None = None
+        self.question: Outcome | None = None  # a value the engine asked for (missing)
         self.message = ""  # the engine's last refusal
 
     # -- where we are ---------------------------------------------------------------------
@@ -157,21 +151,18 @@ class SetupWizard:
 
     # -- moving -----------------------------------------------------------------------------
 
-    def submit(self, command: dict) -> bool:
-        """Execute a setup command with the values entered; on a refusal or a question, say so
-        (`message`, `question`) and keep everything."""
+    def submit(self, command: CommandDict) -> bool:
+        """Send a setup command with the values entered; refused (or not saved) or a question,
+        say so (`message`, `question`: answered, the command is sent again) and keep
+        everything."""
         if self.values:
             command = {**command, "catalogue": {**self.values, **command.get("catalogue", {})}}
-        try:
-            self.game.execute(command)
-        except Refused as refused:
-            self.message = refused.reason
+        outcome = self.send(command)
+        if outcome.missing:
+            self.question, self.message = outcome, ""
             return False
-        except Missing as missing:
-            self.question, self.message = Question(missing.key, missing.question, command), ""
-            return False
-        except StoreError as error:  # not saved: the game is as it was
-            self.message = _("not saved: {error}").format(error=error)
+        if not outcome.applied:
+            self.message = outcome.problem
             return False
         self.values, self.entries, self.question, self.message = {}, [], None, ""
         return True
@@ -192,10 +183,7 @@ class SetupWizard:
         else:
             if self.name == "Values from the tiles":
                 self.asked, self.component = [], 0
-            try:
-                self.game.execute({"cmd": "undo"})
-            except Refused as refused:
-                self.message = refused.reason
+            self.message = self.send(commands.undo()).problem
 
     def check_value(self, key: str, value: Any) -> str | None:
         """Why `value` cannot be the catalogue's `key` (None: it can), in the words the value
@@ -320,10 +308,12 @@ class LayOut:
             self.wizard.message = _("count the {color} Aliens drawn").format(
                 color=color_name(uncounted[0]))
             return False
-        return self.wizard.submit({"cmd": "new_game", **self.wizard.choices,
-                                   "players": [{"name": normal_name(p["name"]), "color": p["color"]}
-                                               for p in self.wizard.players],
-                                   "aliens": dict(self.aliens)})
+        choices = self.wizard.choices
+        return self.wizard.submit(commands.new_game(
+            [{"name": normal_name(p["name"]), "color": p["color"]} for p in self.wizard.players],
+            {color: n for color, n in self.aliens.items() if n is not None},  # all counted
+            first_game=choices["first_game"], advanced=choices["advanced"],
+            friendly=choices["friendly"]))
 
 
 # -- the engine's setup steps ------------------------------------------------------------------
@@ -380,7 +370,7 @@ class Display:
             return False
         self.entries.append(number)
         if len(self.entries) == self.per_stack * len(self.stacks):
-            return self.wizard.submit({"cmd": "sector_display", "sectors": list(self.entries)})
+            return self.wizard.submit(commands.sector_display(list(self.entries)))
         return True
 
 
@@ -428,8 +418,8 @@ class Sets(_Picks[FirstGameSetsStep]):
         self.entries.append(number)
         if len(self.entries) < len(self.setup["players"]):
             return True
-        return self.wizard.submit({"cmd": "first_game_sets",
-                                   "sets": dict(zip(self.setup["players"], self.entries))})
+        return self.wizard.submit(commands.first_game_sets(
+            dict(zip(self.setup["players"], self.entries))))
 
 
 class DealHubs(_Picks[DealHubsStep]):
@@ -453,9 +443,9 @@ class DealHubs(_Picks[DealHubsStep]):
         per = self.setup["per_player"]
         if len(self.entries) < per * len(self.setup["players"]):
             return True
-        return self.wizard.submit({"cmd": "deal_hubs", "hubs": {
+        return self.wizard.submit(commands.deal_hubs({
             name: self.entries[i * per:(i + 1) * per]
-            for i, name in enumerate(self.setup["players"])}})
+            for i, name in enumerate(self.setup["players"])}))
 
 
 class Reveal(_Picks[RevealShipsStep]):
@@ -478,7 +468,7 @@ class Reveal(_Picks[RevealShipsStep]):
         self.entries.append(design)
         if len(self.entries) < self.setup["count"]:
             return True
-        return self.wizard.submit({"cmd": "reveal_ships", "ships": list(self.entries)})
+        return self.wizard.submit(commands.reveal_ships(list(self.entries)))
 
 
 class Pick(_Picks[DraftShipStep]):
@@ -505,7 +495,7 @@ class Pick(_Picks[DraftShipStep]):
         return list(dict.fromkeys(self.setup["offered"]))
 
     def choose(self, design: str) -> bool:
-        return self.wizard.submit({"cmd": "draft_ship", "player": self.player, "ship": design})
+        return self.wizard.submit(commands.draft_ship(self.player, design))
 
 
 class ChooseHub(_Picks[ChooseHubStep]):
@@ -524,7 +514,7 @@ class ChooseHub(_Picks[ChooseHubStep]):
         return self.setup["hubs"]
 
     def choose(self, hub: str) -> bool:
-        return self.wizard.submit({"cmd": "choose_hub", "player": self.player, "hub": hub})
+        return self.wizard.submit(commands.choose_hub(self.player, hub))
 
 
 class Values:
@@ -719,15 +709,15 @@ class Bonuses:
         return True
 
     def confirm(self) -> bool:
-        command: dict[str, Any] = {"cmd": "starting_bonus", "player": self.player}
+        fields: dict[str, Any] = {}
         given = list(self.entries)
         for ask in self.asks:
             answers, given = given[:ask.count], given[ask.count:]
             if ask.field == "diplomacy":
-                command["diplomacy"] = {t: answers.count(t) for t in dict.fromkeys(answers)}
+                fields["diplomacy"] = {t: answers.count(t) for t in dict.fromkeys(answers)}
             else:
-                command.setdefault(ask.field, []).extend(answers)
-        return self.wizard.submit(command)
+                fields.setdefault(ask.field, []).extend(answers)
+        return self.wizard.submit(commands.starting_bonus(self.player, **fields))
 
 
 class Answer:
@@ -736,8 +726,9 @@ class Answer:
 
     def __init__(self, wizard: SetupWizard) -> None:
         self.wizard = wizard
-        self.key = wizard.question.key if wizard.question else ""
-        self.title = wizard.question.question if wizard.question else ""
+        question = wizard.question  # a missing value's outcome: its key and question
+        self.key = (question.key or "") if question else ""
+        self.title = (question.question or "") if question else ""
 
     @property
     def entry(self) -> ValueEntry:

@@ -21,11 +21,11 @@ from tables import Table
 from companion.rules import abilities, actions, commands, effects, gains, ledger, options
 from companion.rules.catalogue import Ability
 from companion.rules.catalogue.schema import ALL_SHIP_TYPES
+from companion.rules.commands import attempt
 from companion.rules.words import RESOURCES
 from companion.ui.play import flows
 from companion.ui.play.action_model import ActionModel, BonusModel
 from companion.ui.play.flows.choices import Button, Entry, Panel
-from companion.ui.play.flows.commands import send
 from companion.ui.play.flows.income import income_flow
 from companion.ui.play.flows.parts import ENTRIES, Picks
 from companion.ui.play.flows.ships import FLOWS, GainFlow, ship_flow
@@ -148,7 +148,7 @@ def test_a_toy_bonus_kind_is_offered_entered_and_sent_through_the_tables(toy):
     assert "B-5: 2 water" in flow.preview()
 
     assert bonus.answer(["metal"]) == ""  # the card's one tap: again, it replaces
-    outcome = send(toy.game.execute, {**flow.command(), "override": "test: no used ship"})
+    outcome = attempt(toy.game, {**flow.command(), "override": "test: no used ship"})
     assert outcome.step is not None, outcome.refused or outcome.question
     ann = toy.player("Ann")
     assert (ann["water"], ann["metal"]) == (RICH["water"], RICH["metal"] + 2)
@@ -182,5 +182,5 @@ def test_a_toy_ship_flow_asks_its_own_panel_through_the_action_model(table, monk
     assert panel.title == "Ann uses Farm L2: sure?"
     assert model.press(panel.buttons[0].act) == ""
     assert model.panel().title == "Ann uses Farm L2: confirm?"
-    outcome = send(table.game.execute, model.flow.command())
+    outcome = attempt(table.game, model.flow.command())
     assert outcome.step is not None, outcome.refused or outcome.question

@@ -9,6 +9,7 @@ from typing import Any
 
 from companion.i18n import _
 from companion.rules.catalogue import Catalogue
+from companion.rules.commands import CommandDict
 from companion.rules.ledger import describe
 from companion.rules.option_types import AbilityNeed, Asked, BonusOffer, Place
 from companion.rules.options import bonus_offer
@@ -22,7 +23,7 @@ OfferNow = Callable[[str, str], BonusOffer | None]
 
 
 # options.bonus_offer with the game: (source, kind, command so far) -> the offer.
-Judge = Callable[[str, str, dict], BonusOffer | None]
+Judge = Callable[[str, str, CommandDict], BonusOffer | None]
 
 
 class BonusOffers:
@@ -31,7 +32,7 @@ class BonusOffers:
     Sector 321's dice see Sector 321 built and a transaction the resources just gained. Asked
     again only when the command changes (the bonus action's own details aside)."""
 
-    def __init__(self, judge: Judge, command: Callable[[], dict]) -> None:
+    def __init__(self, judge: Judge, command: Callable[[], CommandDict]) -> None:
         self.judge, self.command = judge, command
         self.known: dict[str, tuple[str, BonusOffer | None]] = {}
 

@@ -6,9 +6,10 @@ from collections import Counter
 from typing import Any
 
 from companion.i18n import _
+from companion.rules import commands
 from companion.rules.catalogue import Catalogue
 from companion.rules.ledger import describe
-from companion.rules.option_types import HumanThenIncome, IncomeLine, Relocation, TableOptions
+from companion.rules.option_types import HumanThenIncomeOption, IncomeLine, Relocation, TableOptions
 from companion.rules.options import options
 from companion.rules.state import State
 from companion.ui.kit.wording import word
@@ -31,7 +32,7 @@ class IncomeFlow:
         self.gems_per_move: int = offer["relocation_gems"]
         self.residents: list[Relocation] = offer["relocations"]
         self.moves: list[dict] = []
-        self.human_offer: HumanThenIncome | None = found["human_then_income"]
+        self.human_offer: HumanThenIncomeOption | None = found["human_then_income"]
         self.human_first = False
 
     def receipt(self) -> list[str]:
@@ -72,14 +73,11 @@ class IncomeFlow:
             raise FlowError(self.human_offer["reason"])
         self.human_first, self.moves = True, []
 
-    def command(self) -> dict:
+    def command(self) -> commands.Income | commands.HumanThenIncome:
         if self.human_first:
-            return {"cmd": "human_then_income", "player": self.player,
-                    **self.abilities.fields()}
-        found = {"cmd": "income", "player": self.player, **self.abilities.fields()}
-        if self.moves:
-            found["relocate"] = list(self.moves)
-        return found
+            return commands.human_then_income(self.player, **self.abilities.fields())
+        return commands.income(self.player, relocate=list(self.moves) or None,
+                               **self.abilities.fields())
 
     def preview(self) -> list[str]:
         human = self.human_offer if self.human_first else None  # gain_human_first: an offer

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from companion.i18n import _
+from companion.rules import commands
 from companion.rules.catalogue import Catalogue
 from companion.rules.option_types import (
     ConstructionAction,
@@ -85,11 +86,11 @@ class ShipFlow(Answers, Generic[A]):
         return [f"{source}: {question_word(what)}"
                 for source, what in self.abilities.questions()]
 
-    def command(self) -> dict:
+    def command(self) -> commands.UseShip:
         details, answers = self.details(), self.abilities.fields()
         where = {**answers.get("where", {}), **details.get("where", {})}
-        return {"cmd": "use_ship", "player": self.player, "ship": self.ship["ship"],
-                **details, **answers, **({"where": where} if where else {})}
+        return commands.use_ship(self.player, self.ship["ship"], **{
+            **details, **answers, **({"where": where} if where else {})})
 
     def preview(self) -> list[str]:
         """What will be paid and gained, in order, before confirming."""

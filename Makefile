@@ -8,7 +8,7 @@ TESTS   := $(VENV)/.installed-test
 PIP     := $(PY) -m pip install --disable-pip-version-check --constraint deploy/constraints.txt
 ARGS    ?=
 
-.PHONY: install install-test run test lint bench screenshots models app-packages \
+.PHONY: install install-test run test lint typecheck bench screenshots models app-packages \
 	system-packages clean
 
 # The app alone, for `make run` (no test tools: on a Pi they are neither needed nor all there).
@@ -40,7 +40,12 @@ run: install
 lint: install-test
 	$(VENV)/bin/ruff check .
 
-test: lint
+# The type checker over the files pyproject.toml's [tool.mypy] names: the rules engine, and
+# the readers of what rules.options answers (a key it does not give is an error here).
+typecheck: install-test
+	$(VENV)/bin/mypy
+
+test: lint typecheck
 	$(PY) -m pytest
 
 # Refresh the committed screenshots in docs/screenshots/ (the tests write to build/screenshots/).
@@ -96,4 +101,4 @@ models: install
 		--extra build/synth-train --which cls --real-share 0.75 --out vision/models
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis

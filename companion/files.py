@@ -60,7 +60,10 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     value = dict(pairs)
     if len(value) != len(pairs):
         seen: set[str] = set()
-        twice = next(key for key, _value in pairs if key in seen or seen.add(key))
+        for twice, _value in pairs:  # the first key given a second time
+            if twice in seen:
+                break
+            seen.add(twice)
         raise _BadValue(_("the key {key} appears twice in one object; keep one").format(
             key=printable_repr(twice)))
     return value

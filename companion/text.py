@@ -10,6 +10,7 @@ import sys
 import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
+from typing import TextIO
 
 from companion.i18n import _
 
@@ -44,7 +45,7 @@ def name_problem(name: object, what: str | None = None) -> str | None:
 class _Escaping(io.TextIOBase):
     """A text stream that writes everything through printable() to another one."""
 
-    def __init__(self, stream: io.TextIOBase) -> None:
+    def __init__(self, stream: TextIO) -> None:
         self._stream = stream
 
     def write(self, text: str) -> int:
@@ -66,7 +67,7 @@ def safe_output() -> Iterator[None]:
     """Within the block everything printed to stdout and stderr passes through printable(), so
     no name or path from a file can send escape codes or fail to encode."""
     saved = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = _Escaping(saved[0]), _Escaping(saved[1])  # type: ignore[assignment]
+    sys.stdout, sys.stderr = _Escaping(saved[0]), _Escaping(saved[1])
     try:
         yield
     finally:

@@ -36,5 +36,5 @@ def replayed(db: Path, example: str, commands: int | None = None, *,
     lines = list(parse(read_script(EXAMPLES / example)))
     lines = lines[:commands] if commands is not None else lines
     for line in lines[:len(lines) - leave_out]:
-        assert session.execute(line.command) == ""
+        assert session.send(line.command).problem == ""
     session.close()

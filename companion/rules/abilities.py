@@ -23,7 +23,7 @@ from companion.rules.gains import bonus_detail, choice, choice_of_place, resolve
 from companion.rules.message import Message, join, message
 from companion.rules.move import Move
 from companion.rules.position import player_position, station_count
-from companion.rules.state import Event, find_sector
+from companion.rules.state import Event, find_sector, hub_of
 from companion.rules.station import (
     active_abilities,
     place_resident,
@@ -260,11 +260,11 @@ def hub_power(move: Move) -> None:
     player = move.player()
     if move.state["phase"] != "play":
         move.fail(_("Hub powers are used once the game is in play"))
-    source = move.command.get("source")
+    source: Any = move.command.get("source")  # the command's (checked against the Hub)
     me = move.state["players"][player]
     move.check(source == me["hub"], message(N_("{player}'s Hub is {hub}, not {source}"),
                                             player=me["name"], hub=me["hub"], source=str(source)))
-    found = [a for a in move.catalogue.hubs[me["hub"]].abilities
+    found = [a for a in move.catalogue.hubs[hub_of(me)].abilities
              if a.trigger in ("turn", "any_time")]
     if not found:
         move.fail(_("Hub {hub} has no power to use outside an action").format(hub=me["hub"]))

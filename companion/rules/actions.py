@@ -16,7 +16,7 @@ from companion.rules.diplomacy import TOP, advance, lobbying_cost, pay_out
 from companion.rules.gains import BUY_GEMS, check_wing, modifiers, total, wing_problem
 from companion.rules.message import Message, message
 from companion.rules.move import Missing, Move
-from companion.rules.state import Event, State
+from companion.rules.state import Event, State, count
 from companion.rules.station import add_sector, sector_color
 from companion.rules.turns import require_main_action
 from companion.rules.words import RESOURCES, TRACKS, design_message, ship_message
@@ -54,7 +54,7 @@ def use_ship(move: Move) -> None:
     """`use_ship`: {"player", "ship": id, ...the action's details}."""
     player = move.player()
     require_main_action(move, player)
-    ship_id = move.command.get("ship")
+    ship_id: Any = move.command.get("ship")  # the command's (a ship on the table, or refused)
     ship = move.state["ships"].get(ship_id)
     if ship is None:
         move.fail(_("no ship {ship} on the table").format(ship=repr(ship_id)))
@@ -73,8 +73,9 @@ def use_ship(move: Move) -> None:
         ops.append(["set", ["players", player, "neutral_token"], ship_id])
     move.emit(Event.SHIP_USED, message(N_("{player} uses {ship} and puts {cost} GEMs on it"),
                                        player=move.name(player), ship=words, cost=cost), *ops)
-    if fee:
-        ledger.give(move, player, ship["owner"], fee,
+    owner = ship["owner"]
+    if fee and owner is not None:  # a neutral ship has no fee (ship_price)
+        ledger.give(move, player, owner, fee,
                     message(N_("owner's fee for {ship}"), ship=words))
     context = ACTIONS[kind](move, player, ship_id, design, own) or {}
     abilities.run(move, player, "ship_action", kind, own_ship=own, context=context)
@@ -170,7 +171,7 @@ def no_possible_action(move: Move, player: int, ship_id: str,
         return message(N_("{player} has no unused ship of their own to dismantle"),
                        player=me["name"])
     if (kind == "transport" and gems_left < BUY_GEMS
-            and sum(me[r] for r in RESOURCES) < 2):
+            and sum(count(me, r) for r in RESOURCES) < 2):
         return message(N_("{player} can make no transaction: buying a resource costs {price} "
                           "GEMs ({left} left), a trade any 2 resources"),
                        player=me["name"], price=BUY_GEMS, left=gems_left)
@@ -232,7 +233,7 @@ def why_unusable(move: Move, player: int, ship_id: str) -> Message | None:
 
 def construction(move: Move, player: int, ship_id: str, design: str, own: bool) -> dict:
     """Build a Sector from the display by paying its metal, by the wing rules."""
-    number = move.command.get("sector")
+    number: Any = move.command.get("sector")  # the command's (a Sector's, or refused)
     me = move.state["players"][player]
     sector = move.catalogue.sectors.get(number)
     if sector is None:

@@ -1,9 +1,14 @@
 """The shape of every command: one declarative description per command, its fields with their
-JSON shapes, whether they are required, and what they mean.
+JSON shapes, whether they are required, and what they mean; the builders that make each command,
+and what became of one sent to a game (`Outcome`).
 
 `problem(command)` says what is malformed in a command (a wrong type, a missing or unknown
 field) before any rule runs; `update_doc(text)` writes the command tables of
-docs/game-scripts.md from the same description (`tools/command_docs.py`). Pure: no I/O.
+docs/game-scripts.md from the same description (`tools/command_docs.py`). The builders
+(`undo()`, `end_turn()`, `use_ship(player, ship, ...)`, `new_game(players, aliens, ...)`, ...)
+make a command with the fields its description has, and no other; `attempt(game, command)`
+runs one on a game and says what became of it (`Outcome`): applied, refused, or a value
+missing. Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -12,10 +17,11 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol, Required, TypedDict, Unpack, final
 
 from companion.i18n import _
-from companion.rules.words import ALIEN_COLORS
+from companion.rules.move import Missing, Refused
+from companion.rules.words import ALIEN_COLORS, COUNTERS, SUPPLY_COUNTERS
 
 LARGEST = 9999  # no count, index or number of the game comes near it
 DEEPEST = 8  # the deepest nesting a catalogue value needs (income icons: 3)
@@ -473,6 +479,334 @@ def problem(command: Any) -> str | None:
         return None
     return f"{name}: {found.path} {found.text}" if found.path else f"{name} {found.text}"
 
+
+# -- making commands: one builder per command ---------------------------------------------------
+
+
+class CommandError(ValueError):
+    """A command that cannot be made as asked (the message says why, in words)."""
+
+
+class CommonButNote(TypedDict, total=False):
+    """The fields any command may carry (COMMON) but the note (`adjust` takes its own)."""
+
+    override: str
+    catalogue: dict[str, Any]
+    use: list[str]
+    choices: dict[str, Any]
+    bonus: dict[str, Any]
+    where: dict[str, Any]
+
+
+class CommonFields(CommonButNote, total=False):
+    """The fields any command may carry (COMMON)."""
+
+    note: str
+
+
+class CommandDict(CommonFields, total=False):
+    """A command as a game takes it: its name and its fields (`problem` checks them)."""
+
+    cmd: Required[str]
+
+
+class NewPlayer(TypedDict):
+    name: str
+    color: str
+
+
+class NewGame(CommandDict, total=False):
+    players: Required[list[NewPlayer]]
+    aliens: Required[dict[str, int]]
+    first_game: bool
+    advanced: bool
+    friendly: bool
+    example: bool
+
+
+class SectorDisplay(CommandDict):
+    sectors: list[int]
+
+
+class FirstGameSets(CommandDict):
+    sets: dict[str, int]
+
+
+class DealHubs(CommandDict):
+    hubs: dict[str, list[str]]
+
+
+class RevealShips(CommandDict):
+    ships: list[str]
+
+
+class DraftShip(CommandDict):
+    player: str
+    ship: str
+
+
+class ChooseHub(CommandDict):
+    player: str
+    hub: str
+
+
+class StartingBonus(CommandDict, total=False):
+    player: Required[str]
+    diplomacy: dict[str, int]
+    sectors: list[int]
+    private_sectors: list[int]
+    keep: list[str]
+    discard: list[str]
+
+
+class ShipDetails(CommonFields, total=False):
+    """use_ship's action details (each read by one ship type) and the common fields."""
+
+    dismantle: str
+    sector: int
+    rolled: list[str]
+    keep: list[str]
+    humans: list[str]
+    rerolls: int
+    human_cost_skip: list[str]
+    transactions: list[dict[str, Any]]
+    tracks: list[str]
+
+
+class UseShip(CommandDict, ShipDetails, total=False):
+    player: Required[str]
+    ship: Required[str]
+
+
+@final  # a key tells an income from A-8's (`"relocate" in command`)
+class Income(CommandDict, total=False):
+    player: Required[str]
+    relocate: list[dict[str, Any]]
+    human_cost_skip: list[str]
+
+
+@final
+class HumanThenIncome(CommandDict, total=False):
+    player: Required[str]
+    human_cost_skip: list[str]
+
+
+class DiplomacyBonus(CommandDict):
+    player: str
+    levels: list[int]
+
+
+class HubPower(CommandDict):
+    player: str
+    source: str
+
+
+class Adjust(CommandDict, total=False):
+    who: Required[str]
+    counter: Required[str]
+    delta: int
+    value: int
+
+
+def _command(name: str, **fields: Any) -> Any:
+    """`name`'s command with the fields given (a None one is not given); a field the command
+    does not have is a mistake in the code (TypeError)."""
+    unknown = sorted(set(fields) - {f.name for f in COMMANDS[name].record.fields})
+    if unknown:
+        raise TypeError(f"{name} has no field {', '.join(unknown)}")
+    return {"cmd": name, **{key: value for key, value in fields.items() if value is not None}}
+
+
+def new_game(players: list[NewPlayer], aliens: dict[str, int], *,
+             first_game: bool | None = None, advanced: bool | None = None,
+             friendly: bool | None = None, example: bool | None = None,
+             **common: Unpack[CommonFields]) -> NewGame:
+    """Start a game: the players in turn order, the Aliens drawn, the options."""
+    return _command("new_game", first_game=first_game, advanced=advanced, friendly=friendly,
+                    example=example, players=players, aliens=aliens, **common)
+
+
+def sector_display(sectors: list[int], **common: Unpack[CommonFields]) -> SectorDisplay:
+    """The Sectors drawn for the display, stack by stack."""
+    return _command("sector_display", sectors=sectors, **common)
+
+
+def first_game_sets(sets: dict[str, int], **common: Unpack[CommonFields]) -> FirstGameSets:
+    """First game: each player's predefined set (by player)."""
+    return _command("first_game_sets", sets=sets, **common)
+
+
+def deal_hubs(hubs: dict[str, list[str]], **common: Unpack[CommonFields]) -> DealHubs:
+    """The two Hubs dealt to each player (by player)."""
+    return _command("deal_hubs", hubs=hubs, **common)
+
+
+def reveal_ships(ships: list[str], **common: Unpack[CommonFields]) -> RevealShips:
+    """The ship designs revealed for the current draft."""
+    return _command("reveal_ships", ships=ships, **common)
+
+
+def draft_ship(player: str, ship: str, **common: Unpack[CommonFields]) -> DraftShip:
+    """The draft's next pick: `player` takes the design `ship`."""
+    return _command("draft_ship", player=player, ship=ship, **common)
+
+
+def choose_hub(player: str, hub: str, **common: Unpack[CommonFields]) -> ChooseHub:
+    """`player` keeps `hub`, one of the two dealt."""
+    return _command("choose_hub", player=player, hub=hub, **common)
+
+
+def starting_bonus(player: str, *, diplomacy: dict[str, int] | None = None,
+                   sectors: list[int] | None = None, private_sectors: list[int] | None = None,
+                   keep: list[str] | None = None, discard: list[str] | None = None,
+                   **common: Unpack[CommonFields]) -> StartingBonus:
+    """`player` takes their Hub's starting bonuses, with what the Hub asks."""
+    return _command("starting_bonus", player=player, diplomacy=diplomacy, sectors=sectors,
+                    private_sectors=private_sectors, keep=keep, discard=discard, **common)
+
+
+def use_ship(player: str, ship: str, **details: Unpack[ShipDetails]) -> UseShip:
+    """Turn option A: `player` uses `ship` (its id), with its action's details."""
+    return _command("use_ship", player=player, ship=ship, **details)
+
+
+def income(player: str, *, relocate: list[dict[str, Any]] | None = None,
+           human_cost_skip: list[str] | None = None,
+           **common: Unpack[CommonFields]) -> Income:
+    """Turn option B: `player` takes income (residents relocated for 1 GEM each)."""
+    return _command("income", player=player, **common, relocate=relocate,
+                    human_cost_skip=human_cost_skip)
+
+
+def human_then_income(player: str, *, human_cost_skip: list[str] | None = None,
+                      **common: Unpack[CommonFields]) -> HumanThenIncome:
+    """Hub A-8's turn option: `player` gains a Human, then takes income."""
+    return _command("human_then_income", player=player, **common,
+                    human_cost_skip=human_cost_skip)
+
+
+def diplomacy_bonus(player: str, levels: list[int],
+                    **common: Unpack[CommonFields]) -> DiplomacyBonus:
+    """`player`'s choice of the Diplomacy bonus on offer: one level, or two from a top one."""
+    return _command("diplomacy_bonus", player=player, levels=levels, **common)
+
+
+def hub_power(player: str, source: str, **common: Unpack[CommonFields]) -> HubPower:
+    """A Hub power used outside the main action (`source`: the player's Hub)."""
+    return _command("hub_power", player=player, source=source, **common)
+
+
+def end_turn(**common: Unpack[CommonFields]) -> CommandDict:
+    """The active player's turn is over."""
+    return _command("end_turn", **common)
+
+
+def undo(**common: Unpack[CommonFields]) -> CommandDict:
+    """Take back the last step."""
+    return _command("undo", **common)
+
+
+def redo(**common: Unpack[CommonFields]) -> CommandDict:
+    """Apply again the last step undone."""
+    return _command("redo", **common)
+
+
+def adjust(who: str, counter: str, note: str, *, delta: int | None = None,
+           value: int | None = None, **common: Unpack[CommonButNote]) -> Adjust:
+    """A correction of any counter (a player's, or the supply's: `who` "supply"), by `delta`
+    or to `value`, with a note saying why; CommandError (in words) for a counter `who` does
+    not have, a blank note, or neither or both of the change and the new value."""
+    counters = SUPPLY_COUNTERS if who == "supply" else COUNTERS
+    if counter not in counters:
+        raise CommandError(_("{who} counts {counters}").format(who=who,
+                                                             counters=", ".join(counters)))
+    if not note.strip():
+        raise CommandError(_("a correction needs a note saying why"))
+    if (delta is None) == (value is None):
+        raise CommandError(_("give the change or the new value"))
+    return _command("adjust", who=who, counter=counter, delta=delta, value=value, note=note,
+                    **common)
+
+
+# -- what became of a command -------------------------------------------------------------------
+
+
+class Executes(Protocol):
+    """What a command is run on: the engine's Game, the store's StoredGame."""
+
+    def execute(self, command: Mapping[str, Any]) -> Any: ...
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What became of a command sent to a game: one of three cases.
+
+    - applied: `step` is the step the game took (stored, when sent through the app's session);
+    - refused: `refused` says why, in words: a rule's (`override(reason)` gives the command
+      again, to be applied in spite of it), or, `overridable` False, why it could not be done
+      at all (no game open; not saved, the game as it was);
+    - missing: the catalogue lacks a value the rules need: `key` names it ("sectors/214/cost"),
+      `question` asks it; `answer(value)` gives the command again with the value.
+
+    `problem` is the words to show: "" when applied.
+    """
+
+    command: CommandDict
+    step: Any = None
+    refused: str | None = None
+    key: str | None = None
+    question: str | None = None
+    overridable: bool = True
+
+    def __post_init__(self) -> None:
+        cases = (self.step is not None, self.refused is not None, self.key is not None)
+        if cases.count(True) != 1 or (self.key is None) != (self.question is None):
+            raise TypeError("an Outcome is applied (a step), refused (why) or missing (a key "
+                            "and its question), exactly one")
+
+    @property
+    def applied(self) -> bool:
+        return self.step is not None
+
+    @property
+    def missing(self) -> bool:
+        return self.key is not None
+
+    @property
+    def problem(self) -> str:
+        """The words to show: why it was refused, the question asked, "" when applied."""
+        if self.refused is not None:
+            return self.refused
+        return self.question or ""
+
+    def override(self, reason: str) -> CommandDict:
+        """The refused command again, to be applied in spite of the rule (the reason is
+        recorded)."""
+        if self.refused is None or not self.overridable:
+            raise CommandError(_("only a rule's refusal can be overridden"))
+        if not reason.strip():
+            raise CommandError(_("an override needs a reason"))
+        return {**self.command, "override": reason}
+
+    def answer(self, value: Any) -> CommandDict:
+        """The command again with the value the rules asked for."""
+        if self.key is None:
+            raise CommandError(_("the engine asked for no value"))
+        return {**self.command, "catalogue": {**self.command.get("catalogue", {}),
+                                              self.key: value}}
+
+
+def attempt(game: Executes, command: CommandDict) -> Outcome:
+    """Run `command` on `game`: applied, refused by a rule, or a value missing. Only the rules'
+    verdicts are caught: a store's error goes up (GameSession.send, the app's one door for
+    commands, words it). The app sends through its session; a preview on a scratch copy of a
+    game, or a test, attempts a command on a Game directly."""
+    try:
+        return Outcome(command, step=game.execute(command))
+    except Refused as refused:
+        return Outcome(command, refused=refused.reason)
+    except Missing as missing:
+        return Outcome(command, key=missing.key, question=missing.question)
 
 # -- the docs -----------------------------------------------------------------------------------
 

@@ -303,7 +303,8 @@ def validate_ability(entry: Any, *, sector: bool = False) -> list[str]:
     if not isinstance(entry, Mapping):
         return [f"expected an object, got {entry!r}"]
     problems: list[str] = []
-    trigger, kind = entry.get("trigger"), entry.get("kind")
+    trigger: Any = entry.get("trigger")  # checked next: one of TRIGGERS and KINDS
+    kind: Any = entry.get("kind")
     if trigger not in TRIGGERS:
         problems.append(f"trigger: expected one of {', '.join(TRIGGERS)}; got {trigger!r}")
     if kind not in KINDS:

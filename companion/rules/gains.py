@@ -24,7 +24,7 @@ from companion.rules import commands, ledger
 from companion.rules.catalogue import Ability
 from companion.rules.message import Message, message
 from companion.rules.move import Move, Refused
-from companion.rules.state import Event
+from companion.rules.state import Event, hub_of
 from companion.rules.station import (
     active_abilities,
     add_sector,
@@ -207,7 +207,7 @@ def wing_problem(move: Move, player: int, level: int, color: str) -> Message | N
         return message(N_("{player}'s {color} wing already has a Level-{level} Sector"),
                        player=move.name(player), color=color_message(color), level=level)
     any_order = any(a.kind == "build_rule" for a in move.catalogue.hubs[
-        move.state["players"][player]["hub"]].abilities)
+        hub_of(move.state["players"][player])].abilities)
     if level > 1 and not any_order and (level - 1, color) not in built:
         return message(N_("the {color} wing needs its Level-{below} Sector before a "
                           "Level-{level} one: \"each wing must be built from smallest to "
@@ -234,9 +234,11 @@ def take_free_sector(move: Move, player: int, source: str, level: int, *,
         return
     number = bonus_detail(move, source, _("free Sector's number"), commands.SECTOR)
     sector = move.catalogue.sectors.get(number)
-    move.check(sector is not None and sector.level == level,
-               message(N_("{source}: the free Sector must be Level-{level}"), source=source,
-                       level=level))
+    not_level = message(N_("{source}: the free Sector must be Level-{level}"), source=source,
+                        level=level)
+    if sector is None:  # no Sector by that number: no override builds it
+        move.fail(not_level)
+    move.check(sector.level == level, not_level)
     move.check(number in move.state["display"],
                message(N_("Sector {number} is not on display"), number=number))
     check_wing(move, player, sector.level, sector_color(move, number))

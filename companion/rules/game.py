@@ -30,7 +30,16 @@ from companion.rules import (
 from companion.rules.catalogue import Catalogue
 from companion.rules.message import join, message
 from companion.rules.move import Missing, Move, Refused
-from companion.rules.state import Event, EventRecord, State, apply_ops, learned_entry, new_state
+from companion.rules.state import (
+    Event,
+    EventRecord,
+    State,
+    apply_ops,
+    count,
+    in_supply,
+    learned_entry,
+    new_state,
+)
 from companion.rules.words import COUNTERS, SUPPLY_COUNTERS
 
 __all__ = ["Game", "Missing", "Refused", "Step"]
@@ -61,14 +70,14 @@ def adjust(move: Move) -> None:
             move.fail(_("the supply counts {counters}, not {counter}").format(
                 counters=", ".join(SUPPLY_COUNTERS), counter=repr(counter)))
         path: list = ["supply", counter]
-        current = move.state["supply"][counter]
+        current = in_supply(move.state, counter)
     else:
         player = move.player(who, key="who")
         if counter not in COUNTERS:
             move.fail(_("a player's counters are {counters}, not {counter}").format(
                 counters=", ".join(COUNTERS), counter=repr(counter)))
         path = ["players", player, counter]
-        current = move.state["players"][player][counter]
+        current = count(move.state["players"][player], counter)
     delta = move.command.get("delta")
     if "value" in move.command:
         delta = move.command["value"] - current
@@ -142,8 +151,8 @@ class Game:
         if name == "redo":
             return name, self.redo()
         handler = HANDLERS[name]
-        command = copy.deepcopy(dict(command))
-        move = Move(self.state, self.catalogue, command)
+        copied = copy.deepcopy(dict(command))  # the step's own (the caller's stays as it is)
+        move = Move(self.state, self.catalogue, copied)
         try:
             move.learn()  # values given on the line, before the rules that may ask for them
             handler(move)
@@ -157,7 +166,7 @@ class Game:
         except BaseException:
             move.rollback()
             raise
-        step = Step(command, move.events, move.undo_ops())
+        step = Step(copied, move.events, move.undo_ops())
         self.steps.append(step)
         self._cleared, self.undone = self.undone, []
         return "new", step

@@ -12,8 +12,9 @@ from companion.rules import abilities, gains, ledger
 from companion.rules.actions import why_unusable
 from companion.rules.message import message
 from companion.rules.move import Move
+from companion.rules.option_types import IncomeLine
 from companion.rules.setup import hub_value
-from companion.rules.state import Event, fleet
+from companion.rules.state import Event, fleet, hub_of
 from companion.rules.station import place_resident, quarter_active, remove_resident, sector_of
 from companion.rules.turns import require_main_action
 
@@ -93,20 +94,21 @@ def base_income(move: Move, player: int, *, placed_now_pay: bool = False) -> Non
         ledger.gain(move, player, line["gains"], line["why"])
 
 
-def income_lines(move: Move, player: int, *, placed_now_pay: bool = False) -> list[dict]:
+def income_lines(move: Move, player: int, *, placed_now_pay: bool = False) -> list[IncomeLine]:
     """What income pays, line by line: `{"source", "quarter", "gains", "why"}` for the Hub
     (per ship, `"ships"` counted), each active Sector quarter's icons and each occupied Hub
     quarter."""
     me = move.state["players"][player]
-    hub = me["hub"]
+    hub = hub_of(me)
     ships = len(fleet(move.state, player))
     per_ship = hub_value(move, hub, "income_gems_per_ship")
     # A Hub's income is per ship ("most Hubs generate 1 GEM per ship"); only a Hub that pays
     # nothing per ship (A-1: "income is 10 regardless of the number of ships") has a fixed one.
     fixed = 0 if per_ship else hub_value(move, hub, "income_fixed_gems")
-    lines = [{"source": _("Hub {hub}").format(hub=hub), "quarter": None, "ships": ships,
-              "per_ship": per_ship, "gains": {"gems": per_ship * ships + fixed},
-              "why": message(N_("Hub {hub} income ({ships} ships)"), hub=hub, ships=ships)}]
+    lines: list[IncomeLine] = [
+        {"source": _("Hub {hub}").format(hub=hub), "quarter": None, "ships": ships,
+         "per_ship": per_ship, "gains": {"gems": per_ship * ships + fixed},
+         "why": message(N_("Hub {hub} income ({ships} ships)"), hub=hub, ships=ships)}]
     for sector in me["sectors"]:
         for quarter, amounts in sector["income"]:
             placed_now = placed_now_pay and quarter < len(sector["residents"])
@@ -145,7 +147,7 @@ def human_then_income(move: Move) -> None:
     Human, place it in living quarters on your station, and then take income"."""
     player = move.player()
     require_main_action(move, player)
-    hub = move.state["players"][player]["hub"]
+    hub = hub_of(move.state["players"][player])
     power = next((a for a in move.catalogue.hubs[hub].abilities
                   if a.kind == "gain_human_then_income"), None)
     if power is None:

@@ -7,11 +7,12 @@ metal) and GEMs is unlimited"), so only the player's side is counted.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from companion.i18n import N_
-from companion.rules.message import Message, message, say
+from companion.rules.message import Joined, Message, message, say
 from companion.rules.move import Move
-from companion.rules.state import Event, State
+from companion.rules.state import Event, State, count
 from companion.rules.words import amount_message, joined_message
 
 
@@ -20,7 +21,7 @@ def describe(amounts: Mapping[str, int]) -> str:
     return say(describe_message(amounts))
 
 
-def describe_message(amounts: Mapping[str, int]) -> Message | str:
+def describe_message(amounts: Mapping[str, int]) -> Message | Joined | Any:
     """`describe` as a message."""
     parts = [amount_message(k, n) for k, n in amounts.items() if n]
     if not parts:
@@ -54,7 +55,7 @@ def shortfall(state: State, player: int, amounts: Mapping[str, int],
               why: Message) -> Message | None:
     """Why the player cannot pay `amounts` (what they cost and what the player has), or None."""
     have = state["players"][player]
-    short = {k: have[k] for k, n in amounts.items() if have[k] < n}
+    short = {k: count(have, k) for k, n in amounts.items() if count(have, k) < n}
     if not short:
         return None
     return message(N_("{why} costs {amounts}; {player} has {has}"),

@@ -84,11 +84,11 @@ def _message_text(value: Mapping[str, Any]) -> str:
     """A message in words. Should its translation not fit its stored parameters (a game stored
     by another version of the app), the English is worded instead, and failing that the key."""
     key, params = value["key"], {name: _worded(p) for name, p in value["params"].items()}
-    count = value.get("n")
-    form = value.get("plural")
-    numbered = isinstance(form, str) and isinstance(count, int)
-    english = (key if count == 1 else form) if numbered else key
-    translated = i18n.ngettext(key, form, count) if numbered else i18n._(key)
+    count, form = value.get("n"), value.get("plural")
+    if isinstance(form, str) and isinstance(count, int):
+        english, translated = (key if count == 1 else form), i18n.ngettext(key, form, count)
+    else:
+        english, translated = key, i18n._(key)
     for text in (translated, english):
         try:
             return text.format(**params)

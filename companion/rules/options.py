@@ -11,8 +11,10 @@ the option says `"missing": [key]` and its number is null.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, TypeVar
 
 from companion.i18n import N_, _
 from companion.rules import (
@@ -32,7 +34,48 @@ from companion.rules.game import HANDLERS
 from companion.rules.ledger import shortfall
 from companion.rules.message import Message, message, say
 from companion.rules.move import Missing, Move, Refused
-from companion.rules.state import State
+from companion.rules.option_types import (
+    AbilityNeed,
+    Asked,
+    BonusOffer,
+    BonusPick,
+    ConstructionAction,
+    DiceBonus,
+    DiplomacyAction,
+    DiscardShips,
+    DismantleAction,
+    DismantleTarget,
+    DrawShips,
+    EndNow,
+    ExpeditionAction,
+    FarmAction,
+    HubPowerOption,
+    HumanOffer,
+    HumanThenIncomeOption,
+    IceCollectorAction,
+    IncomeOptions,
+    MissingValue,
+    PendingChoice,
+    Pick,
+    PicksBonus,
+    PickShown,
+    Place,
+    Relocation,
+    ResidentItem,
+    ResidentOffer,
+    SectorOffer,
+    SetupStep,
+    ShipAction,
+    ShipEntry,
+    ShipOptions,
+    TableOptions,
+    TrackOffer,
+    TracksBonus,
+    TransactionsBonus,
+    TransactionsOffer,
+    TransportAction,
+)
+from companion.rules.state import Player, State, active_player, hub_of, in_supply
 from companion.rules.station import (
     active_abilities,
     places_for,
@@ -50,10 +93,7 @@ from companion.rules.words import (
     TRACKS,
 )
 
-# What an ability's command must carry in "bonus" (the details of a bonus action).
-BONUS_DETAILS = {"transport_transaction": "transactions", "expedition_roll": "dice",
-                 "diplomacy_action": "tracks", "free_sector": "sector",
-                 "relocate_hub_resident": "resident", "return_to_supply": "returned"}
+T = TypeVar("T")
 
 
 def _said(reason: Message | None) -> str | None:
@@ -61,8 +101,8 @@ def _said(reason: Message | None) -> str | None:
     return None if reason is None else say(reason)
 
 
-def probe(state: State, catalogue: Catalogue, check: Callable[..., Any], *args: Any,
-          command: dict | None = None, **kwargs: Any) -> tuple[Any, str | None, list[str]]:
+def probe(state: State, catalogue: Catalogue, check: Callable[..., T], *args: Any,
+          command: dict | None = None, **kwargs: Any) -> tuple[T | None, str | None, list[str]]:
     """Run engine code `check(move, *args, **kwargs)` on a throw-away move (for `command`) and
     undo all it did: (its result, the refusal, the catalogue keys missing)."""
     move = Move(state, catalogue, command or {})
@@ -76,11 +116,12 @@ def probe(state: State, catalogue: Catalogue, check: Callable[..., Any], *args: 
         move.rollback()
 
 
-def options(state: State, catalogue: Catalogue, *, ship: str | None = None) -> dict:
-    """Everything the table may do now, as plain data (see docs/engine.md)."""
+def options(state: State, catalogue: Catalogue, *, ship: str | None = None) -> TableOptions:
+    """Everything the table may do now, as plain data (see docs/engine.md; its shape:
+    option_types.TableOptions)."""
     phase = state["phase"]
     active = state["turn"]["active"]
-    found: dict[str, Any] = {
+    found: TableOptions = {
         "phase": phase,
         "turn": {"number": state["turn"]["number"], "acted": state["turn"]["acted"],
                  "extra_turns": state["turn"]["extra_turns"],
@@ -92,9 +133,10 @@ def options(state: State, catalogue: Catalogue, *, ship: str | None = None) -> d
     if phase in ("new", "setup"):
         found["setup"] = setup_step(state, catalogue)
     if phase == "play":
-        found["ships"] = [ship_entry(state, catalogue, active, sid) for sid in state["ships"]]
-        found["income"] = income_options(state, catalogue, active)
-        found["human_then_income"] = human_then_income(state, catalogue, active)
+        player = active_player(state)
+        found["ships"] = [ship_entry(state, catalogue, player, sid) for sid in state["ships"]]
+        found["income"] = income_options(state, catalogue, player)
+        found["human_then_income"] = human_then_income(state, catalogue, player)
         found["hub_powers"] = hub_powers(state, catalogue)
         __, reason, __ = probe(state, catalogue, turns.end_turn, command={"cmd": "end_turn"})
         found["end_turn"] = {"allowed": reason is None, "reason": reason}
@@ -106,7 +148,7 @@ def options(state: State, catalogue: Catalogue, *, ship: str | None = None) -> d
 # -- the turn ------------------------------------------------------------------------------------
 
 
-def ship_entry(state: State, catalogue: Catalogue, player: int, ship_id: str) -> dict:
+def ship_entry(state: State, catalogue: Catalogue, player: int, ship_id: str) -> ShipEntry:
     """One ship on the table: may the player use it now, at what cost and owner's fee."""
     ship = state["ships"][ship_id]
     price, __, missing = probe(state, catalogue, actions.ship_price, player, ship_id)
@@ -120,7 +162,7 @@ def ship_entry(state: State, catalogue: Catalogue, player: int, ship_id: str) ->
             "reason": reason, "missing": missing}
 
 
-def income_options(state: State, catalogue: Catalogue, player: int) -> dict:
+def income_options(state: State, catalogue: Catalogue, player: int) -> IncomeOptions:
     """Income: eligibility and its reason, what it pays line by line (`income.income_lines`),
     the income powers and the relocations on offer."""
     def eligible(move: Move) -> None:
@@ -138,25 +180,26 @@ def income_options(state: State, catalogue: Catalogue, player: int) -> dict:
             "relocation_gems": income.RELOCATION_GEMS}
 
 
-def relocations(state: State, catalogue: Catalogue, player: int) -> list[dict]:
+def relocations(state: State, catalogue: Catalogue, player: int) -> list[Relocation]:
     """Each resident of the player's station and where it could be moved to ("respect the
     General Placement Rules for Residents")."""
-    found = []
+    found: list[Relocation] = []
     for where, slot, species in _residents(state["players"][player]):
         places, __, __ = probe(state, catalogue, _lift, player, where, slot, species)
         found.append({"from": where, "slot": slot, "species": species, "to": places or []})
     return found
 
 
-def _lift(move: Move, player: int, where: Any, slot: int, species: str) -> list:
+def _lift(move: Move, player: int, where: Place, slot: int, species: str) -> list[Place]:
     """In a probe: where a resident could go once taken off its quarter."""
     remove_resident(move, player, where, slot, to="hand", why=message(N_("relocation")))
     return places_for(move.state, player, species)
 
 
-def human_then_income(state: State, catalogue: Catalogue, player: int) -> dict | None:
+def human_then_income(state: State, catalogue: Catalogue,
+                      player: int) -> HumanThenIncomeOption | None:
     """Hub A-8's turn option, when the player's Hub has it: allowed, and why not."""
-    hub = state["players"][player]["hub"]
+    hub = hub_of(state["players"][player])
     power = next((a for a in catalogue.hubs[hub].abilities
                   if a.kind == "gain_human_then_income"), None)
     if power is None:
@@ -175,15 +218,16 @@ def human_then_income(state: State, catalogue: Catalogue, player: int) -> dict |
             "missing": missing, "where": places_for(state, player, "human")}
 
 
-def hub_powers(state: State, catalogue: Catalogue) -> list[dict]:
+def hub_powers(state: State, catalogue: Catalogue) -> list[HubPowerOption]:
     """Hub powers used outside the main action (`hub_power`), for every player."""
-    found = []
+    found: list[HubPowerOption] = []
     for player, me in enumerate(state["players"]):
-        for ability in catalogue.hubs[me["hub"]].abilities:
+        hub = hub_of(me)
+        for ability in catalogue.hubs[hub].abilities:
             if ability.trigger not in ("turn", "any_time"):
                 continue
-            need = ability_needs(state, player, me["hub"], ability)
-            command = {"cmd": "hub_power", "player": me["name"], "source": me["hub"],
+            need = ability_needs(state, player, hub, ability)
+            command = {"cmd": "hub_power", "player": me["name"], "source": hub,
                        **fill([need])}
             __, reason, missing = probe(state, catalogue, abilities.hub_power, command=command)
             found.append({**need, "player": me["name"], "allowed": reason is None,
@@ -191,11 +235,11 @@ def hub_powers(state: State, catalogue: Catalogue) -> list[dict]:
     return found
 
 
-def pending_choices(state: State, catalogue: Catalogue) -> list[dict]:
+def pending_choices(state: State, catalogue: Catalogue) -> list[PendingChoice]:
     """Diplomacy bonuses waiting for a player's choice, each option with what it gives."""
-    found = []
+    found: list[PendingChoice] = []
     for entry in state["pending"]:
-        picks = []
+        picks: list[BonusPick] = []
         for levels in entry["options"]:
             gives, __, missing = probe(state, catalogue, _bonuses, entry["track"], levels)
             picks.append({"levels": levels, "gives": gives, "missing": missing})
@@ -204,11 +248,11 @@ def pending_choices(state: State, catalogue: Catalogue) -> list[dict]:
     return found
 
 
-def _bonuses(move: Move, track: str, levels: list[int]) -> list[dict]:
+def _bonuses(move: Move, track: str, levels: list[int]) -> list[dict[str, int]]:
     return [diplomacy.bonus_of_level(move, track, level) for level in levels]
 
 
-def end_state(state: State) -> dict:
+def end_state(state: State) -> EndNow:
     """Who triggered the end, who still has a last turn, and whether the game is over."""
     end = state["end"]
     triggered = end["triggered_by"]
@@ -220,34 +264,36 @@ def end_state(state: State) -> dict:
 # -- a chosen ship --------------------------------------------------------------------------------
 
 
-def ship_options(state: State, catalogue: Catalogue, ship_id: str) -> dict:
+def ship_options(state: State, catalogue: Catalogue, ship_id: str) -> ShipOptions:
     """What the active player's use of `ship_id` needs: its action's choices, the abilities it
     fires and the Diplomacy bonuses it pays out."""
-    player = state["turn"]["active"]
+    player = active_player(state)
     entry = ship_entry(state, catalogue, player, ship_id)
     ship = state["ships"][ship_id]
     kind, design, own = ship["type"], ship["design"], ship["owner"] == player
-    gems_left = None if entry["cost"] is None else (
+    # the fee is known whenever the cost is (ship_price gives both)
+    gems_left = None if entry["cost"] is None or entry["fee"] is None else (
         state["players"][player]["gems"] - entry["cost"] - entry["fee"])
-    entry["gems_after_use"] = gems_left
-    entry["action"] = ACTION_OPTIONS[kind](state, catalogue, player, ship_id, design, own,
-                                           gems_left)
-    entry["abilities"] = [
-        ability_needs(state, player, source, a)
-        for source, a in active_abilities(state, catalogue, player, "ship_action", kind)
-        if gains.owner_matches(a, own) and not KINDS[a.kind].modifier]
+    found: ShipOptions = {
+        **entry, "gems_after_use": gems_left,
+        "action": ACTION_OPTIONS[kind](state, catalogue, player, ship_id, design, own,
+                                       gems_left),
+        "abilities": [
+            ability_needs(state, player, source, a)
+            for source, a in active_abilities(state, catalogue, player, "ship_action", kind)
+            if gains.owner_matches(a, own) and not KINDS[a.kind].modifier]}
     if kind in TRACKS:
-        entry["diplomacy_bonuses"] = [
+        found["diplomacy_bonuses"] = [
             {"player": p["name"], "options": picks, "automatic": len(picks) == 1,
              "gives": [probe(state, catalogue, _bonuses, kind, levels)[0] for levels in picks]}
             for index, p in enumerate(state["players"])
             if (picks := diplomacy.options(diplomacy.allowed_levels(state, index, kind)))]
-    return entry
+    return found
 
 
 def _dismantle(state: State, catalogue: Catalogue, player: int, ship_id: str, design: str,
-               own: bool, gems_left: int | None) -> dict:
-    targets = []
+               own: bool, gems_left: int | None) -> DismantleAction:
+    targets: list[DismantleTarget] = []
     for target in actions.dismantle_candidates(state, player, ship_id):
         metal, __, missing = probe(state, catalogue, actions.dismantle_metal, design,
                                   state["ships"][target]["design"])
@@ -257,9 +303,9 @@ def _dismantle(state: State, catalogue: Catalogue, player: int, ship_id: str, de
 
 
 def _construction(state: State, catalogue: Catalogue, player: int, ship_id: str, design: str,
-                  own: bool, gems_left: int | None) -> dict:
+                  own: bool, gems_left: int | None) -> ConstructionAction:
     me = state["players"][player]
-    sectors = []
+    sectors: list[SectorOffer] = []
     for number in [*state["display"], *me["private_sectors"]]:
         info = catalogue.sectors[number]
         color, __, missing = probe(state, catalogue, sector_color, number)
@@ -279,14 +325,14 @@ def _construction(state: State, catalogue: Catalogue, player: int, ship_id: str,
 
 
 def _expedition(state: State, catalogue: Catalogue, player: int, ship_id: str, design: str,
-                own: bool, gems_left: int | None) -> dict:
+                own: bool, gems_left: int | None) -> ExpeditionAction:
     dice, __, missing = probe(state, catalogue, actions.expedition_dice, player, design, own)
     rolled, kept, rerolls = dice or (None, None, None)
     return {"dice": rolled, "keep": kept, "rerolls": rerolls, "faces": list(DIE_FACES),
             "missing": missing, "humans": _humans(state, catalogue, player)}
 
 
-def _humans(state: State, catalogue: Catalogue, player: int) -> dict:
+def _humans(state: State, catalogue: Catalogue, player: int) -> HumanOffer:
     """What a Human die kept offers: observe (1 point) or recruit (its price, where it goes)."""
     price, __, __ = probe(state, catalogue, gains.human_price, player, gains.HUMAN_COST)
     return {"observe": {"points": 1}, "recruit": price,
@@ -295,14 +341,14 @@ def _humans(state: State, catalogue: Catalogue, player: int) -> dict:
 
 
 def _transport(state: State, catalogue: Catalogue, player: int, ship_id: str, design: str,
-               own: bool, gems_left: int | None) -> dict:
+               own: bool, gems_left: int | None) -> TransportAction:
     limit, __, missing = probe(state, catalogue, actions.transaction_limit, player, design)
     return {"transactions": limit, "missing": missing,
             **_transactions(state, catalogue, player, _paid(player, ship_id, gems_left))}
 
 
 def _transactions(state: State, catalogue: Catalogue, player: int,
-                  first: Callable[[Move], Any]) -> dict:
+                  first: Callable[[Move], Any]) -> TransactionsOffer:
     """The transactions on offer (Aliens by colour, gold, trades, buying), each with the
     engine's verdict once `first` is done (the ship's use paid, or income taken)."""
     def one(item: dict) -> str | None:
@@ -313,10 +359,10 @@ def _transactions(state: State, catalogue: Catalogue, player: int,
                              when_gaining=abilities.after_gaining_resident)
         return reason
 
-    def resident(item: dict, species: str, cost: dict) -> dict:
+    def resident(item: ResidentItem, species: str, cost: dict[str, int]) -> ResidentOffer:
         places = places_for(state, player, species)
         reason = one({**item, "where": places[0] if places else None})
-        return {**item, "cost": cost, "in_supply": state["supply"][species], "where": places,
+        return {**item, "cost": cost, "in_supply": in_supply(state, species), "where": places,
                 "allowed": reason is None, "reason": reason}
 
     pairs = [[a, b] for i, a in enumerate(RESOURCES) for b in RESOURCES[i:]]
@@ -338,7 +384,7 @@ def _after(move: Move, first: Callable[[Move], Any], then: Callable[..., Any], *
     return then(move, *args, **kwargs)
 
 
-def _paid(player: int, ship_id: str | None, gems_left: int | None) -> Callable[[Move], None]:
+def _paid(player: int, ship_id: str, gems_left: int | None) -> Callable[[Move], None]:
     """Paying the GEMs the ship's use takes (cost and owner's fee), before its action."""
     def pay(move: Move) -> None:
         if gems_left is not None:
@@ -349,7 +395,7 @@ def _paid(player: int, ship_id: str | None, gems_left: int | None) -> Callable[[
 
 
 def _diplomacy(state: State, catalogue: Catalogue, player: int, ship_id: str, design: str,
-               own: bool, gems_left: int | None) -> dict:
+               own: bool, gems_left: int | None) -> DiplomacyAction:
     most, __, missing = probe(state, catalogue, actions.ship_value, design, "tracks")
     return {"tracks_at_most": most, "missing": missing,
             "tracks": _tracks(state, catalogue, player, _paid(player, ship_id, gems_left),
@@ -357,12 +403,13 @@ def _diplomacy(state: State, catalogue: Catalogue, player: int, ship_id: str, de
 
 
 def _tracks(state: State, catalogue: Catalogue, player: int, first: Callable[[Move], Any], *,
-            pay: bool) -> list[dict]:
+            pay: bool) -> list[TrackOffer]:
     """Each Diplomacy track: its level, the lobbying cost (0 when free), the engine's verdict."""
-    tracks = []
+    tracks: list[TrackOffer] = []
     for track in TRACKS:
         level = state["players"][player]["diplomacy"][track]
-        cost, cost_missing = None, []
+        cost: int | None = None
+        cost_missing: list[str] = []
         if level < diplomacy.TOP:
             cost, __, cost_missing = probe(state, catalogue, diplomacy.lobbying_cost,
                                           level + 1) if pay else (0, None, [])
@@ -374,30 +421,38 @@ def _tracks(state: State, catalogue: Catalogue, player: int, first: Callable[[Mo
     return tracks
 
 
-def _gain(field: str) -> Callable[..., dict]:
-    def gain(state: State, catalogue: Catalogue, player: int, ship_id: str, design: str,
-             own: bool, gems_left: int | None) -> dict:
-        amount, __, missing = probe(state, catalogue, actions.ship_value, design, field)
-        return {field: amount, "missing": missing}
-    return gain
+def _farm(state: State, catalogue: Catalogue, player: int, ship_id: str, design: str,
+          own: bool, gems_left: int | None) -> FarmAction:
+    amount, __, missing = probe(state, catalogue, actions.ship_value, design, "food")
+    return {"food": amount, "missing": missing}
 
 
-ACTION_OPTIONS = {"dismantle": _dismantle, "construction": _construction,
-                  "expedition": _expedition, "transport": _transport, "diplomacy": _diplomacy,
-                  "farm": _gain("food"), "ice_collector": _gain("water")}
+def _ice_collector(state: State, catalogue: Catalogue, player: int, ship_id: str, design: str,
+                   own: bool, gems_left: int | None) -> IceCollectorAction:
+    amount, __, missing = probe(state, catalogue, actions.ship_value, design, "water")
+    return {"water": amount, "missing": missing}
+
+
+# What a ship's action needs, by its type: (state, catalogue, player, ship_id, design, own ship,
+# GEMs left after using it) -> the action's choices.
+ActionOptions = Callable[[State, Catalogue, int, str, str, bool, int | None], ShipAction]
+ACTION_OPTIONS: dict[str, ActionOptions] = {
+    "dismantle": _dismantle, "construction": _construction, "expedition": _expedition,
+    "transport": _transport, "diplomacy": _diplomacy, "farm": _farm,
+    "ice_collector": _ice_collector}
 
 
 # -- abilities ---------------------------------------------------------------------------------
 
 
-def ability_needs(state: State, player: int, source: str, ability: Ability) -> dict:
+def ability_needs(state: State, player: int, source: str, ability: Ability) -> AbilityNeed:
     """An ability that fires now, with its rule text and what the command must say about it:
     `use` (optional), `choice` (options, `times` when asked more than once), `where` (the free
     quarters by species gained), `pay` (resources for an "any resource" cost) and `bonus` (the
     details of a bonus action)."""
     params = ability.params
-    need: dict[str, Any] = {"source": source, "text": ability.text, "trigger": ability.trigger,
-                            "kind": ability.kind, "optional": bool(params.get("optional"))}
+    need: AbilityNeed = {"source": source, "text": ability.text, "trigger": ability.trigger,
+                         "kind": ability.kind, "optional": bool(params.get("optional"))}
     if ability.kind == "gain_one_of":
         need["choice"] = [next(iter(option)) for option in params["options"]]
     elif ability.kind == "gain_any_resources":
@@ -410,13 +465,14 @@ def ability_needs(state: State, player: int, source: str, ability: Ability) -> d
                          if s in state["supply"]}
     if (params.get("cost") or {}).get("any_resource"):
         need["pay"] = list(RESOURCES)
-    if ability.kind in BONUS_DETAILS and params.get("tracks") != "all":
-        need["bonus"] = BONUS_DETAILS[ability.kind]
+    detail = BONUS_DETAILS.get(ability.kind)
+    if detail is not None and detail.asked(params):
+        need["bonus"] = detail.name
     return need
 
 
 def bonus_offer(state: State, catalogue: Catalogue, source: str, kind: str,
-                command: Mapping[str, Any] | None = None) -> dict | None:
+                command: Mapping[str, Any] | None = None) -> BonusOffer | None:
     """What the active player's bonus action (`source`'s ability of `kind`, see BONUS_DETAILS)
     offers, with the engine's verdicts; None when the engine will not ask for it (A-11 after
     five incomes, 326 with nothing to take). Transactions and dice are offered like a Transport's
@@ -432,16 +488,15 @@ def bonus_offer(state: State, catalogue: Catalogue, source: str, kind: str,
     judged on the position now (an income's bonus once the income is paid); a value the
     catalogue lacks that the engine needs before it gets there is `asks`: {"key", "question"}
     (give it in the command's `catalogue` and ask again)."""
-    player = state["turn"]["active"]
+    player = active_player(state)
     info = catalogue.hubs[source] if "-" in source else catalogue.sectors[int(source)]
     ability = next(a for a in info.abilities if a.kind == kind)
     asks = None
     if command is not None:
-        reached, offer = _at_bonus(state, catalogue, command, source, lambda: _offer(
+        reached, offer, asks = _at_bonus(state, catalogue, command, source, lambda: _offer(
             state, catalogue, player, source, ability, _now))
         if reached != "stopped":
             return offer
-        asks = offer
     __, asked, missing = probe(state, catalogue, abilities.apply_effect, player, source,
                               ability, {}, command={"use": [source]})
     if asked is None and not missing:
@@ -450,7 +505,9 @@ def bonus_offer(state: State, catalogue: Catalogue, source: str, kind: str,
     first = ((lambda move: income.base_income(move, player))
              if ability.trigger.startswith("income") else _now)
     found = _offer(state, catalogue, player, source, ability, first)
-    return {**found, "asks": asks} if asks else found
+    if asks:
+        found["asks"] = asks
+    return found
 
 
 def _now(move: Move) -> None:
@@ -458,88 +515,168 @@ def _now(move: Move) -> None:
 
 
 def _at_bonus(state: State, catalogue: Catalogue, command: Mapping[str, Any], source: str,
-              build: Callable[[], dict]) -> tuple[str, dict | None]:
+              build: Callable[[], BonusOffer]) -> tuple[str, BonusOffer | None, Asked | None]:
     """Run `command` (with `source` taken) on a throw-away move: ("asked", `build()` run on
-    the position where the engine asks for `source`'s details), ("not asked", None) when the
-    command goes through without them, ("stopped", None) when it is refused before, or
-    ("stopped", {"key", "question"}) when a value the catalogue lacks is needed before."""
+    the position where the engine asks for `source`'s details, None), ("not asked", None, None)
+    when the command goes through without them, ("stopped", None, None) when it is refused
+    before, or ("stopped", None, {"key", "question"}) when a value the catalogue lacks is
+    needed before."""
     used = sorted({*(command.get("use") or []), source})
     bonus = {k: v for k, v in (command.get("bonus") or {}).items() if k != source}
     command = {**command, "use": used, "bonus": bonus}
     if commands.problem(command) or command.get("cmd") not in HANDLERS:
-        return "stopped", None
+        return "stopped", None, None
     move = Move(state, catalogue, copy.deepcopy(command))
     try:
         move.learn()
         HANDLERS[command["cmd"]](move)
     except gains.BonusAsked as asked:
         if asked.source != source:
-            return "stopped", None
-        return "asked", build()  # the move's events are still applied: the position there
+            return "stopped", None, None
+        return "asked", build(), None  # the move's events are still applied: the position there
     except Missing as missing:
-        return "stopped", {"key": missing.key, "question": missing.question}
+        return "stopped", None, {"key": missing.key, "question": missing.question}
     except Refused:
-        return "stopped", None
+        return "stopped", None, None
     finally:
         move.rollback()
-    return "not asked", None
+    return "not asked", None, None
 
 
 def _offer(state: State, catalogue: Catalogue, player: int, source: str, ability: Ability,
-           first: Callable[[Move], Any]) -> dict:
+           first: Callable[[Move], Any]) -> BonusOffer:
     """The bonus action's offer on `state` once `first` is done, each choice with the engine's
-    verdict (the effect itself: its cost and use are the command's, already done)."""
-    params = ability.params
-    wanted = BONUS_DETAILS[ability.kind]
+    verdict (the effect itself: its cost and use are the command's, already done): built by its
+    kind's `BonusDetail`."""
+    return BONUS_DETAILS[ability.kind].offer(
+        BonusAt(state, catalogue, player, source, ability, first))
 
-    def verdict(detail: Any) -> str | None:
-        __, reason, __ = probe(state, catalogue, _after, first, _effect, player, source, ability,
-                             command={"use": [source], "bonus": {source: detail}})
+
+@dataclass(frozen=True)
+class BonusAt:
+    """Where a bonus action is offered: the position, the player, the ability (`source`'s), and
+    what comes before it (`first`: the ship's use paid, the income taken, or nothing)."""
+
+    state: State
+    catalogue: Catalogue
+    player: int
+    source: str
+    ability: Ability
+    first: Callable[[Move], Any]
+
+    @property
+    def params(self) -> Mapping[str, Any]:
+        return self.ability.params
+
+    def verdict(self, detail: Any) -> str | None:
+        """The engine's verdict on the bonus action with `detail` (None: it goes through)."""
+        __, reason, __ = probe(self.state, self.catalogue, _after, self.first, _effect,
+                               self.player, self.source, self.ability,
+                               command={"use": [self.source], "bonus": {self.source: detail}})
         return reason
 
-    if wanted == "transactions":
-        return {"transactions": params["count"],
-                **_transactions(state, catalogue, player, first)}
-    if wanted == "dice":
-        return {"dice": params["dice"], "keep": params["keep"], "rerolls": 0,
-                "faces": list(DIE_FACES), "humans": _humans(state, catalogue, player)}
-    if wanted == "tracks":
-        return {"tracks_at_most": 1, "tracks": _tracks(state, catalogue, player, first,
-                                                       pay=params["lobbying"] == "pay")}
-    me = state["players"][player]
-    if wanted == "sector":
-        found = [{"detail": n, "wing": probe(state, catalogue, sector_color, n)[0]}
-                 for n in state["display"] if catalogue.sectors[n].level == params["level"]]
-    elif wanted == "resident":
-        found = [{"detail": {"slot": slot, "to": to}, "species": species}
-                 for slot, species in enumerate(me["hub_slots"]) if species is not None
-                 for to in [*(p for p in places_for(state, player, species) if p != "hub"),
-                            None]]
-    else:
-        found = [{"detail": {"resident": {"from": where, "slot": slot}}, "species": species}
-                 for where, slot, species in _residents(me)]
-        found += [{"detail": {"sector": s["number"]}, "residents": list(s["residents"])}
-                  for s in me["sectors"]]
-        found.append({"detail": {"none": True}, "points": -params["penalty_points"]})
-    for choice in found:
-        reason = verdict(choice["detail"])
-        choice.update(allowed=reason is None, reason=reason)
-    return {"choices": found}
+    def picks(self, found: Sequence[PickShown]) -> PicksBonus:
+        """One of `found` to pick (each with its `detail`), each with the engine's verdict."""
+        choices: list[Pick] = []
+        for choice in found:
+            reason = self.verdict(choice["detail"])
+            choices.append({**choice, "allowed": reason is None, "reason": reason})
+        return {"choices": choices}
+
+
+def _transactions_offer(at: BonusAt) -> TransactionsBonus:
+    """Transactions, offered like a Transport's (206, 218, 301, A-3, B-5)."""
+    return {"transactions": at.params["count"],
+            **_transactions(at.state, at.catalogue, at.player, at.first)}
+
+
+def _dice_offer(at: BonusAt) -> DiceBonus:
+    """Dice, offered like an Expedition's (225, 321, A-3)."""
+    return {"dice": at.params["dice"], "keep": at.params["keep"], "rerolls": 0,
+            "faces": list(DIE_FACES), "humans": _humans(at.state, at.catalogue, at.player)}
+
+
+def _tracks_offer(at: BonusAt) -> TracksBonus:
+    """A track, with its lobbying cost (0: free) (117, 306, A-7)."""
+    return {"tracks_at_most": 1, "tracks": _tracks(at.state, at.catalogue, at.player, at.first,
+                                                   pay=at.params["lobbying"] == "pay")}
+
+
+def _sector_offer(at: BonusAt) -> PicksBonus:
+    """326's free Sector: the display's of its level."""
+    return at.picks([{"detail": n, "wing": probe(at.state, at.catalogue, sector_color, n)[0]}
+                     for n in at.state["display"]
+                     if at.catalogue.sectors[n].level == at.params["level"]])
+
+
+def _resident_offer(at: BonusAt) -> PicksBonus:
+    """A-11's Hub resident moving out: to a Sector, or back to the supply."""
+    me = at.state["players"][at.player]
+    return at.picks([{"detail": {"slot": slot, "to": to}, "species": species}
+                     for slot, species in enumerate(me["hub_slots"]) if species is not None
+                     for to in [*(p for p in places_for(at.state, at.player, species)
+                                  if p != "hub"), None]])
+
+
+def _returned_offer(at: BonusAt) -> PicksBonus:
+    """A-12's return to the supply: a resident, a Sector with its residents, or nothing."""
+    me = at.state["players"][at.player]
+    found: list[PickShown] = [
+        {"detail": {"resident": {"from": where, "slot": slot}}, "species": species}
+        for where, slot, species in _residents(me)]
+    found += [{"detail": {"sector": s["number"]}, "residents": list(s["residents"])}
+              for s in me["sectors"]]
+    found.append({"detail": {"none": True}, "points": -at.params["penalty_points"]})
+    return at.picks(found)
+
+
+def _always(params: Mapping[str, Any]) -> bool:
+    return True
+
+
+def _tracks_chosen(params: Mapping[str, Any]) -> bool:
+    """A track is chosen, unless the ability advances on every track (328)."""
+    return params.get("tracks") != "all"
+
+
+@dataclass(frozen=True)
+class BonusDetail:
+    """A kind of bonus-action detail: `name`, what the command carries in "bonus" (the ability
+    need's `bonus`; the table app enters it on the entry registered under that name,
+    `ui.play.flows.parts.ENTRIES`), `offer`, what the engine offers for it (`bonus_offer`), and
+    `asked`, whether an ability with these params asks for it at all."""
+
+    name: str
+    offer: Callable[[BonusAt], BonusOffer]
+    asked: Callable[[Mapping[str, Any]], bool] = _always
+
+
+# The bonus actions by ability kind (effects.KINDS; abilities.EFFECTS carries each out): what
+# its command carries in "bonus" and what the engine offers for it. One entry per kind.
+BONUS_DETAILS: dict[str, BonusDetail] = {
+    "transport_transaction": BonusDetail("transactions", _transactions_offer),
+    "expedition_roll": BonusDetail("dice", _dice_offer),
+    "diplomacy_action": BonusDetail("tracks", _tracks_offer, _tracks_chosen),
+    "free_sector": BonusDetail("sector", _sector_offer),
+    "relocate_hub_resident": BonusDetail("resident", _resident_offer),
+    "return_to_supply": BonusDetail("returned", _returned_offer),
+}
 
 
 def _effect(move: Move, player: int, source: str, ability: Ability) -> None:
     """In a probe: the bonus action's effect alone."""
     abilities.EFFECTS[ability.kind](move, player, source, ability.params, {},
-                                    f"{source}: {ability.text}")
+                                    message(N_("{source}: {text}"), source=source,
+                                            text=ability.text))
 
 
-def _residents(me: dict) -> list[tuple[Any, int, str]]:
+def _residents(me: Player) -> list[tuple[Place, int, str]]:
     """Every resident of a station: (where, slot, species), the Sectors' then the Hub's."""
     found = [(s["number"], slot, r) for s in me["sectors"] for slot, r in enumerate(s["residents"])]
     return found + [("hub", slot, r) for slot, r in enumerate(me["hub_slots"]) if r is not None]
 
 
-def fill(needs: list[dict]) -> dict:
+def fill(needs: Sequence[AbilityNeed]) -> dict[str, Any]:
     """The command fields (`use`, `choices`, `where`) that take each ability's first options,
     for a preview or a test; abilities that need a `bonus` are left to the player."""
     fields: dict[str, Any] = {"use": [], "choices": {}, "where": {}}
@@ -554,7 +691,7 @@ def fill(needs: list[dict]) -> dict:
             fields["choices"][f"{source}:pay"] = need["pay"][0]
         species = need["choice"][0] if need.get("choice") else next(iter(need.get("where", {})),
                                                                      None)
-        places = need.get("where", {}).get(species)
+        places = None if species is None else need.get("where", {}).get(species)
         if places:
             fields["where"][source] = places[0]
     return {key: value for key, value in fields.items() if value}
@@ -563,7 +700,7 @@ def fill(needs: list[dict]) -> dict:
 # -- setup ---------------------------------------------------------------------------------------
 
 
-def setup_step(state: State, catalogue: Catalogue) -> dict:
+def setup_step(state: State, catalogue: Catalogue) -> SetupStep:
     """The setup command expected next and what it needs."""
     table = catalogue.setup
     if state["phase"] == "new":
@@ -597,7 +734,7 @@ def setup_step(state: State, catalogue: Catalogue) -> dict:
         return {"command": "choose_hub", "player": names[player],
                 "hubs": state["players"][player]["hub_options"]}
     player = state["setup"]["bonus_order"][0]
-    hub = state["players"][player]["hub"]
+    hub = hub_of(state["players"][player])
     info = catalogue.hubs[hub]
     plan, __, missing = probe(state, catalogue, setup.hub_value, hub, "starting_diplomacy")
     return {"command": "starting_bonus", "player": names[player], "hub": hub,
@@ -605,11 +742,21 @@ def setup_step(state: State, catalogue: Catalogue) -> dict:
             "missing": missing,
             "free_sectors": info.value("setup_free_sectors", []),
             "private_sectors": info.value("setup_private_sectors", 0),
-            "ship_changes": [
-                {**change, "choices": setup.discard_choices(state, player, change)
-                 if change["op"] == "discard" else _designs(catalogue, change["level"])}
-                for change in info.value("setup_ship_changes", [])
-                if setup.ship_change_applies(state, hub, change)]}
+            "ship_changes": [_ship_change(state, catalogue, player, change)
+                             for change in info.value("setup_ship_changes", [])
+                             if setup.ship_change_applies(state, hub, change)]}
+
+
+def _ship_change(state: State, catalogue: Catalogue, player: int,
+                 change: Mapping[str, Any]) -> DrawShips | DiscardShips:
+    """A Hub's setup ship change (the catalogue's record) with its `choices`: the designs to
+    keep from, or the player's ships to discard."""
+    if change["op"] == "discard":
+        return {"op": "discard", "level": change["level"], "ship": change["ship"],
+                "count": change["count"],
+                "choices": setup.discard_choices(state, player, change)}
+    return {"op": "draw", "level": change["level"], "draw": change["draw"],
+            "keep": change["keep"], "choices": _designs(catalogue, change["level"])}
 
 
 def _designs(catalogue: Catalogue, level: int) -> list[str]:
@@ -637,13 +784,13 @@ class _Asking(Move):
             return None
 
 
-def missing_values(state: State, catalogue: Catalogue) -> list[dict]:
+def missing_values(state: State, catalogue: Catalogue) -> list[MissingValue]:
     """Every value the catalogue lacks that the components in play will need - the Sectors on
     display, the ships on the table or on offer, the Hubs, the Diplomacy board - as
     `{"key", "question", "component"}`, grouped by component, to ask once at setup."""
     if state["phase"] == "new":
         return []
-    found: list[dict] = []
+    found: list[MissingValue] = []
 
     def ask(component: str, lookups: Callable[[Move], Any]) -> None:
         move = _Asking(state, catalogue)
@@ -657,24 +804,25 @@ def missing_values(state: State, catalogue: Catalogue) -> list[dict]:
     for player in state["players"]:
         for hub in [player["hub"]] if player["hub"] else player["hub_options"]:
             ask(_("Hub {hub}").format(hub=hub),
-                lambda move, hub=hub, ready=player["ready"]: _hub_values(move, hub, ready))
+                partial(_hub_values, hub=hub, ready=player["ready"]))
     for number in [*state["display"], *(n for p in state["players"]
                                         for n in p["private_sectors"])]:
-        ask(_("Sector {number}").format(number=number),
-            lambda move, n=number: (actions.sector_cost(move, n), sector_layout(move, n)))
+        ask(_("Sector {number}").format(number=number), partial(_sector_values, number=number))
     designs = {s["design"]: s["owner"] is None for s in state["ships"].values()}
     designs.update(dict.fromkeys(state["setup"].get("revealed", []), False))
     for design, neutral in designs.items():
         fields = [f for f in actions.SHIP_VALUES if f in catalogue.ships[design].fields
                   and not (neutral and f == "fee")]
-        ask(_("ship {ship}").format(ship=design), lambda move, d=design, fields=fields: [
-            actions.ship_value(move, d, f) for f in fields])
-    ask(_("Diplomacy board"), lambda move: (
-        [diplomacy.lobbying_cost(move, level) for level in range(1, diplomacy.TOP + 1)],
-        [diplomacy.bonus_of_level(move, t, level) for t in TRACKS
-         for level in diplomacy.SINGLE_LEVELS]))
+        ask(_("ship {ship}").format(ship=design),
+            partial(_ship_values, design=design, fields=fields))
+    ask(_("Diplomacy board"), _board_values)
     seen: set[str] = set()
-    return [item for item in found if not (item["key"] in seen or seen.add(item["key"]))]
+    unique = []
+    for item in found:
+        if item["key"] not in seen:
+            seen.add(item["key"])
+            unique.append(item)
+    return unique
 
 
 def _hub_values(move: Move, hub: str, ready: bool) -> None:
@@ -687,6 +835,27 @@ def _hub_values(move: Move, hub: str, ready: bool) -> None:
         setup.hub_value(move, hub, "income_fixed_gems")
     if move.catalogue.hubs[hub].living_quarters:
         setup.hub_value(move, hub, "quarter_income")
+
+
+def _sector_values(move: Move, number: int) -> None:
+    """A Sector's cost and layout."""
+    actions.sector_cost(move, number)
+    sector_layout(move, number)
+
+
+def _ship_values(move: Move, design: str, fields: list[str]) -> None:
+    """The numbers printed on a ship card (`fields` of actions.SHIP_VALUES)."""
+    for field in fields:
+        actions.ship_value(move, design, field)
+
+
+def _board_values(move: Move) -> None:
+    """The Diplomacy board's lobbying costs and single-level bonuses."""
+    for level in range(1, diplomacy.TOP + 1):
+        diplomacy.lobbying_cost(move, level)
+    for track in TRACKS:
+        for level in diplomacy.SINGLE_LEVELS:
+            diplomacy.bonus_of_level(move, track, level)
 
 
 def _name(state: State, player: int) -> str:

@@ -15,7 +15,7 @@ from companion.i18n import _
 from companion.rules.catalogue import Catalogue, CatalogueError, build_catalogue, check_entry
 from companion.rules.move import printed_refusal
 from companion.rules.names import name_refusal, normal_name, twins, twins_refusal
-from companion.rules.state import State, fleet
+from companion.rules.state import State, fleet, hub_of
 from companion.rules.station import INTERMINGLING
 from companion.rules.words import (
     AEROBIC,
@@ -126,7 +126,7 @@ def player_position(state: State, index: int) -> PlayerPosition:
                                 quarters=s["quarters"], residents=tuple(s["residents"]))
                     for s in me["sectors"])
     return PlayerPosition(
-        name=me["name"], hub=me["hub"], points=me["points"],
+        name=me["name"], hub=hub_of(me), points=me["points"],
         ships_left=len(fleet(state, index)),
         gems=me["gems"], food=me["food"], water=me["water"], metal=me["metal"],
         hub_residents=tuple(s for s in me["hub_slots"] if s is not None), sectors=sectors)

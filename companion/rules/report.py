@@ -5,12 +5,14 @@ Both are plain data (JSON-ready) built from the state alone (and the catalogue f
 
 from __future__ import annotations
 
+from typing import Any
+
 from companion.i18n import _
 from companion.rules.catalogue import Catalogue
 from companion.rules.message import say
 from companion.rules.position import parse_position
 from companion.rules.scoring import ScoreSheet, score_game, sheet_as_json
-from companion.rules.state import State, fleet
+from companion.rules.state import State, count, fleet
 from companion.rules.words import RESOURCES, word
 
 COUNTERS = ("points", "gems", *RESOURCES)  # a player's counters as reported: the score first
@@ -22,11 +24,12 @@ def final_position(state: State, catalogue: Catalogue) -> dict:
     for index, me in enumerate(state["players"]):
         sectors = []
         for sector in me["sectors"]:
-            entry = {key: sector[key] for key in ("number", "level", "color", "quarters")}
+            entry: dict[str, Any] = {key: sector[key]
+                                     for key in ("number", "level", "color", "quarters")}
             entry["residents"] = list(sector["residents"])
             links = [link for ability, link in zip(catalogue.sectors[sector["number"]].abilities,
                                                    sector["links"])
-                     if ability.trigger == "game_end"]
+                     if ability.trigger == "game_end" and link is not None]  # built: None
             if links:
                 # "each occupied endgame bonus in their Level-3 Sectors"
                 entry["endgame_bonus_active"] = all(link < len(sector["residents"])
@@ -34,7 +37,7 @@ def final_position(state: State, catalogue: Catalogue) -> dict:
             sectors.append(entry)
         players.append({
             "name": me["name"], "hub": me["hub"],
-            **{k: me[k] for k in COUNTERS},
+            **{k: count(me, k) for k in COUNTERS},
             "ships_left": len(fleet(state, index)),
             "hub_residents": [s for s in me["hub_slots"] if s is not None],
             "sectors": sectors,
@@ -73,7 +76,7 @@ def summary(state: State, catalogue: Catalogue) -> dict:
         "players": [
             {
                 "name": me["name"], "color": me["color"], "hub": me["hub"],
-                **{k: me[k] for k in COUNTERS},
+                **{k: count(me, k) for k in COUNTERS},
                 "diplomacy": dict(me["diplomacy"]),
                 "ships": sorted(fleet(state, index)),
                 "used_ships": sorted(sid for sid in fleet(state, index)

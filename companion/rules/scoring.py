@@ -241,7 +241,7 @@ def rank(scores: Sequence[PlayerScore]) -> ScoreSheet:
         return (s.total, s.aliens, s.humans)
 
     ordered = sorted(scores, key=key, reverse=True)
-    ranks = {}
+    ranks: dict[str, int] = {}
     for position, score in enumerate(ordered):
         same_as_before = position > 0 and key(score) == key(ordered[position - 1])
         ranks[score.name] = ranks[ordered[position - 1].name] if same_as_before else position + 1

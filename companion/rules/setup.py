@@ -8,6 +8,7 @@ in with the commands; the engine checks it against the setup tables.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 from companion import i18n
@@ -20,7 +21,7 @@ from companion.rules.gains import gain_resident
 from companion.rules.message import Message, join, message
 from companion.rules.move import Move
 from companion.rules.names import normal_name, player_name_problem, twins, twins_refusal
-from companion.rules.state import Event, State, new_player, new_ship
+from companion.rules.state import Event, State, hub_of, new_player, new_ship
 from companion.rules.station import add_sector, sector_color, sector_label
 from companion.rules.turns import start_turn
 from companion.rules.words import (
@@ -79,7 +80,7 @@ def new_game(move: Move) -> None:
     names = []  # normalised, then checked: every door (screen, script, record) gets the same
     for number, player in enumerate(players, start=1):
         what = _("player {number}'s name").format(number=number)
-        name = player.get("name") if isinstance(player, dict) else None
+        name: Any = player.get("name") if isinstance(player, dict) else None
         problem = player_name_problem(name, what)
         if problem:
             move.fail(problem)
@@ -267,7 +268,7 @@ def draft_ship(move: Move) -> None:
         move.fail(_("{design} is not among the ships on offer: {ships}").format(
             design=repr(design), ships=", ".join(setup["revealed"])))
     ship = move.catalogue.ships[design]
-    _give_ship(move, player, design, ship.type)
+    _give_ship(move, player, design, ship.type or "unknown")
     move.emit(Event.SHIP_DRAFTED, message(N_("{player} drafts {design}"),
                                           player=move.name(player), design=design),
               ["remove_at", ["setup", "revealed"], setup["revealed"].index(design)],
@@ -345,7 +346,7 @@ def starting_bonus(move: Move) -> None:
     move.check(order[0] == player, message(N_("{player} takes their bonuses first"),
                                            player=move.name(order[0])))
     me = move.state["players"][player]
-    hub = me["hub"]
+    hub = hub_of(me)
     info = move.catalogue.hubs[hub]
     why = message(N_("starting bonus of Hub {hub}"), hub=hub)
     start = {k: hub_value(move, hub, f"starting_{k}") for k in ("gems", *RESOURCES)}
@@ -401,13 +402,13 @@ def _starting_diplomacy(move: Move, player: int, hub: str, why: Message) -> None
             advance(move, player, track, pay=False, why=why)
 
 
-def ship_change_applies(state: State, hub: str, change: dict) -> bool:
+def ship_change_applies(state: State, hub: str, change: Mapping[str, Any]) -> bool:
     """Whether a Hub's setup ship change applies: not B-2's draw in the first game ("That
     player ignores this particular bonus")."""
     return not (change["op"] == "draw" and state["options"]["first_game"] and hub == "B-2")
 
 
-def discard_choices(state: State, player: int, change: dict) -> list[str]:
+def discard_choices(state: State, player: int, change: Mapping[str, Any]) -> list[str]:
     """The player's ships a Hub's "discard" change may take: of its level, and of its ship type
     unless "any"."""
     return [sid for sid, s in state["ships"].items()
@@ -429,7 +430,7 @@ def _ship_change(move: Move, player: int, change: dict, hub: str) -> None:
                        and ship.level in (change["level"], None),
                        message(N_("{design} is not a Level-{level} ship design"),
                                design=repr(design), level=change["level"]))
-            _give_ship(move, player, design, ship.type if ship else "unknown")
+            _give_ship(move, player, design, (ship.type if ship else None) or "unknown")
         return
     candidates = discard_choices(move.state, player, change)
     if len(candidates) == change["count"]:

@@ -16,12 +16,12 @@ shape is declared here as TypedDicts (`State` and its parts), each with its cons
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from enum import StrEnum
-from typing import Any, NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict, cast
 
 from companion.rules.message import Message
-from companion.rules.words import SUPPLY_COUNTERS, TRACKS
+from companion.rules.words import TRACKS
 
 # -- the shape of the state ---------------------------------------------------------------------
 
@@ -234,7 +234,7 @@ def new_state() -> State:
         "options": {},
         "players": [],
         "ships": {},
-        "supply": dict.fromkeys(SUPPLY_COUNTERS, 0),
+        "supply": {"human": 0, "teal": 0, "pink": 0, "brown": 0, "gold": 0},  # SUPPLY_COUNTERS
         "display": [],
         "setup": {},
         "turn": {"number": 0, "active": None, "acted": False, "extra_turns": 0},
@@ -272,6 +272,35 @@ def new_sector(number: int, level: int, color: str, *, quarters: int, links: lis
 def find_sector(player: Player, number: Any) -> int | None:
     """The index of Sector `number` in the player's station, or None."""
     return next((i for i, s in enumerate(player["sectors"]) if s["number"] == number), None)
+
+
+def active_player(state: State) -> int:
+    """The player whose turn it is. A game in play always has one (`turn.active` is None only
+    before play and once the game is over): asked for it then, a ValueError says so."""
+    active = state["turn"]["active"]
+    if active is None:
+        raise ValueError(f"no player's turn in phase {state['phase']!r}")
+    return active
+
+
+def hub_of(player: Player) -> str:
+    """The player's Hub. Every player has one from the Hub's choice on (setup's `choose_hub`):
+    asked for it before, a ValueError says so."""
+    hub = player["hub"]
+    if hub is None:
+        raise ValueError(f"{player['name']} has no Hub yet")
+    return hub
+
+
+def in_supply(state: State, species: str) -> int:
+    """How many residents of `species` the supply holds (Humans: on Terra), by its name
+    (words.SUPPLY_COUNTERS; a KeyError for another)."""
+    return cast(Mapping[str, int], state["supply"])[species]
+
+
+def count(player: Player, counter: str) -> int:
+    """One of the player's counters by its name (words.COUNTERS; a KeyError for another)."""
+    return cast(Mapping[str, int], player)[counter]
 
 
 def fleet(state: State, player: int) -> list[str]:

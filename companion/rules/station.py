@@ -14,7 +14,7 @@ from companion.i18n import N_, _
 from companion.rules.catalogue import Ability, Catalogue
 from companion.rules.message import Message, join, message
 from companion.rules.move import Missing, Move
-from companion.rules.state import Event, Sector, State, find_sector, new_sector
+from companion.rules.state import Event, Sector, State, find_sector, in_supply, new_sector
 from companion.rules.words import AEROBIC, color_message, resident_message, resident_name
 
 # Sector 108: "Once the living quarters here are occupied, your teal Sectors can hold Aliens of any
@@ -69,7 +69,7 @@ def active_abilities(
 def intermingling(state: State, player: int) -> bool:
     """Sector 108 occupied (and active): teal Sectors take Aliens of any colour."""
     sector = sector_of(state, player, INTERMINGLING)
-    return bool(sector) and quarter_active(state, sector, sector["links"][0])
+    return sector is not None and quarter_active(state, sector, sector["links"][0])
 
 
 def places_for(state: State, player: int, species: str) -> list[Any]:
@@ -100,7 +100,7 @@ def why_not_gained(state: State, player: int, species: str) -> Message | None:
     """Why a resident of `species` cannot be had now, or None: none left in the supply (Humans:
     on Terra), or "Residents cannot be acquired if there are no available living quarters"."""
     label = resident_message(species)
-    if state["supply"][species] <= 0:
+    if in_supply(state, species) <= 0:
         return message(N_("no {resident} is left on Terra") if species == "human"
                        else N_("no {resident} is left in the supply"), resident=label)
     if not places_for(state, player, species):
@@ -201,7 +201,7 @@ def place_resident(move: Move, player: int, species: str, where: Any = None, *,
     is one being relocated, not taken from the supply. The "when gaining" abilities are not run
     here: a resident gained from the supply goes through `gains.gain_resident`.
     """
-    if from_supply and move.state["supply"][species] <= 0:
+    if from_supply and in_supply(move.state, species) <= 0:
         move.emit(Event.NOTE, message(N_("No {species} left in the supply: {player} gains none"),
                                       species=color_message(species), player=move.name(player)))
         return False
@@ -260,6 +260,7 @@ def remove_resident(move: Move, player: int, where: Any, slot: int, *, to: str,
         if species is None:
             move.fail(_("{player}'s Hub has no resident in quarter {slot}").format(
                 player=move.name(player), slot=slot))
+        ops: list[list]
         if me["hub"] == "A-11":
             ops = [["set", ["players", player, "hub_slots", slot], None]]
         else:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from companion.i18n import N_, _
 from companion.rules.message import Message, join, message
 from companion.rules.move import Move
-from companion.rules.state import Event, State
+from companion.rules.state import Event, State, active_player, in_supply
 from companion.rules.words import ALIEN_COLORS
 
 
@@ -31,7 +31,7 @@ def require_main_action(move: Move, player: int) -> None:
     if state["phase"] != "play":
         move.fail(_("the game is not in play") if state["phase"] != "over"
                   else _("the game is over"))
-    active = state["turn"]["active"]
+    active = active_player(state)
     move.check(player == active, message(N_("it is {active}'s turn, not {player}'s"),
                                          active=move.name(active), player=move.name(player)))
     move.check(not state["turn"]["acted"],
@@ -48,7 +48,7 @@ def end_conditions(state: State, player: int, catalogue_conditions: dict) -> lis
                            player=me["name"], points=me["points"]))
     if len(me["sectors"]) >= catalogue_conditions["sectors"]:
         met.append(message(N_("{player} has built all nine Sectors"), player=me["name"]))
-    aliens = sum(state["supply"][c] for c in ALIEN_COLORS)
+    aliens = sum(in_supply(state, c) for c in ALIEN_COLORS)
     if aliens <= catalogue_conditions["aliens_in_supply_at_most"]:
         met.append(message(N_("only {aliens} Aliens are left in the supply (4 or fewer)"),
                            aliens=aliens))
@@ -62,7 +62,7 @@ def end_turn(move: Move) -> None:
     if state["phase"] != "play":
         move.fail(_("the game is not in play"))
     turn = state["turn"]
-    active = turn["active"]
+    active = active_player(state)
     move.check(turn["acted"], message(N_("{player} has not taken an action or income yet"),
                                       player=move.name(active)))
     waiting = sorted({move.name(p["player"]) for p in state["pending"]})

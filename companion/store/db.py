@@ -33,7 +33,7 @@ from companion.i18n import _
 from companion.rules.catalogue import Catalogue, CatalogueError, Overlay, build_catalogue
 from companion.rules.game import Game, Step, remembered
 from companion.rules.report import final_score
-from companion.rules.state import apply_ops, new_state
+from companion.rules.state import State, apply_ops, new_state
 from companion.store import schema
 from companion.store.errors import (
     DamagedDatabase,
@@ -504,7 +504,7 @@ class StoredGame:
         self.text: int | None = None  # characters of its journal (command_text), once needed
 
     @property
-    def state(self) -> dict:
+    def state(self) -> State:
         """The current state (do not change it: commands do)."""
         return self.game.state
 

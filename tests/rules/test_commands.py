@@ -61,6 +61,38 @@ def test_every_command_is_described():
     assert set(commands.COMMANDS) == {*HANDLERS, "undo", "redo"}
 
 
+def test_every_command_has_its_builder_which_makes_the_lines_of_real_games():
+    """`commands.undo()`, `commands.use_ship(player, ship, ...)`, ...: one builder per command,
+    named after it, taking its fields by name; each line of the real games made again by its
+    builder is the same line. A field a command does not have is a mistake in the code."""
+    lines = [command for path in [*GAMES, *sorted((ROOT / "examples").glob("*.jsonl"))]
+             for command in script_commands(path)]
+    lines += [{"cmd": "hub_power", "player": "Ann", "source": "A-1", "use": ["A-1"]},
+              {"cmd": "human_then_income", "player": "Ann", "human_cost_skip": ["food"]},
+              {"cmd": "adjust", "who": "Ann", "counter": "gems", "delta": -1, "note": "why"},
+              {"cmd": "undo"}, {"cmd": "redo"}]
+    assert {command["cmd"] for command in lines} == set(commands.COMMANDS)
+    for command in lines:
+        builder = getattr(commands, command["cmd"])
+        fields = {key: value for key, value in command.items() if key != "cmd"}
+        assert builder(**fields) == command and commands.problem(command) is None
+    with pytest.raises(TypeError, match="end_turn has no field player"):
+        commands.end_turn(player="Ann")
+    assert commands.income("Ann", relocate=None) == {"cmd": "income", "player": "Ann"}
+
+
+def test_a_correction_says_what_is_wrong_with_it():
+    with pytest.raises(commands.CommandError, match="a correction needs a note"):
+        commands.adjust("Ann", "gems", " ", delta=1)
+    with pytest.raises(commands.CommandError, match="supply counts human, teal"):
+        commands.adjust("supply", "gems", "why", delta=1)
+    with pytest.raises(commands.CommandError, match="give the change or the new value"):
+        commands.adjust("Ann", "gems", "why", delta=1, value=2)
+    assert commands.adjust("supply", "teal", "one fell on the floor", value=0) == {
+        "cmd": "adjust", "who": "supply", "counter": "teal", "value": 0,
+        "note": "one fell on the floor"}
+
+
 def test_the_docs_tables_are_written_from_the_description():
     doc = (ROOT / "docs" / "game-scripts.md").read_text(encoding="utf-8")
     assert doc.count("<!-- commands:") == 6

@@ -202,7 +202,7 @@ def panel_problem(robot: Robot, size: tuple[int, int], shots: Path | None) -> St
     robot.result["status"] = yield from robot.read("status:strip")
     yield from shot(robot, shots, "status-panel-missing", size)
     yield from robot.tap("start:2")
-    robot.result["screen_after_tap"] = robot.app.calculator.current
+    robot.result["screen_after_tap"] = robot.app.screens.get_screen("calculator").controller.current
 
 
 def type_entries(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
@@ -275,7 +275,7 @@ def replace_and_save(robot: Robot, size: tuple[int, int], shots: Path | None) ->
     yield from robot.tap("start:2")
     result["drop_question"] = yield from robot.read("confirm:question")
     yield from robot.tap("confirm:no")
-    result["screen_after_no"] = robot.app.calculator.current
+    result["screen_after_no"] = robot.app.screens.get_screen("calculator").controller.current
     yield from robot.tap("start:example")
     result["replace_question"] = yield from robot.read("confirm:question")
     yield from robot.tap("confirm:yes")

@@ -1,9 +1,11 @@
 """The shape of companion/ui/: its areas import only downward (the shell above the areas, the
 areas above the kit, no area importing another), no screen imports a screen, the .kv files
-import as their modules may, and the models are plain Python (tested without Kivy)."""
+import as their modules may, the models are plain Python (tested without Kivy), and every command
+goes through the session's one door, made by a builder (docs/ui.md, "One door: commands")."""
 
 from __future__ import annotations
 
+import ast
 import re
 
 from import_graph import GRAPH, MODULES, imports
@@ -95,3 +97,65 @@ def test_models_are_plain_python():
              if any(alias.name.startswith("kivy") for alias in node.names)
              or (getattr(node, "module", None) and node.module.startswith("kivy"))]
     assert not found, "a model imports Kivy (models are tested without it): " + ", ".join(found)
+
+
+# -- one door for commands -----------------------------------------------------------------------
+
+DOOR = "companion.ui.shell.session"  # GameSession.send: the one door
+PREVIEWS = {("companion.ui.play.income_model", "dry_run")}  # on a scratch copy: nothing stored
+
+
+def doors(source: str) -> list[tuple[int, str, str]]:
+    """Where a module's source runs a command on a game other than through the session's door:
+    (line, the function it is in, what): `.execute` used at all, `attempt(...)` called, a
+    command written out as a dict (`{"cmd": ...}`, `dict(cmd=...)`) instead of made by a builder
+    of companion.rules.commands."""
+    found = []
+
+    def visit(node: ast.AST, function: str) -> None:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            function = node.name
+        if isinstance(node, ast.Attribute) and node.attr == "execute":
+            found.append((node.lineno, function, ".execute"))
+        elif isinstance(node, ast.Call) and (getattr(node.func, "id", None) == "attempt"
+                                             or getattr(node.func, "attr", None) == "attempt"):
+            found.append((node.lineno, function, "attempt()"))
+        elif isinstance(node, ast.Dict) and any(
+                isinstance(key, ast.Constant) and key.value == "cmd" for key in node.keys):
+            found.append((node.lineno, function, '{"cmd": ...}'))
+        elif isinstance(node, ast.Call) and getattr(node.func, "id", None) == "dict" and any(
+                keyword.arg == "cmd" for keyword in node.keywords):
+            found.append((node.lineno, function, "dict(cmd=...)"))
+        for child in ast.iter_child_nodes(node):
+            visit(child, function)
+
+    visit(ast.parse(source), "")
+    return found
+
+
+def test_a_door_beside_the_session_is_found():
+    source = '''
+def confirm(session, game):
+    session.send({"cmd": "end_turn"})
+    game.execute(commands.undo())
+    attempt(game, dict(cmd="undo"))
+    run = game.execute
+'''
+    assert [(line, what) for line, _function, what in doors(source)] == [
+        (3, '{"cmd": ...}'), (4, ".execute"), (5, "attempt()"), (5, "dict(cmd=...)"),
+        (6, ".execute")]
+    assert doors("session.send(commands.end_turn())\noutcome.command['cmd']\n") == []
+
+
+def test_every_command_goes_through_the_session():
+    """No screen or model of companion/ui runs a command on a game but through
+    GameSession.send, or writes a command out instead of using a builder (a preview on a
+    scratch copy of the game, income's dry run, may attempt one: nothing is stored)."""
+    found = [f"{name}:{line} ({function}) {what}" for name, path in MODULES.items()
+             if area(name) and name != DOOR
+             for line, function, what in doors(path.read_text(encoding="utf-8"))
+             if not (what == "attempt()" and (name, function) in PREVIEWS)]
+    assert not found, "commands sent beside the session's door (GameSession.send) or written " \
+        "out (use companion.rules.commands' builders): " + ", ".join(found)
+    assert any(what == ".execute" for _line, _function, what in doors(
+        MODULES[DOOR].read_text(encoding="utf-8")))  # the door itself is read

@@ -158,7 +158,7 @@ SHIP_TYPE_FIELDS: dict[str, dict[str, Check]] = {
 SHIP_GROUPS = ("level1", "deck_design", "neutral", "deck")
 DECK_FIELDS: dict[str, Check] = {"level": whole(1, 3), "size": whole(0)}
 
-_players = {f"players_{n}": whole(0) for n in (2, 3, 4)}
+_players: dict[str, Check] = {f"players_{n}": whole(0) for n in (2, 3, 4)}
 _order = list_of(one_of("turn_order", "reverse_turn_order"), length=2)
 _ship_list = list_of(_ship_type)
 SETUP_FIELDS: dict[str, dict[str, Check]] = {
@@ -201,7 +201,7 @@ DIE_FIELDS: dict[str, dict[str, Check]] = {
         "faces": list_of(one_of(*RESOURCES, "human"), length=6), "dice": whole(1),
     },
 }
-_DIPLOMACY_LEVELS = {
+_DIPLOMACY_LEVELS: dict[str, dict[str, Check]] = {
     f"level-{n}": {
         **{f"bonus_{t}": _diplomacy_bonus for t in DIPLOMACY_TRACKS},
         **({"lobbying_cost": whole(0)} if n else {}),
@@ -225,7 +225,7 @@ def _schema(kind: str, record_id: str, raw: Mapping[str, Any]) -> dict[str, Chec
         if group == "deck":
             return DECK_FIELDS
         type_field = (raw.get("fields") or {}).get("type")
-        ship_type = type_field.get("value") if isinstance(type_field, Mapping) else None
+        ship_type: Any = type_field.get("value") if isinstance(type_field, Mapping) else None
         extra = SHIP_TYPE_FIELDS.get(ship_type, {})
         common = dict(_SHIP_COMMON)
         if group == "neutral":  # neutral ships have no level printed for us and are never
@@ -245,7 +245,7 @@ def _parse_field(show: str, rid: str, name: str, raw: Any, check: Check,
     if not isinstance(raw, Mapping):
         raise CatalogueError(f"{where}: expected null or an object with value and source, "
                              f"got {raw!r}")
-    source = raw.get("source")
+    source: Any = raw.get("source")  # checked: rulebook or inferred
     note_key = {"rulebook": "quote", "inferred": "reason"}.get(source)
     if note_key is None:
         raise CatalogueError(f"{where}: source must be rulebook or inferred, got {source!r}")
@@ -359,7 +359,7 @@ def check_value(shipped: Shipped, show: str, kind: Any, record: Any, name: Any, 
     else:
         schema = _schema(kind, record, {"group": raw.group, "fields": {
             "type": {"value": raw.fields["type"].value}} if "type" in raw.fields else {}})
-        if not isinstance(name, str) or name not in (schema or {}):
+        if schema is None or not isinstance(name, str) or name not in schema:
             _refuse(where, f"no such field (expected one of {', '.join(schema or {})})")
         if kind == "ships" and name == "type":
             _refuse(where, "a ship's type cannot be changed")

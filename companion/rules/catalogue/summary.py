@@ -20,9 +20,9 @@ def summary(catalogue: Catalogue) -> dict[str, dict[str, int]]:
 def format_summary(counts: Mapping[str, Mapping[str, int]]) -> str:
     """A readable table of `summary()` for `phoenix-companion catalogue --summary`."""
     header = ("kind", *SOURCES, "total")
-    rows = [[kind, *(counts[kind].get(s, 0) for s in SOURCES),
+    rows: list[list[Any]] = [[kind, *(counts[kind].get(s, 0) for s in SOURCES),
              sum(counts[kind].get(s, 0) for s in SOURCES)] for kind in counts]
-    totals = ["total", *(sum(r[i] for r in rows) for i in range(1, len(header)))]
+    totals: list[Any] = ["total", *(sum(r[i] for r in rows) for i in range(1, len(header)))]
     table = [list(header), *rows, totals]
     widths = [max(len(str(row[i])) for row in table) for i in range(len(header))]
 

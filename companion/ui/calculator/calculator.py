@@ -1,4 +1,5 @@
-"""The end-of-game score calculator: screens, pop-ups and the controller that ties them to the form.
+"""The end-of-game score calculator: the controller that ties its pages (pages.py) and pop-ups
+(popups.py) to the form, and the app's screen that holds them.
 
 Layout lives in calculator.kv beside this file; the state of what was entered lives in
 `form.ScoreForm` beside it (plain Python, tested without a window). Every widget a test (or the
@@ -14,63 +15,42 @@ from typing import Any
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.properties import (
-    BooleanProperty,
-    ColorProperty,
     NumericProperty,
     ObjectProperty,
-    StringProperty,
 )
-from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
-from kivy.utils import escape_markup
 
 from companion import i18n, paths
 from companion.i18n import N_, _
-from companion.rules.scoring import PLURALITY_ORDER, category_name, tiebreak_text
-from companion.rules.words import SECTOR_COLORS, color_name, resource_name
 from companion.ui.calculator.form import (
     AUTOSAVE_NAME,
-    LEVELS,
-    NUMBER_FIELDS,
     FormError,
     Problem,
     ScoreForm,
     field_label,
     save_path,
-    species_label,
 )
+from companion.ui.calculator.pages import (
+    EXAMPLES_DIR,
+    FilesScreen,
+    PlayerScreen,
+    ScoreScreen,
+    SectorCell,
+    StartScreen,
+    and_names,
+)
+from companion.ui.calculator.popups import HubPopup, ResidentsPopup, level_colour, sentence
 from companion.ui.kit.widgets import (
-    ACCENT,
-    BUTTON,
     ERROR,
     NOTICE,
-    PANEL,
-    SPECIES_RGBA,
-    SPECIES_TEXT,
     ConfirmPopup,
     KeypadPopup,
     NamePopup,
-    TagButton,
-    TagLabel,
-    TagToggle,
-    hex_color,
-    resident_dot,
 )
 
-EXAMPLES_DIR = Path(__file__).resolve().parents[2] / "data" / "examples"
 EXAMPLE_FILE = EXAMPLES_DIR / "rulebook-3p.json"
 
-WING_TINT = {
-    "teal": (0.05, 0.32, 0.33, 1),
-    "pink": (0.42, 0.18, 0.30, 1),
-    "brown": (0.33, 0.22, 0.13, 1),
-}
-WING_TEXT = {
-    "teal": (0.25, 0.85, 0.85, 1),
-    "pink": (1.0, 0.55, 0.75, 1),
-    "brown": (0.85, 0.62, 0.42, 1),
-}
 # (marked with N_: in the player's language where shown)
 NUMBER_HINTS = {
     "points": N_("Where the marker is on the score track. Can be negative (Hub A-12)."),
@@ -80,276 +60,16 @@ NUMBER_HINTS = {
     "water": N_("Water left (resources score 1 point per 5)."),
     "metal": N_("Metal left (resources score 1 point per 5)."),
 }
-WING_NAMES = {"teal": N_("Teal wing"), "pink": N_("Pink wing"), "brown": N_("Brown wing")}
-# the file chooser's shortcuts (their tags are made from these English words) -> the words shown,
-# translated where shown ("Home" is the folder's own name: as it is)
-SHORTCUTS = {"Examples": N_("Examples"), "App data": N_("App data"), "Home": None,
-             "USB drives": N_("USB drives"), "Mounted (/mnt)": N_("Mounted (/mnt)")}
 
 
-def and_names(names: list[str]) -> str:
-    """Names joined by "and" in the player's language: "Ann and Bob"."""
-    return _(" and ").join(names)
-
-
-def level_colour(level: int, colour: str | None) -> str:
-    """A Sector's place in words: "Level-2 teal"."""
-    return _("Level-{level} {colour}").format(level=level,
-                                              colour=color_name(colour) if colour else "")
-
-
-def fill_dots(box: Any, residents: list[str], quarters: int | None, tag: str) -> None:
-    """Show residents as outlined dots with a letter, then a hollow dot per free quarter; more
-    than four dots shrink to fit where four do."""
-    box.clear_widgets()
-    species = residents + [""] * max(0, (quarters or 0) - len(residents))
-    side = App.get_running_app().unit * 28 * min(1, 4 / max(1, len(species)))
-    for index, kind in enumerate(species):
-        dot = resident_dot(kind, f"{tag}:{index}")
-        dot.size = (side, side)
-        box.add_widget(dot)
 
 
 # --------------------------------------------------------------------------------------------
 # Widgets and pop-ups
 
 
-class FieldButton(TagButton):
-    """One entry of a player (caption above, value below); tapping it opens its keypad/picker."""
-
-    key = StringProperty("")
-    caption = StringProperty("")
-    value = StringProperty("")
-
-
-class SectorCell(TagButton):
-    """One spot of the station grid (a wing colour and a level)."""
-
-    level = NumericProperty(1)
-    wing = StringProperty("teal")
-    number = NumericProperty(0)  # 0: nothing built here
-
-
-
-class HubPopup(ModalView):
-    """The 24 Station Hubs as a grid of big buttons, each with its theme or first ability."""
-
-    title = StringProperty("")
-    message = StringProperty("")
-
-    def __init__(self, title: str, form: ScoreForm, current: str | None,
-                 on_pick: Callable[[str], str | None], **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.title, self._on_pick = title, on_pick
-        unit = App.get_running_app().unit
-        for grid, prefix in ((self.ids.basic, "B"), (self.ids.advanced, "A")):
-            for i in range(1, 13):
-                hub = f"{prefix}-{i}"
-                summary = escape_markup(form.hub_summary(hub, 30))
-                button = TagButton(text=f"[b]{hub}[/b]\n[size={int(unit * 13)}]{summary}[/size]",
-                                   tag=f"hub:{hub}", shorten=False,
-                                   bg=ACCENT if hub == current else BUTTON)
-                button.font_size = unit * 22  # after the TagButton rule's own size
-                button.bind(on_release=lambda _b, hub=hub: self.pick(hub))
-                grid.add_widget(button)
-
-    def pick(self, hub: str) -> None:
-        """Take this Hub, or stay open and say why it is refused."""
-        self.message = self._on_pick(hub) or ""
-        if not self.message:
-            self.dismiss()
-
-
-class ResidentsPopup(ModalView):
-    """Residents of one Sector (or of the Hub), added left to right by species buttons."""
-
-    title = StringProperty("")
-    quarters_text = StringProperty("")
-    quarters_editable = BooleanProperty(False)
-    show_bonus = BooleanProperty(False)
-    bonus_text = StringProperty("")
-    message = StringProperty("")
-    is_hub = BooleanProperty(False)
-
-    def __init__(self, root: CalculatorRoot, player: int, number: int | None,
-                 **kwargs: Any) -> None:
-        self.root_ctl, self.player, self.number = root, player, number
-        super().__init__(**kwargs)
-        self.is_hub = number is None
-        self.refresh()
-
-    def _sector(self) -> Any:
-        return self.root_ctl.form.players[self.player].sector(self.number)
-
-    def refresh(self) -> None:
-        """Redraw the quarters, the resident slots and the bonus answer from the form."""
-        form = self.root_ctl.form
-        entry = form.players[self.player]
-        if self.is_hub:
-            residents, quarters = entry.hub_residents, form.hub_quarters(self.player)
-            allowed = form.hub_quarter_species(self.player)
-            self.title = _("{name} · Hub {hub} residents").format(name=entry.name, hub=entry.hub)
-            self.quarters_text = _("{count} living quarters").format(count=quarters)
-            hint = "; ".join("/".join(color_name(s) if s != "human" else resource_name(s)
-                                      for s in q) for q in allowed)
-            self.bonus_text = _("Quarters allow: {species}").format(species=hint) if hint else ""
-        else:
-            sector = self._sector()
-            residents, quarters = sector.residents, sector.quarters
-            self.title = _("{name} · Sector {number} · {place}").format(
-                name=entry.name, number=sector.number,
-                place=level_colour(sector.level, sector.color))
-            self.quarters_editable = not sector.quarters_known
-            self.quarters_text = (
-                _("{count} living quarters").format(count=quarters) if sector.quarters_known
-                else _("Living quarters: {count}  (change)").format(
-                    count="?" if quarters is None else quarters)
-            )
-            self.show_bonus = sector.needs_bonus_answer
-            self.bonus_text = _("Endgame bonus quarters occupied?")
-            self.ids.bonus_yes.state = "down" if sector.bonus_active is True else "normal"
-            self.ids.bonus_no.state = "down" if sector.bonus_active is False else "normal"
-        self._draw_slots(residents, quarters)
-        problem = self.root_ctl.problem
-        if (not self.message and problem is not None and problem.player == self.player
-                and self.number is not None and self.number in problem.sectors):
-            self.message = problem.message
-
-    def _draw_slots(self, residents: list[str], quarters: int | None) -> None:
-        slots = self.ids.slots
-        slots.clear_widgets()
-        count = max(quarters or 0, len(residents))
-        for i in range(count):
-            species = residents[i] if i < len(residents) else None
-            slot = TagLabel(
-                tag=f"slot:{i}",
-                text=species_label(species) if species else _("{number}\nfree").format(
-                    number=i + 1),
-            )
-            slot.bg = SPECIES_RGBA[species] if species else PANEL
-            slot.color = SPECIES_TEXT[species] if species else (0.6, 0.63, 0.7, 1)
-            slots.add_widget(slot)
-        if count == 0:
-            slots.add_widget(TagLabel(text=_("How many living quarters? Tap the button "
-                                             "above.")))
-
-    def add(self, species: str) -> None:
-        """A species button: the resident goes into the next free quarter."""
-        self._act(lambda f: f.add_hub_resident(self.player, species) if self.is_hub
-                  else f.add_resident(self.player, self.number, species))
-
-    def remove_last(self) -> None:
-        """Take the rightmost resident out."""
-        self._act(lambda f: f.remove_last_hub_resident(self.player) if self.is_hub
-                  else f.remove_last_resident(self.player, self.number))
-
-    def answer_bonus(self, active: bool) -> None:
-        """Yes/No: are the endgame bonus's living quarters occupied?"""
-        self._act(lambda f: f.set_bonus_active(self.player, self.number, active))
-
-    def edit_quarters(self) -> None:
-        """Ask the keypad how many living quarters this Sector has (catalogue does not know)."""
-        if not self.quarters_editable:
-            return
-        self.root_ctl.ask_quarters(self.player, self.number, then=self.refresh)
-
-    def delete(self) -> None:
-        """Remove this Sector from the station, once the player said Yes."""
-        name = self.root_ctl.form.players[self.player].name
-
-        def remove() -> None:
-            self.root_ctl.form.remove_sector(self.player, self.number)
-            self.root_ctl.touched(self.player, "sectors", self.number)
-            self.dismiss()
-
-        ConfirmPopup(_("Remove Sector {number} from {name}?").format(number=self.number,
-                                                                       name=name),
-                     remove).open(animation=False)
-
-    def _act(self, action: Callable[[ScoreForm], None]) -> None:
-        self.message = ""
-        try:
-            action(self.root_ctl.form)
-        except FormError as error:
-            self.message = _sentence(str(error))
-        self.root_ctl.touched(self.player, "hub_residents" if self.is_hub else "sectors",
-                              self.number)
-        self.refresh()
-
-    def on_dismiss(self) -> None:
-        """Show the changes on the player's page."""
-        self.root_ctl.refresh()
-
-
-def _sentence(text: str) -> str:
-    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "?", "!")) else ".")
-
-
 # --------------------------------------------------------------------------------------------
 # Screens
-
-
-class StartScreen(Screen):
-    """Choose the number of players, open a file, or load the rulebook example."""
-
-    message = StringProperty("")
-    tone = ColorProperty(NOTICE)
-    clear_armed = BooleanProperty(False)
-
-
-class PlayerScreen(Screen):
-    """One player's entries (left) and station grid (right), with tabs for every player."""
-
-    banner = StringProperty("")
-    tone = ColorProperty(ERROR)
-    show_hub_residents = BooleanProperty(False)
-    hub_residents_text = StringProperty("")
-
-    def on_kv_post(self, base_widget: Any) -> None:
-        """Build the 3x3 station grid (wings across, levels down)."""
-        grid = self.ids.station
-        unit = App.get_running_app().unit
-        grid.add_widget(TagLabel(text="", size_hint=(None, None), width=unit * 40,
-                                 height=unit * 28))
-        self.headings: list[tuple[TagLabel, Callable[[], str]]] = []
-        for color in SECTOR_COLORS:
-            label = TagLabel(tag=f"wing:{color}", color=WING_TEXT[color], bold=True,
-                             size_hint_y=None, height=unit * 28)
-            self.headings.append((label, lambda color=color: i18n._(WING_NAMES[color])))
-            grid.add_widget(label)
-        for level in LEVELS:
-            label = TagLabel(tag=f"level:{level}", bold=True, size_hint_x=None,
-                             width=unit * 40)
-            self.headings.append((label, lambda level=level: _("L{level}").format(level=level)))
-            grid.add_widget(label)
-            for color in SECTOR_COLORS:
-                grid.add_widget(SectorCell(level=level, wing=color, tag=f"cell:{level}:{color}"))
-        self.name_headings()
-
-    def name_headings(self) -> None:
-        """The wings' and levels' names, in the player's language."""
-        for label, words in self.headings:
-            label.text = words()
-
-
-class ScoreScreen(Screen):
-    """The score sheet: the rulebook's table, the winner, the tie-break and the bonus lines."""
-
-    winner = StringProperty("")
-    notes = StringProperty("")
-
-
-class Notes(Label):
-    """The score sheet's notes: as high as their text, inside a ScrollView."""
-
-    tag = StringProperty("")
-
-
-class FilesScreen(Screen):
-    """A finger-sized file chooser for position files (.json)."""
-
-    folder = StringProperty("")
-    message = StringProperty("")
 
 
 # --------------------------------------------------------------------------------------------
@@ -382,7 +102,8 @@ class CalculatorRoot(ScreenManager):
             self.tell(_("The entries of last time are back."))
         if catalogue_error:
             self.tell(catalogue_error, ok=False)
-        self._folder = paths.data_folder() if paths.data_folder().is_dir() else Path.home()
+        self.files.place = paths.data_folder() if paths.data_folder().is_dir() else Path.home()
+        self.files.opened = lambda path: self.open_file(path, "files")
         self._return_to = "start"
         self.current = "start"
 
@@ -490,7 +211,7 @@ class CalculatorRoot(ScreenManager):
                                  wanted=level_colour(level, color))
                 self.form.add_sector(i, number, color)
             except FormError as error:
-                return _sentence(str(error))
+                return sentence(str(error))
             self.touched(i, "sectors", number)
             sector = self.form.players[i].sector(number)
             if sector.quarters is None:
@@ -510,7 +231,7 @@ class CalculatorRoot(ScreenManager):
             try:
                 trouble = self.form.set_quarters(player, number, value)
             except FormError as error:
-                return _sentence(str(error))
+                return sentence(str(error))
             self.touched(player, "sectors", number)
             if trouble:
                 self.notice, self.notice_ok = trouble, False
@@ -539,7 +260,7 @@ class CalculatorRoot(ScreenManager):
                 path = save_path(paths.data_folder(), text)
                 self.form.save(path)
             except FormError as error:
-                return _sentence(str(error))
+                return sentence(str(error))
             except OSError as error:
                 return _("The file could not be written: {error}").format(error=error)
             self.notice, self.notice_ok = _("Saved to {path}").format(path=path), True
@@ -552,7 +273,7 @@ class CalculatorRoot(ScreenManager):
         try:
             change()
         except FormError as error:
-            return _sentence(str(error))
+            return sentence(str(error))
         self.touched(player, key)
         self.refresh()
         return None
@@ -586,62 +307,9 @@ class CalculatorRoot(ScreenManager):
         self._show_sheet(outcome.sheet)
 
     def _show_sheet(self, sheet: Any) -> None:
-        """Fill the score screen from a ScoreSheet and switch to it."""
+        """Show a ScoreSheet on the score page."""
         self.sheet = sheet
-        screen = self.score_screen
-        table = screen.ids.table
-        table.clear_widgets()
-        table.cols = len(sheet.players) + 1
-        winners = set(sheet.winners)
-        unit = App.get_running_app().unit
-        label_width = unit * 250
-        table.add_widget(TagLabel(text=_("Category"), tag="score:head:0", bold=True,
-                                  halign="left", size_hint_x=None, width=label_width))
-        for c, p in enumerate(sheet.players, start=1):
-            head = TagLabel(text=f"[b]{escape_markup(p.name)}[/b]", tag=f"score:head:{c}",
-                            markup=True, color=ACCENT if p.name in winners else (1, 1, 1, 1))
-            head.font_size = unit * 20  # after the TagLabel rule's own size
-            table.add_widget(head)
-        rows = sheet.rows()
-        pluralities = range(4, 4 + len(PLURALITY_ORDER))  # the rows of ScoreSheet.rows()
-        for r, (label, values) in enumerate(rows, start=1):
-            total = r == len(rows)  # the last row: TOTAL
-            shade = BUTTON if total else ((0, 0, 0, 0) if r % 2 else (1, 1, 1, 0.04))
-            label = category_name(label)  # the sheet keeps its labels in English
-            table.add_widget(TagLabel(text=f"[b]{label}[/b]" if total else label, markup=True,
-                                      tag=f"score:{r}:0", halign="left", size_hint_x=None,
-                                      width=label_width, bg=shade))
-            for c, value in enumerate(values, start=1):
-                blank = r in pluralities and value == 0
-                text = "" if blank else str(value)
-                winner = total and sheet.players[c - 1].name in winners
-                cell = TagLabel(text=f"[b]{text}[/b]" if total else text, markup=True,
-                                tag=f"score:{r}:{c}", bg=shade,
-                                color=ACCENT if winner else (0.93, 0.94, 0.96, 1))
-                cell.font_size = unit * (30 if total else 22)  # after the TagLabel rule's
-                table.add_widget(cell)
-        best = max(p.total for p in sheet.players)
-        if len(sheet.winners) == 1:
-            screen.winner = _("Winner: {name} with {points}").format(name=sheet.winners[0],
-                                                                      points=best)
-        else:
-            screen.winner = _("Shared victory: {names} ({points})").format(
-                names=and_names(list(sheet.winners)), points=best)
-        notes = []
-        if sheet.tiebreak:
-            notes.append(f"[b][color={hex_color(ACCENT)}]{escape_markup(_('Tie-breaker'))}"
-                         f"[/color][/b]\n{escape_markup(tiebreak_text(sheet) or '')}")
-        ranking = sorted(sheet.players, key=lambda p: (p.rank, -p.total))
-        notes.append(f"[b]{escape_markup(_('Ranking'))}[/b]\n" + "\n".join(
-            f"{p.rank}. {escape_markup(p.name)}  {p.total}" for p in ranking))
-        for p in sheet.players:
-            lines = [f"{escape_markup(b.source)}: [b]+{b.points}[/b]  {escape_markup(b.text)}"
-                     for b in p.bonus_lines]
-            if lines:
-                heading = _("{name}: station bonuses").format(name=p.name)
-                notes.append(f"[b]{escape_markup(heading)}[/b]\n" + "\n".join(lines))
-        screen.notes = "\n\n".join(notes)
-        screen.ids.notes_scroller.scroll_y = 1
+        self.score_screen.show(sheet)
         self.current = "score"
 
     # files -----------------------------------------------------------------------------------
@@ -649,72 +317,12 @@ class CalculatorRoot(ScreenManager):
         """Open the file chooser (returns to `origin` on Back)."""
         self._return_to = origin
         self.files.message = ""
-        self.list_folder(self._folder)
+        self.files.list_folder(self.files.place)
         self.current = "files"
 
     def files_back(self) -> None:
         """Leave the file chooser."""
         self.current = self._return_to
-
-    def shortcuts(self) -> list[tuple[str, Path]]:
-        """The chooser's folder shortcuts that exist on this machine (the English words: the
-        words shown are SHORTCUTS')."""
-        found = [("Examples", EXAMPLES_DIR), ("App data", paths.data_folder()),
-                 ("Home", Path.home())]
-        found += [("USB drives", Path("/media")), ("Mounted (/mnt)", Path("/mnt"))]
-        seen, result = set(), []
-        for label, path in found:
-            if path.is_dir() and (label, path) not in seen:
-                seen.add((label, path))
-                result.append((label, path))
-        return result
-
-    def list_folder(self, folder: Path) -> None:
-        """Show a folder's sub-folders and .json files as big buttons."""
-        screen = self.files
-        try:
-            entries = sorted(Path(folder).iterdir(), key=lambda p: (not p.is_dir(), p.name.lower()))
-        except OSError as error:
-            screen.message = _("Cannot open {folder}: {error}.").format(
-                folder=folder, error=error.strerror or error)
-            return
-        self._folder = Path(folder)
-        screen.folder = str(self._folder)
-        side = screen.ids.shortcuts
-        side.clear_widgets()
-        for label, path in self.shortcuts():
-            words = SHORTCUTS.get(label)
-            button = TagButton(text=i18n._(words) if words else label,
-                               tag=f"files:{label.lower().replace(' ', '-')}",
-                               size_hint_y=None)
-            button.bind(on_release=lambda _b, path=path: self.list_folder(path))
-            side.add_widget(button)
-        side.add_widget(filler())
-        listing = screen.ids.listing
-        listing.clear_widgets()
-        if self._folder.parent != self._folder:
-            up = TagButton(text=_("..  (up one folder)"), tag="files:up", size_hint_y=None)
-            up.bind(on_release=lambda _b: self.list_folder(self._folder.parent))
-            listing.add_widget(up)
-        shown = 0
-        for path in entries:
-            if path.name.startswith("."):
-                continue
-            if path.is_dir():
-                button = TagButton(text=f"{path.name}/", tag=f"dir:{path.name}",
-                                   size_hint_y=None, bg=PANEL)
-                button.bind(on_release=lambda _b, path=path: self.list_folder(path))
-            elif path.suffix.lower() == ".json":
-                button = TagButton(text=path.name, tag=f"file:{path.name}", size_hint_y=None)
-                button.bind(on_release=lambda _b, path=path: self.open_file(path, "files"))
-            else:
-                continue
-            listing.add_widget(button)
-            shown += 1
-        if not shown:
-            listing.add_widget(TagLabel(text=_("No folders or .json files here."),
-                                        size_hint_y=None))
-        screen.ids.scroller.scroll_y = 1
 
     def open_file(self, path: Path, origin: str) -> None:
         """Load a position file into the form and score it (asking first when that replaces
@@ -751,69 +359,12 @@ class CalculatorRoot(ScreenManager):
 
     # drawing ---------------------------------------------------------------------------------
     def refresh(self, *_args: Any) -> None:
-        """Redraw the player page from the form (after every change)."""
+        """Keep the entries and redraw the player page from the form (after every change)."""
         if self.form is None:
             return
         self.keep_entries()
-        screen = self.player_screen
-        form, i, problem = self.form, self.current_player, self.problem
-        entry = form.players[i]
-        tabs = screen.ids.tabs
-        tabs.clear_widgets()
-        for index, p in enumerate(form.players):
-            tab = TagToggle(text=escape_markup(p.name), tag=f"tab:{index}", group="players",
-                            allow_no_selection=False, markup=True,
-                            state="down" if index == i else "normal")
-            tab.error = problem is not None and problem.player == index
-            tab.bind(on_release=lambda _b, index=index: self.show_player(index))
-            tabs.add_widget(tab)
-        shown = problem is not None and problem.player in (None, i)
-        screen.banner = problem.message if shown else self.notice
-        screen.tone = NOTICE if not shown and self.notice_ok else ERROR
-        mine = problem if problem is not None and problem.player == i else None
-        screen.name_headings()
-        values = {"name": escape_markup(entry.name), "hub": entry.hub or _("choose")}
-        for key in NUMBER_FIELDS:
-            value = entry.numbers[key]
-            values[key] = "—" if value is None else str(value)
-        for widget in screen.ids.fields.children:
-            widget.value = values[widget.key]
-            widget.error = mine is not None and mine.field == widget.key
-        hub_quarters = form.hub_quarters(i)
-        screen.show_hub_residents = hub_quarters > 0
-        screen.hub_residents_text = (
-            _("Hub residents {count}/{quarters}").format(count=len(entry.hub_residents),
-                                                         quarters=hub_quarters)
-            if hub_quarters else "")
-        fill_dots(screen.ids.hub_dots, entry.hub_residents, hub_quarters, "hubres:dot")
-        small = int(15 * App.get_running_app().unit)
-        for cell in screen.ids.station.children:
-            if not isinstance(cell, SectorCell):
-                continue
-            sector = entry.at(cell.level, cell.wing)
-            cell.number = sector.number if sector else 0
-            cell.error = bool(sector and mine and mine.field == "sectors"
-                              and sector.number in mine.sectors)
-            fill_dots(cell.ids.dots, sector.residents if sector else [],
-                      sector.quarters if sector else None, f"{cell.tag}:dot")
-            if sector is None:
-                cell.text = f"[color=#8a93a6]{escape_markup(_('+ add'))}[/color]"
-                cell.bg = PANEL
-                continue
-            text = f"[b]{sector.number}[/b]"  # at the top; the dots below it
-            if sector.needs_bonus_answer:
-                answer = {True: _("bonus: yes"), False: _("bonus: no"),
-                          None: _("bonus: ?")}[sector.bonus_active]
-                text += f"  [size={small}]{escape_markup(answer)}[/size]"
-            if sector.quarters is None:
-                text += f"\n[size={small}]{escape_markup(_('living quarters?'))}[/size]"
-            cell.text = text
-            cell.bg = WING_TINT[sector.color]
-
-
-def filler() -> Label:
-    """An empty stretchy widget that pushes buttons to the top of a column."""
-    return Label(text="")
+        self.player_screen.draw(self.form, self.current_player, self.problem, self.notice,
+                                self.notice_ok, self.show_player)
 
 
 class CalculatorScreen(Screen):

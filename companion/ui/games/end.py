@@ -9,6 +9,7 @@ from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.i18n import _
+from companion.rules import commands
 from companion.ui.games.chart import ChartPopup
 from companion.ui.games.end_model import end_sheet
 from companion.ui.games.past_game_model import game_history
@@ -64,6 +65,6 @@ class EndScreen(Screen):
     def undo(self) -> None:
         """Take back the last step: the game goes on."""
         app = App.get_running_app()
-        self.message = app.session.execute({"cmd": "undo"})
+        self.message = app.session.send(commands.undo()).problem
         if not self.message:
             app.open("table")

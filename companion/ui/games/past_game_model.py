@@ -14,7 +14,7 @@ from companion.i18n import _, ngettext
 from companion.rules.catalogue import Catalogue
 from companion.rules.message import event_text
 from companion.rules.report import final_score
-from companion.rules.state import Event, State, apply_ops, new_state
+from companion.rules.state import Event, Player, State, apply_ops, new_state
 from companion.rules.words import color_name
 from companion.store import StoredGame
 from companion.ui.kit.wording import track_short
@@ -104,7 +104,7 @@ def game_history(played: StoredGame) -> History:
     return history(played.game.steps, played.state, played.catalogue)
 
 
-def residents(player: dict) -> dict[str, int]:
+def residents(player: Player) -> dict[str, int]:
     """A player's residents by species (Sectors and Hub)."""
     found = Counter(r for s in player["sectors"] for r in s["residents"])
     found.update(r for r in player["hub_slots"] if r is not None)

@@ -44,7 +44,8 @@ def statistics(histories: Iterable[History]) -> Stats:
     for seen in finished:
         for line, summary in zip(seen.series, seen.summaries, strict=True):
             totals[line.name].append(line.points[-1][1])  # the final tally
-            hubs[summary.hub] += 1
+            if summary.hub is not None:  # a finished game's players all have one
+                hubs[summary.hub] += 1
         wins.update(seen.winners)
     players = [PlayerStats(name, len(scores), wins[name], sum(scores) / len(scores))
                for name, scores in totals.items()]

@@ -18,12 +18,12 @@ from typing import Any, Protocol
 from companion.i18n import _
 from companion.rules.catalogue import Catalogue, CatalogueError, check_entry
 from companion.rules.catalogue.model import ability_index
+from companion.rules.catalogue.schema import ALL_SHIP_TYPES
 from companion.rules.effects import GAIN_KEYS
 from companion.rules.words import (
     PLAYER_COLORS,
     RESOURCES,
     SECTOR_COLORS,
-    SHIP_TYPES,
     SPECIES,
     TRACKS,
     color_name,
@@ -34,7 +34,7 @@ from companion.rules.words import (
 DONE = "done"
 ADD = "add"
 QUARTERS_SHOWN = 3  # quarter buttons offered while the Sector's quarters are unknown
-WORDS = (*SECTOR_COLORS, "basic", "advanced", *SHIP_TYPES, "farm", "ice_collector")
+WORDS = (*SECTOR_COLORS, "basic", "advanced", *ALL_SHIP_TYPES)  # every ship type the catalogue has
 # The keys a player reads as words (a counter, resource, species or colour, a Diplomacy track,
 # a part of a value); `word` says one in the language spoken now.
 NAMES = ("gems", "points", *RESOURCES, *SPECIES, *PLAYER_COLORS, *TRACKS,

@@ -2,7 +2,8 @@
 time as big buttons, its preview with Confirm / Back, a refusal quoting the rule with Override…,
 a missing value asked on the value-entry component (values.py); then the Diplomacy bonuses
 given by themselves (one line per player, OK) and each waiting player's Diplomacy bonus prompt.
-Every confirmed step goes through the store before the screen moves on.
+Every confirmed step goes through the session (the one door) and the store before the screen
+moves on.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, Str
 from kivy.uix.screenmanager import Screen
 
 from companion.i18n import _
-from companion.store import StoredGame
+from companion.rules import commands
+from companion.rules.commands import CommandDict
 from companion.ui.kit.dice_camera import dice_watcher, keep_reading
 from companion.ui.kit.widgets import (
     BUTTON,
@@ -30,7 +32,6 @@ from companion.ui.play.action_model import (
     prompt_panel,
 )
 from companion.ui.play.answers import ask_first, ask_missing, show_answers
-from companion.ui.play.flows.commands import Outcome, send, undo
 from companion.ui.play.flows.prompts import BonusPrompt, bonus_prompts
 from companion.ui.play.flows.ships import ship_flow
 from companion.ui.play.table_model import undo_text
@@ -172,13 +173,13 @@ class ActionScreen(Screen):
         view.stop()
         return found
 
-    def submit(self, command: dict) -> str:
-        """Send a command through the store: done (back to the table, or the next prompt),
-        refused (the rule is shown, with Override…), or a value to give on the keypad."""
-        outcome, game = self.send(command)
-        if isinstance(outcome, str):
-            return outcome
-        if outcome.step is not None:
+    def submit(self, command: CommandDict) -> str:
+        """Send a command through the session: done (back to the table, or the next prompt),
+        refused by a rule (the rule is shown, with Override…), a value to give on the keypad,
+        or why it was not done (not saved: the game is as it was)."""
+        session = App.get_running_app().session
+        outcome = session.send(command)
+        if outcome.applied:
             given = self.model.flow.automatic_bonuses() if self.model is not None else []
             if given and self.model is not None:
                 self.given = (self.model.flow.player, given)
@@ -187,38 +188,30 @@ class ActionScreen(Screen):
             else:
                 self.leave()
             return ""
-        if outcome.refused is not None and self.model is not None:
+        if outcome.missing:
+            ask_missing(outcome, session.game.catalogue, self.submit)
+        elif outcome.overridable and self.model is not None:
             self.model.outcome = outcome
-        elif outcome.question is not None:
-            ask_missing(outcome, game.catalogue, self.submit)
+        else:
+            self.refresh()
+            return outcome.problem
         self.refresh()
         return ""
 
-    @staticmethod
-    def send(command: dict) -> tuple[Outcome | str, StoredGame]:
-        """The command through the store: its outcome (or why the commit failed, the game as
-        it was) and the game."""
-        game = App.get_running_app().session.game
-        try:
-            return send(game.execute, command), game
-        except Exception as error:  # a failed commit: the game is as it was
-            return str(error), game
-
-    def choose_bonus(self, command: dict) -> str:
-        """Send a Diplomacy bonus choice through the store: done (the next prompt, or the
+    def choose_bonus(self, command: CommandDict) -> str:
+        """Send a Diplomacy bonus choice through the session: done (the next prompt, or the
         table), refused (why), or what a level gives asked on the value-entry component and
         the choice sent again with it (as a ship's missing value)."""
-        outcome, game = self.send(command)
-        if isinstance(outcome, str):
-            return outcome
-        if outcome.step is not None:
+        session = App.get_running_app().session
+        outcome = session.send(command)
+        if outcome.applied:
             self.given = None
             self.leave()
             return ""
-        if outcome.question is not None:
-            ask_missing(outcome, game.catalogue, self.choose_bonus)
+        if outcome.missing:
+            ask_missing(outcome, session.game.catalogue, self.choose_bonus)
             return ""
-        return outcome.refused or ""
+        return outcome.problem
 
     def ask_override(self) -> None:
         """Why the rule is overridden (recorded with the step), then the command again."""
@@ -235,7 +228,7 @@ class ActionScreen(Screen):
 
     def take_back(self) -> None:
         """Undo the last step (named on the button), then the table."""
-        self.message = App.get_running_app().session.execute(undo())
+        self.message = App.get_running_app().session.send(commands.undo()).problem
         self.leave()
 
     def leave(self) -> None:

@@ -9,10 +9,9 @@ from collections.abc import Callable
 from kivy.app import App
 
 from companion.i18n import _
+from companion.rules.commands import CommandError, adjust
 from companion.ui.kit.widgets import KeypadPopup, NotePopup
 from companion.ui.kit.wording import word
-from companion.ui.play.flows.choices import FlowError
-from companion.ui.play.flows.commands import adjust
 
 
 def counter_label(who: str, counter: str) -> str:
@@ -31,9 +30,9 @@ def correct(who: str, counter: str, label: str, value: int, done: Callable[[], N
         def send(note: str) -> str | None:
             try:
                 command = adjust(who, counter, note, value=new)
-            except FlowError as error:
+            except CommandError as error:
                 return str(error)
-            problem = App.get_running_app().session.execute(command)
+            problem = App.get_running_app().session.send(command).problem
             if not problem:
                 done()
             return problem or None

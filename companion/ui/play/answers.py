@@ -12,12 +12,12 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.scrollview import ScrollView
 
 from companion.rules.catalogue import Catalogue
+from companion.rules.commands import CommandDict, Outcome
 from companion.ui.kit.values import ask_value
 from companion.ui.kit.values_model import ValueEntry
 from companion.ui.kit.widgets import BUTTON, PLAYER_RGBA, PLAYER_TEXT, SELECTED, TagButton
 from companion.ui.play.action_model import Button, Panel
 from companion.ui.play.flows.abilities import Abilities
-from companion.ui.play.flows.commands import Outcome
 
 LAYOUT = str(Path(__file__).with_suffix(".kv"))
 
@@ -56,7 +56,7 @@ def ask_first(abilities: Abilities, key: str, question: str, catalogue: Catalogu
     """A value the catalogue lacks that the engine needs before a bonus action, asked on the
     value-entry component (as on confirming); given, it goes with the command and `done` shows
     the bonus action, now offered where it fires."""
-    def given(command: dict) -> str:
+    def given(command: CommandDict) -> str:
         abilities.values.update(command["catalogue"])
         done()
         return ""
@@ -65,7 +65,8 @@ def ask_first(abilities: Abilities, key: str, question: str, catalogue: Catalogu
                 catalogue, given)
 
 
-def ask_missing(outcome: Outcome, catalogue: Catalogue, resend: Callable[[dict], str]) -> None:
+def ask_missing(outcome: Outcome, catalogue: Catalogue,
+                resend: Callable[[CommandDict], str]) -> None:
     """The engine's question for a value the catalogue lacks, on the value-entry component (a
     number on the keypad; icons, objects by their parts); the command is sent again with it
     (`resend`: "" when done, else why not). The action and income screens both ask so."""

@@ -18,11 +18,11 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 
 from companion.i18n import _
+from companion.rules.commands import CommandDict, CommandError, Outcome
 from companion.ui.kit.widgets import ACCENT, BUTTON, NotePopup, TagButton, TagToggle
 from companion.ui.play.action_model import BonusModel, Button, value_tag
 from companion.ui.play.answers import ask_first, ask_missing, show_answers
 from companion.ui.play.flows.choices import Choice, FlowError
-from companion.ui.play.flows.commands import Outcome, send
 from companion.ui.play.flows.income import IncomeFlow, income_flow
 from companion.ui.play.income_model import PowerCard, dry_run, power_cards, relocations
 
@@ -190,36 +190,35 @@ class IncomeScreen(Screen):
             return
         self.commit(self.flow.command())
 
-    def commit(self, command: dict) -> str:
-        """Send a command: back to the table when done; a refusal shows the rule (Override…);
-        a value the catalogue lacks is asked on the value-entry component, then sent again."""
+    def commit(self, command: CommandDict) -> str:
+        """Send a command through the session: back to the table when done; a rule's refusal
+        shows the rule (Override…); a value the catalogue lacks is asked on the value-entry
+        component, then sent again; why it was not done (not saved) is said."""
         app = App.get_running_app()
-        game = app.session.game
-        try:
-            outcome = send(game.execute, command)
-        except Exception as error:  # a failed commit: the game is as it was
-            self.message = str(error)
-            return self.message
-        if outcome.refused:
+        outcome = app.session.send(command)
+        if outcome.applied:
+            app.open("table")
+        elif outcome.missing:
+            ask_missing(outcome, app.session.game.catalogue, self.commit)
+        elif outcome.overridable:
             self.refused = outcome
             self.reason = _("Refused: {reason}").format(reason=outcome.refused)
             self.allowed = False
-        elif outcome.question:
-            ask_missing(outcome, game.catalogue, self.commit)
         else:
-            app.open("table")
+            self.message = outcome.problem
+            return self.message
         return ""
 
     def override(self) -> None:
         """Ask for a reason, then take income in spite of the rule."""
         assert self.flow is not None
         command = self.refused.command if self.refused else self.flow.command()
-        outcome = self.refused or Outcome(command, refused=self.flow.reason)
+        outcome = self.refused or Outcome(command, refused=self.flow.reason or "")
 
         def done(reason: str) -> str | None:
             try:
                 return self.commit(outcome.override(reason)) or None
-            except FlowError as error:
+            except CommandError as error:
                 return str(error)
 
         NotePopup(_("Why override?"), "", done).open()

@@ -5,22 +5,21 @@ run on a copy of the game), so the residents' left shift is what the engine will
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from companion.i18n import _
+from companion.rules import commands
 from companion.rules.catalogue import Catalogue
+from companion.rules.commands import attempt
 from companion.rules.game import Game
 from companion.rules.message import event_text
-from companion.rules.move import Missing, Refused
-from companion.rules.state import State
+from companion.rules.state import Player, State
 from companion.rules.words import color_name
 from companion.ui.kit.values_model import value_word
 from companion.ui.kit.wording import ALIEN_LETTERS
 from companion.ui.play.flows.choices import Choice
 from companion.ui.play.flows.income import IncomeFlow
-from companion.ui.play.flows.parts import Picks, Tracks
 
 
 @dataclass(frozen=True)
@@ -56,12 +55,9 @@ def power_cards(flow: IncomeFlow) -> list[PowerCard]:
     cards = []
     for source, need in flow.abilities.needs.items():
         entry = flow.abilities.entry(source)
-        if isinstance(entry, Tracks | Picks):
+        if entry is not None:  # a bonus action: its entry says which card (Entry.CARD)
             cards.append(PowerCard(source, need["text"], need["optional"],
-                                   entry.tracks if isinstance(entry, Tracks) else entry.choices,
-                                   "pick"))
-        elif entry is not None:
-            cards.append(PowerCard(source, need["text"], need["optional"], [], "entry"))
+                                   entry.card_choices(), entry.CARD))
         elif len(need.get("choice", [])) > 1:
             cards.append(PowerCard(source, need["text"], need["optional"],
                                    [Choice(c, value_word(str(c))) for c in need["choice"]],
@@ -86,7 +82,7 @@ def relocations(flow: IncomeFlow) -> list[Relocation]:
     return found
 
 
-def residents_text(player: Mapping[str, Any], where: Any) -> str:
+def residents_text(player: Player, where: Any) -> str:
     """A place's residents by letter, left to right ("P P -"; "-" an empty quarter)."""
     if where == "hub":
         slots = [r for r in player["hub_slots"]]
@@ -96,21 +92,25 @@ def residents_text(player: Mapping[str, Any], where: Any) -> str:
     return " ".join("-" if r is None else ALIEN_LETTERS.get(r, "H") for r in slots) or "-"
 
 
-def dry_run(state: State, catalogue: Catalogue, command: Mapping[str, Any]) -> list[str]:
-    """What the command would do, in the engine's words, on a copy of the game; then for each
-    place a resident leaves, its residents before -> after (the left shift)."""
+def dry_run(state: State, catalogue: Catalogue,
+            command: commands.Income | commands.HumanThenIncome) -> list[str]:
+    """What the command would do, in the engine's words, on a scratch copy of the game (a
+    preview: nothing is stored, so it is no door for commands); then for each place a resident
+    leaves, its residents before -> after (the left shift)."""
     game = Game(catalogue, copy.deepcopy(state))
-    try:
-        step = game.execute(command)
-    except Refused as refused:
-        return [_("Refused: {reason}").format(reason=refused.reason)]
-    except Missing as missing:
-        return [_("Asked on confirming: {question}").format(question=missing.question)]
-    lines = [event_text(event) for event in step.events]
+    outcome = attempt(game, command)
+    if outcome.refused is not None:
+        return [_("Refused: {reason}").format(reason=outcome.refused)]
+    if outcome.missing:
+        return [_("Asked on confirming: {question}").format(question=outcome.question)]
+    lines = [event_text(event) for event in outcome.step.events]
     name = command.get("player")
     before = next(p for p in state["players"] if p["name"] == name)
     after = next(p for p in game.state["players"] if p["name"] == name)
-    for place in dict.fromkeys(move["from"] for move in command.get("relocate", [])):
+    relocated: list[dict[str, Any]] = []  # A-8's Human then income relocates none
+    if "relocate" in command:
+        relocated = command["relocate"]
+    for place in dict.fromkeys(move["from"] for move in relocated):
         lines.append(f"{place_name(place)}: {residents_text(before, place)} -> "
                      f"{residents_text(after, place)}")
     return lines

@@ -5,13 +5,12 @@ counters a player may correct."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from companion.i18n import _
 from companion.rules.catalogue import Catalogue
-from companion.rules.state import State
+from companion.rules.state import Sector, State, count, in_supply
 from companion.rules.station import quarter_active
 from companion.rules.words import COUNTERS, SUPPLY_COUNTERS
 from companion.ui.kit.wording import LETTERS, amount, word
@@ -56,7 +55,7 @@ def _dots(residents: Sequence[str | None], active: Sequence[bool], size: int) ->
             for r, ok in zip(slots, list(active) + [False] * size)]
 
 
-def sector_card(state: State, catalogue: Catalogue, sector: Mapping[str, Any]) -> SectorCard:
+def sector_card(state: State, catalogue: Catalogue, sector: Sector) -> SectorCard:
     """A Sector's card: its quarters and the state of each ability linked to one."""
     size = max(sector["quarters"] or 0, len(sector["residents"]))
     active = [quarter_active(state, sector, q) for q in range(len(sector["residents"]))]
@@ -89,11 +88,12 @@ def station_view(state: State, catalogue: Catalogue, name: str) -> StationView:
     return StationView(
         name, me["color"], _("Hub {hub}").format(hub=me["hub"]) if me["hub"] else _("no Hub yet"),
         _dots(hub_slots, [r is not None for r in hub_slots], len(hub_slots)), wings,
-        [(counter, me[counter], amount(me[counter], counter)) for counter in COUNTERS])
+        [(counter, count(me, counter), amount(count(me, counter), counter))
+         for counter in COUNTERS])
 
 
 def supply_counters(state: State) -> list[tuple[str, int, str]]:
     """The supply's counters, each a (counter, value, words) like a player's."""
-    return [(c, state["supply"][c], f"{_('Humans') if c == 'human' else word(c)} "
-                                    f"{state['supply'][c]}")
+    return [(c, in_supply(state, c), f"{_('Humans') if c == 'human' else word(c)} "
+                                     f"{in_supply(state, c)}")
             for c in SUPPLY_COUNTERS]

@@ -22,6 +22,8 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.i18n import _
+from companion.rules import commands
+from companion.rules.commands import CommandDict
 from companion.rules.words import RESOURCES
 from companion.ui.kit.widgets import PLAYER_RGBA, PLAYER_TEXT, TagButton, TagLabel
 from companion.ui.kit.wording import amount
@@ -240,7 +242,7 @@ class TableScreen(Screen):
         if not view.next_allowed:
             App.get_running_app().say(view.next_reason)  # the panel's Next: on the screen shown
             return
-        self.run({"cmd": "end_turn"})
+        self.run(commands.end_turn())
 
     def confirm(self) -> None:
         """The panel's Confirm: the table's primary action, Next."""
@@ -248,9 +250,9 @@ class TableScreen(Screen):
 
     def undo_step(self) -> None:
         """Take back the last step."""
-        self.run({"cmd": "undo"})
+        self.run(commands.undo())
 
-    def run(self, command: dict) -> None:
-        """Execute and commit a command, then show the result (or the reason it was refused)."""
+    def run(self, command: CommandDict) -> None:
+        """Send a command through the session, then show the table (and why it was refused)."""
         app = App.get_running_app()
-        app.open("table", message=app.session.execute(command))
+        app.open("table", message=app.session.send(command).problem)

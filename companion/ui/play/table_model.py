@@ -11,9 +11,11 @@ from typing import Any
 from companion.i18n import _, ngettext
 from companion.rules import words
 from companion.rules.message import event_text, say
-from companion.rules.state import Event
+from companion.rules.option_types import EndNow, ShipEntry, TableOptions
+from companion.rules.state import Event, State, count
 from companion.rules.words import ALIEN_COLORS, TRACKS
 from companion.ui.kit.wording import ALIEN_LETTERS, track_short, word
+from companion.ui.play.flows.choices import turn_player
 
 
 def ship_short(kind: str) -> str:
@@ -79,7 +81,7 @@ class TableView:
     income_reason: str
 
 
-def ship_button(entry: Mapping[str, Any], state: Mapping[str, Any]) -> ShipButton:
+def ship_button(entry: ShipEntry, state: State) -> ShipButton:
     """A ship of options()["ships"] as a button."""
     ship = state["ships"][entry["ship"]]
     used_by = ship["used_by"]
@@ -100,7 +102,7 @@ def undo_text(events: Sequence[Mapping[str, Any]]) -> str:
     return _("Undo: {step}").format(step=texts[0]) if texts else ""
 
 
-def end_text(end: Mapping[str, Any], condition: str = "") -> str:
+def end_text(end: EndNow, condition: str = "") -> str:
     """The end status in words, led by the condition that triggered it ("Cat has 41 points (40
     or more): final round, 2 more turns after this one")."""
     if end["over"]:
@@ -115,7 +117,7 @@ def end_text(end: Mapping[str, Any], condition: str = "") -> str:
     return _("{condition}: final round, {after}").format(condition=condition, after=after)
 
 
-def supply_text(supply: Mapping[str, int]) -> str:
+def supply_text(supply: Mapping[str, object]) -> str:
     """The supply: Humans, then the Aliens by colour with their letters."""
     aliens = " · ".join(f"{word(colour)} ({ALIEN_LETTERS[colour]}) {supply[colour]}"
                         for colour in ALIEN_COLORS)
@@ -147,12 +149,12 @@ def changed_numbers(before: TableView | None, after: TableView) -> set[tuple[str
     return changed
 
 
-def table_view(state: Mapping[str, Any], opts: Mapping[str, Any],
+def table_view(state: State, opts: TableOptions,
                last_events: Sequence[Mapping[str, Any]], condition: str = "") -> TableView:
     """The table screen from the state, options(state, catalogue), the last step's events and
     the condition that triggered the end (trigger_condition)."""
     turn = opts["turn"]
-    active = turn["player"]
+    active = turn_player(opts)
     colors = {p["name"]: p["color"] for p in state["players"]}
     buttons = [ship_button(entry, state) for entry in opts["ships"]]
     owners = {entry["ship"]: entry["owner"] for entry in opts["ships"]}
@@ -160,7 +162,7 @@ def table_view(state: Mapping[str, Any], opts: Mapping[str, Any],
     for me in state["players"]:
         players.append(PlayerRow(
             me["name"], me["color"], me["name"] == active,
-            {key: me[key] for key, _word in COUNTER_NAMES},
+            {key: count(me, key) for key, _word in COUNTER_NAMES},
             "  ".join(f"{track_short(t)} {me['diplomacy'][t]}" for t in TRACKS),
             [b for b in buttons if owners[b.ship_id] == me["name"]]))
     heading = (_("Turn {number} · Next ends the turn") if turn["acted"]

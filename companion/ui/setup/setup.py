@@ -83,7 +83,7 @@ class SetupScreen(Screen):
             if session.game is None:
                 return
         if self.wizard is None or self.wizard.game is not session.game:
-            self.wizard = model.SetupWizard(session.game)
+            self.wizard = model.SetupWizard(session.game, session.send)
         step = self.wizard.step
         self.title = step.title
         self.message = self.wizard.message

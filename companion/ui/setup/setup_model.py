@@ -2,20 +2,34 @@
 shows and the setup commands it gives the engine (plain Python, no Kivy; `setup.py` renders it).
 
 What is offered comes from `rules.options` (and the setup tables it reads); every verdict is the
-engine's: a refused command shows its reason, a value the catalogue lacks becomes a question.
+engine's: each command (made by `rules.commands`' builders) goes through the `send` the wizard is
+given (the session's, the one door), a refused one shows its reason, a value the catalogue lacks
+becomes a question.
 """
 
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 from companion.i18n import _
+from companion.rules import commands
 from companion.rules import setup as rules
 from companion.rules.catalogue import Catalogue
-from companion.rules.move import Missing, Refused
+from companion.rules.commands import CommandDict, Outcome
 from companion.rules.names import name_key, normal_name, player_name_problem, twins
+from companion.rules.option_types import (
+    ChooseHubStep,
+    DealHubsStep,
+    DraftShipStep,
+    FirstGameSetsStep,
+    MissingValue,
+    RevealShipsStep,
+    SetupStep,
+    TableOptions,
+)
 from companion.rules.options import options
 from companion.rules.words import (
     ALIEN_COLORS,
@@ -26,7 +40,6 @@ from companion.rules.words import (
     ship_name,
     track_name,
 )
-from companion.store.errors import StoreError
 from companion.ui.kit.values_model import ValueEntry, words
 from companion.ui.kit.values_model import problem as value_problem
 
@@ -51,28 +64,19 @@ def option_names() -> dict[str, str]:
 
 
 class Table(Protocol):
-    """What the wizard drives: the engine's Game or the store's StoredGame."""
+    """What the wizard reads: the engine's Game or the store's StoredGame."""
 
     state: Any
     catalogue: Catalogue
 
-    def execute(self, command: dict) -> Any: ...
-
-
-@dataclass
-class Question:
-    """A value the engine asked for while carrying out `command` (answered, it is resent)."""
-
-    key: str
-    question: str
-    command: dict
-
 
 class SetupWizard:
-    """A game's setup: the current step, Back, and the engine commands the steps give."""
+    """A game's setup: the current step, Back, and the engine commands the steps give, each
+    sent through `send` (the session's: GameSession.send) to the game it reads."""
 
-    def __init__(self, game: Table) -> None:
+    def __init__(self, game: Table, send: Callable[[CommandDict], Outcome]) -> None:
         self.game = game
+        self.send = send
         self.players: list[dict] = [{"name": "", "color": c} for c in PLAYER_COLORS[:3]]
         self.choices = dict.fromkeys(OPTION_KEYS, False)
         self.aliens: dict[str, int | None] = dict.fromkeys(ALIEN_COLORS)
@@ -81,9 +85,9 @@ class SetupWizard:
         self.values: dict[str, Any] = {}  # values from the tiles, sent with the next command
         self.skipped: set[str] = set()
         self.values_done = False
-        self.asked: list[dict] = []  # what the values step lists (as it opened)
+        self.asked: list[MissingValue] = []  # what the values step lists (as it opened)
         self.component = 0  # the values step's panel: one component each
-        self.question: Question | None = None
+        self.question: Outcome | None = None  # a value the engine asked for (missing)
         self.message = ""  # the engine's last refusal
 
     # -- where we are ---------------------------------------------------------------------
@@ -96,7 +100,7 @@ class SetupWizard:
     def catalogue(self) -> Catalogue:
         return self.game.catalogue
 
-    def options(self) -> dict:
+    def options(self) -> TableOptions:
         """`rules.options` for the state as it will be once the values entered are learned."""
         state = self.state
         if self.values:
@@ -147,21 +151,18 @@ class SetupWizard:
 
     # -- moving -----------------------------------------------------------------------------
 
-    def submit(self, command: dict) -> bool:
-        """Execute a setup command with the values entered; on a refusal or a question, say so
-        (`message`, `question`) and keep everything."""
+    def submit(self, command: CommandDict) -> bool:
+        """Send a setup command with the values entered; refused (or not saved) or a question,
+        say so (`message`, `question`: answered, the command is sent again) and keep
+        everything."""
         if self.values:
             command = {**command, "catalogue": {**self.values, **command.get("catalogue", {})}}
-        try:
-            self.game.execute(command)
-        except Refused as refused:
-            self.message = refused.reason
+        outcome = self.send(command)
+        if outcome.missing:
+            self.question, self.message = outcome, ""
             return False
-        except Missing as missing:
-            self.question, self.message = Question(missing.key, missing.question, command), ""
-            return False
-        except StoreError as error:  # not saved: the game is as it was
-            self.message = _("not saved: {error}").format(error=error)
+        if not outcome.applied:
+            self.message = outcome.problem
             return False
         self.values, self.entries, self.question, self.message = {}, [], None, ""
         return True
@@ -182,10 +183,7 @@ class SetupWizard:
         else:
             if self.name == "Values from the tiles":
                 self.asked, self.component = [], 0
-            try:
-                self.game.execute({"cmd": "undo"})
-            except Refused as refused:
-                self.message = refused.reason
+            self.message = self.send(commands.undo()).problem
 
     def check_value(self, key: str, value: Any) -> str | None:
         """Why `value` cannot be the catalogue's `key` (None: it can), in the words the value
@@ -202,7 +200,9 @@ class Players:
     def __init__(self, wizard: SetupWizard) -> None:
         self.wizard = wizard
         self.players = wizard.players
-        self.counts = options(wizard.state, wizard.catalogue)["setup"]["players"]
+        step = options(wizard.state, wizard.catalogue)["setup"]
+        assert step["command"] == "new_game"  # the players come before the game
+        self.counts = step["players"]
         self.colors = PLAYER_COLORS
 
     @property
@@ -308,13 +308,20 @@ class LayOut:
             self.wizard.message = _("count the {color} Aliens drawn").format(
                 color=color_name(uncounted[0]))
             return False
-        return self.wizard.submit({"cmd": "new_game", **self.wizard.choices,
-                                   "players": [{"name": normal_name(p["name"]), "color": p["color"]}
-                                               for p in self.wizard.players],
-                                   "aliens": dict(self.aliens)})
+        choices = self.wizard.choices
+        return self.wizard.submit(commands.new_game(
+            [{"name": normal_name(p["name"]), "color": p["color"]} for p in self.wizard.players],
+            {color: n for color, n in self.aliens.items() if n is not None},  # all counted
+            first_game=choices["first_game"], advanced=choices["advanced"],
+            friendly=choices["friendly"]))
 
 
 # -- the engine's setup steps ------------------------------------------------------------------
+
+
+def _color(color: str | None) -> str:
+    """A stack's colour in words ("?" for a Sector whose colour the catalogue lacks)."""
+    return "?" if color is None else color_name(color)
 
 
 class Display:
@@ -323,12 +330,13 @@ class Display:
     def __init__(self, wizard: SetupWizard) -> None:
         self.wizard = wizard
         found = wizard.options()["setup"]
+        assert found["command"] == "sector_display"  # the wizard's step for it (step)
         self.per_stack, self.endings = found["per_stack"], found["number_endings"]
-        self.stacks = [tuple(s) for s in found["stacks"]]
+        self.stacks = [(level, color) for level, color in found["stacks"]]
         self.entries = wizard.entries
 
     @property
-    def stack(self) -> tuple[int, str]:
+    def stack(self) -> tuple[int, str | None]:
         """The stack whose Sectors are being entered."""
         return self.stacks[min(len(self.entries) // self.per_stack, len(self.stacks) - 1)]
 
@@ -337,7 +345,7 @@ class Display:
         level, color = self.stack
         done = len(self.entries) % self.per_stack
         return _("Level-{level} {color} Sectors on display ({number} of {count}): "
-                 "number?").format(level=level, color=color_name(color), number=done + 1,
+                 "number?").format(level=level, color=_color(color), number=done + 1,
                                    count=self.per_stack)
 
     def enter(self, number: int) -> bool:
@@ -350,8 +358,8 @@ class Display:
         elif sector.stack != self.stack:
             problem = _("Sector {number} is from the Level-{level} {color} stack, not the "
                         "Level-{wanted_level} {wanted_color} one").format(
-                number=number, level=sector.level, color=color_name(sector.color),
-                wanted_level=level, wanted_color=color_name(color))
+                number=number, level=sector.level, color=_color(sector.color),
+                wanted_level=level, wanted_color=_color(color))
         elif self.endings and number % 10 not in self.endings:
             problem = _("first game: only Sectors ending in {endings}").format(
                 endings=", ".join(map(str, self.endings)))
@@ -362,16 +370,20 @@ class Display:
             return False
         self.entries.append(number)
         if len(self.entries) == self.per_stack * len(self.stacks):
-            return self.wizard.submit({"cmd": "sector_display", "sectors": list(self.entries)})
+            return self.wizard.submit(commands.sector_display(list(self.entries)))
         return True
 
 
-class _Picks:
-    """A step where picks are made one at a time (`player` picks from `offered`)."""
+S = TypeVar("S", bound=SetupStep)  # the engine's step a step class shows
+
+
+class _Picks(Generic[S]):
+    """A step where picks are made one at a time (`player` picks from `offered`); `S` is the
+    engine's step it shows (SetupWizard.step picks the class from the engine's step)."""
 
     def __init__(self, wizard: SetupWizard) -> None:
         self.wizard = wizard
-        self.setup = wizard.options()["setup"]
+        self.setup: S = cast(S, wizard.options()["setup"])  # the step picked this class
         self.entries = wizard.entries
 
     def describe(self, choice: Any) -> str:
@@ -379,7 +391,7 @@ class _Picks:
         return str(choice)
 
 
-class Sets(_Picks):
+class Sets(_Picks[FirstGameSetsStep]):
     """First game: each player takes one of the four fixed sets."""
 
     @property
@@ -406,11 +418,11 @@ class Sets(_Picks):
         self.entries.append(number)
         if len(self.entries) < len(self.setup["players"]):
             return True
-        return self.wizard.submit({"cmd": "first_game_sets",
-                                   "sets": dict(zip(self.setup["players"], self.entries))})
+        return self.wizard.submit(commands.first_game_sets(
+            dict(zip(self.setup["players"], self.entries))))
 
 
-class DealHubs(_Picks):
+class DealHubs(_Picks[DealHubsStep]):
     """The Hubs dealt at random, two to each player, tapped as they come."""
 
     @property
@@ -431,12 +443,12 @@ class DealHubs(_Picks):
         per = self.setup["per_player"]
         if len(self.entries) < per * len(self.setup["players"]):
             return True
-        return self.wizard.submit({"cmd": "deal_hubs", "hubs": {
+        return self.wizard.submit(commands.deal_hubs({
             name: self.entries[i * per:(i + 1) * per]
-            for i, name in enumerate(self.setup["players"])}})
+            for i, name in enumerate(self.setup["players"])}))
 
 
-class Reveal(_Picks):
+class Reveal(_Picks[RevealShipsStep]):
     """The ships revealed for this round of the draft (a design may come up more than once)."""
 
     def describe(self, choice: Any) -> str:
@@ -456,10 +468,10 @@ class Reveal(_Picks):
         self.entries.append(design)
         if len(self.entries) < self.setup["count"]:
             return True
-        return self.wizard.submit({"cmd": "reveal_ships", "ships": list(self.entries)})
+        return self.wizard.submit(commands.reveal_ships(list(self.entries)))
 
 
-class Pick(_Picks):
+class Pick(_Picks[DraftShipStep]):
     """The draft's next pick, in snake order."""
 
     def describe(self, choice: Any) -> str:
@@ -483,10 +495,10 @@ class Pick(_Picks):
         return list(dict.fromkeys(self.setup["offered"]))
 
     def choose(self, design: str) -> bool:
-        return self.wizard.submit({"cmd": "draft_ship", "player": self.player, "ship": design})
+        return self.wizard.submit(commands.draft_ship(self.player, design))
 
 
-class ChooseHub(_Picks):
+class ChooseHub(_Picks[ChooseHubStep]):
     """Each player keeps one of their two Hubs, in turn order."""
 
     @property
@@ -502,7 +514,7 @@ class ChooseHub(_Picks):
         return self.setup["hubs"]
 
     def choose(self, hub: str) -> bool:
-        return self.wizard.submit({"cmd": "choose_hub", "player": self.player, "hub": hub})
+        return self.wizard.submit(commands.choose_hub(self.player, hub))
 
 
 class Values:
@@ -512,7 +524,7 @@ class Values:
 
     def __init__(self, wizard: SetupWizard) -> None:
         self.wizard = wizard
-        self.groups: dict[str, list[dict]] = {}
+        self.groups: dict[str, list[MissingValue]] = {}
         for item in wizard.asked:
             self.groups.setdefault(item["component"], []).append(item)
         self.components = list(self.groups)
@@ -541,12 +553,12 @@ class Values:
         return f"{component}: {', '.join(fields)}"
 
     @property
-    def open(self) -> list[dict]:
+    def open(self) -> list[MissingValue]:
         """The values neither entered nor skipped, in order."""
         return [item for items in self.groups.values() for item in items
                 if item["key"] not in self.wizard.values and item["key"] not in self.wizard.skipped]
 
-    def entry(self, item: dict) -> ValueEntry:
+    def entry(self, item: MissingValue) -> ValueEntry:
         """How `item`'s value is entered (values_model.py), knowing the values entered so far."""
         return ValueEntry(item["key"], self.wizard.catalogue, item["question"],
                           self.wizard.values)
@@ -597,7 +609,9 @@ class Bonuses:
 
     def __init__(self, wizard: SetupWizard) -> None:
         self.wizard = wizard
-        self.setup = wizard.options()["setup"]
+        setup = wizard.options()["setup"]
+        assert setup["command"] == "starting_bonus"  # the wizard's step for it (step)
+        self.setup = setup
         self.entries = wizard.entries
         self.player, self.hub = self.setup["player"], self.setup["hub"]
         names = [p["name"] for p in wizard.state["players"]]
@@ -695,15 +709,15 @@ class Bonuses:
         return True
 
     def confirm(self) -> bool:
-        command: dict[str, Any] = {"cmd": "starting_bonus", "player": self.player}
+        fields: dict[str, Any] = {}
         given = list(self.entries)
         for ask in self.asks:
             answers, given = given[:ask.count], given[ask.count:]
             if ask.field == "diplomacy":
-                command["diplomacy"] = {t: answers.count(t) for t in dict.fromkeys(answers)}
+                fields["diplomacy"] = {t: answers.count(t) for t in dict.fromkeys(answers)}
             else:
-                command.setdefault(ask.field, []).extend(answers)
-        return self.wizard.submit(command)
+                fields.setdefault(ask.field, []).extend(answers)
+        return self.wizard.submit(commands.starting_bonus(self.player, **fields))
 
 
 class Answer:
@@ -712,8 +726,9 @@ class Answer:
 
     def __init__(self, wizard: SetupWizard) -> None:
         self.wizard = wizard
-        self.key = wizard.question.key if wizard.question else ""
-        self.title = wizard.question.question if wizard.question else ""
+        question = wizard.question  # a missing value's outcome: its key and question
+        self.key = (question.key or "") if question else ""
+        self.title = (question.question or "") if question else ""
 
     @property
     def entry(self) -> ValueEntry:

@@ -28,6 +28,7 @@ from companion.i18n import _
 from companion.ui.kit.widgets import BACKGROUND, SYMBOL_FONT, StatusStrip
 from companion.ui.shell.routes import ROUTES, destination, game_screen, relaunch_screen, route
 from companion.ui.shell.session import GameSession
+from companion.ui.shell.window import use_app_clipboard
 
 log = logging.getLogger(__name__)
 WIDGETS = Path(__file__).parents[1] / "kit" / "widgets.kv"  # the kit's look, loaded first
@@ -84,14 +85,10 @@ class CompanionApp(App):
         default)."""
         return self.config_path or default_config_path()
 
-    @property
-    def calculator(self) -> Any:
-        """The score calculator's controller."""
-        return self.screens.get_screen("calculator").controller
-
     def build(self) -> Any:
         """The screens and the status strip, in the language of the settings; the game
         store opens here."""
+        use_app_clipboard()  # before the first text field looks for a system clipboard
         self.settings = self._spoken(self.settings)
         i18n.on_change(self._language_changed)
         LabelBase.register(SYMBOL_FONT, os.path.join(kivy.kivy_data_dir, "fonts",

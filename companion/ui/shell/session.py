@@ -1,5 +1,7 @@
-"""The table app's connection to the game store (plain Python, no Kivy): the open game, every
-command through `StoredGame.execute`, and the screen to come back to after a restart.
+"""The table app's connection to the game store (plain Python, no Kivy): the open game, the one
+door for commands (`send`: every command any screen or model runs on the open game, committed
+through `StoredGame.execute`, its outcome in words), and the screen to come back to after a
+restart.
 
 The screen is kept in `screen.json` in the data folder beside the database, written atomically
 when it changes: `{"game": ID or null, "screen": NAME}`. A relaunch opens the screen that
@@ -11,20 +13,23 @@ message, never a crash.
 from __future__ import annotations
 
 import json
+import logging
 import tempfile
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from companion import i18n
 from companion.files import read_script, write_text_atomically
 from companion.i18n import _
-from companion.rules.move import Missing, Refused
+from companion.rules.commands import CommandDict, Outcome, attempt
+from companion.rules.option_types import TableOptions
 from companion.rules.options import options
 from companion.rules.script import parse
-from companion.store import Store, StoredGame
+from companion.rules.state import State
+from companion.store import Store, StoredGame, StoreError
 from companion.store.db import default_db_path
 from companion.ui.shell.routes import OUTSIDE_GAMES
+
+log = logging.getLogger(__name__)
 
 # companion/examples is the project's examples/ (a link there), in every installed copy too
 DEMO_SCRIPT = Path(__file__).resolve().parents[2] / "examples" / "three-players-draft.jsonl"
@@ -41,7 +46,7 @@ class GameSession:
         self.store: Store | None = None
         self.game: StoredGame | None = None
         self.problem = ""
-        self._options: tuple[tuple, dict] | None = None  # (the game's position, its options)
+        self._options: tuple[tuple, TableOptions] | None = None  # (the position, its options)
         self._demo_folder: tempfile.TemporaryDirectory | None = None
         self._screen: dict | None = None  # what screen.json holds
 
@@ -87,7 +92,7 @@ class GameSession:
     # --- the game -------------------------------------------------------------------------
 
     @property
-    def state(self) -> dict:
+    def state(self) -> State:
         """The open game's state (a game must be open)."""
         assert self.game is not None
         return self.game.state
@@ -97,7 +102,7 @@ class GameSession:
         """True when the open game is the demo (its values are example values)."""
         return self.game is not None and self.game.name == DEMO_NAME
 
-    def options(self, ship: str | None = None) -> dict:
+    def options(self, ship: str | None = None) -> TableOptions:
         """What may be done now (the engine's `options`); the whole table's options are
         computed once per position of the game (its steps, undone steps and catalogue) and
         language (their reasons are in words), however often a refresh asks. Treat the result
@@ -127,19 +132,21 @@ class GameSession:
         """True while a player has a Diplomacy bonus to choose."""
         return self.game is not None and bool(self.options()["pending"])
 
-    def execute(self, command: Mapping[str, Any]) -> str:
-        """Run a command and commit it; "" when done, else the reason in words."""
+    def send(self, command: CommandDict) -> Outcome:
+        """The one door: run `command` (made by a builder of companion.rules.commands) on the
+        open game and commit it. Its outcome: applied (the step, stored), refused (a rule's
+        words, `override(reason)` gives it again; or, not overridable, why nothing was done:
+        no game is open, or the commit failed and the game is as it was), or missing (a value
+        the catalogue lacks: `answer(value)` gives it again). `problem` is "" when applied."""
         if self.game is None:
-            return _("No game is open.")
+            return Outcome(command, refused=_("No game is open."), overridable=False)
         try:
-            self.game.execute(command)
-        except Refused as refused:
-            return refused.reason
-        except Missing as missing:
-            return missing.question
-        except Exception as error:  # a failed commit: the game is as it was
-            return str(error)
-        return ""
+            return attempt(self.game, command)
+        except Exception as error:  # a failed commit (or a fault): the game is as it was
+            log.warning("game %s: %.200r not saved: %s", self.game.id, command, error,
+                        exc_info=not isinstance(error, StoreError))
+            return Outcome(command, refused=_("not saved: {error}").format(error=error),
+                           overridable=False)
 
     def new_game(self) -> str:
         """Start an empty game (its first command, `new_game`, comes from setup)."""

@@ -22,11 +22,11 @@ def test_the_condition_then_the_sheet_with_the_winner(tmp_path: Path) -> None:
     assert session.new_game() == ""
     lines = list(parse(read_script(EXAMPLE)))
     for line in lines[:-1]:
-        assert session.execute(line.command) == ""
+        assert session.send(line.command).problem == ""
     steps = session.game.game.steps
     assert trigger_condition(steps) == "Ann has 41 points (40 or more)"
     assert trigger_condition(steps[:10]) == ""
-    assert session.execute(lines[-1].command) == ""
+    assert session.send(lines[-1].command).problem == ""
     sheet = end_sheet(session.state, session.game.catalogue)
     assert (sheet.names, sheet.colors, sheet.totals) == (["Ann", "Bob"], ["red", "blue"],
                                                          [42, 62])

@@ -8,8 +8,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parents[2] / "rules"))
 
+from companion.rules.commands import attempt
 from companion.ui.play.action_model import ActionModel, Panel, prompt_panel
-from companion.ui.play.flows.commands import send
 from companion.ui.play.flows.prompts import bonus_prompts
 from companion.ui.play.flows.ships import ship_flow
 from companion.ui.shell.session import GameSession
@@ -29,7 +29,7 @@ def press(model: ActionModel, tag: str) -> Panel:
 def confirm(table, model: ActionModel) -> None:
     panel = model.panel()
     assert panel.title.endswith("confirm?"), panel
-    outcome = send(table.game.execute, model.flow.command())
+    outcome = attempt(table.game, model.flow.command())
     assert outcome.step is not None, outcome.refused or outcome.question
 
 

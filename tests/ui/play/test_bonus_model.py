@@ -11,8 +11,8 @@ sys.path.insert(0, str(Path(__file__).parents[2] / "rules"))
 
 from tables import Table
 
+from companion.rules.commands import attempt
 from companion.ui.play.action_model import ActionModel, BonusModel, Panel, given_panel
-from companion.ui.play.flows.commands import send
 from companion.ui.play.flows.income import income_flow
 from companion.ui.play.flows.ships import ship_flow
 from companion.ui.play.income_model import power_cards
@@ -43,7 +43,7 @@ def confirm(table: Table, model: ActionModel) -> list[str]:
     """Confirm the preview; the engine accepts it. The preview's lines."""
     panel = model.panel()
     assert panel.title.endswith("confirm?"), panel
-    outcome = send(table.game.execute, model.flow.command())
+    outcome = attempt(table.game, model.flow.command())
     assert outcome.step is not None, outcome.refused or outcome.question
     return panel.lines
 
@@ -182,7 +182,7 @@ def test_b5_transaction_at_income_is_judged_after_the_income(table_catalogue):
     assert buy.allowed  # 0 GEMs now, but the income pays before the transaction
     assert bonus.press(buy.act) == "" and bonus.press(("finish",)) == ""
     assert bonus.panel("Income") is None and flow.abilities.questions() == []
-    outcome = send(table.game.execute, {**flow.command(), "override": "test: no used ship"})
+    outcome = attempt(table.game, {**flow.command(), "override": "test: no used ship"})
     assert outcome.step is not None, outcome.refused
     assert table.player("Ann")["metal"] == RICH["metal"] + 1
 
@@ -207,7 +207,7 @@ def test_a11_and_a12_are_one_tap_picks_on_their_cards(table_catalogue):
         "teal from Hub quarter 3 to Sector 101", "gold from Hub quarter 4 to Sector 101",
         "human from Hub quarter 5 to Sector 101"]
     assert bonus.answer({"slot": 2, "to": 101}) == ""
-    outcome = send(table.game.execute, {**flow.command(), "override": "test: no used ship"})
+    outcome = attempt(table.game, {**flow.command(), "override": "test: no used ship"})
     assert outcome.step is not None, outcome.refused
     assert table.player("Ann")["sectors"][0]["residents"] == ["teal"]
 
@@ -218,7 +218,7 @@ def test_a11_and_a12_are_one_tap_picks_on_their_cards(table_catalogue):
         ("the teal in Sector 102 quarter 1", True),
         ("Sector 102 and its residents (teal)", True), ("nothing: lose 5 points", False)]
     assert bonus.answer({"sector": 102}) == ""
-    outcome = send(table.game.execute, {**flow.command(), "override": "test: no used ship"})
+    outcome = attempt(table.game, {**flow.command(), "override": "test: no used ship"})
     assert outcome.step is not None, outcome.refused
     assert table.player("Ann")["sectors"] == []
 

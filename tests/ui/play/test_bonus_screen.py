@@ -25,7 +25,7 @@ def stored(db: Path, commands: list[dict]) -> None:
     session.open()
     assert session.new_game() == ""
     for command in commands:
-        assert session.execute(command) == "", command
+        assert session.send(command).problem == "", command
     session.close()
 
 

@@ -15,12 +15,12 @@ from tables import Table
 
 from companion.catalogue_files import load_catalogue
 from companion.files import read_script
+from companion.rules.commands import CommandError, adjust, attempt, end_turn, undo
 from companion.rules.game import Game
 from companion.rules.options import options
 from companion.rules.script import parse
 from companion.ui.play.flows.abilities import Abilities
 from companion.ui.play.flows.choices import FlowError
-from companion.ui.play.flows.commands import adjust, end_turn, send, undo
 from companion.ui.play.flows.dice import TappedDice
 from companion.ui.play.flows.income import income_flow
 from companion.ui.play.flows.prompts import bonus_prompts, hub_power_flows
@@ -34,7 +34,7 @@ def flow_for(table, ship_id):
 
 
 def accepted(table, command):
-    outcome = send(table.game.execute, command)
+    outcome = attempt(table.game, command)
     assert outcome.step is not None, outcome.refused or outcome.question
     return outcome
 
@@ -379,9 +379,9 @@ def test_refused_income_shows_the_rule_and_can_be_overridden(table):
     table.set("Ann", gems=9)
     flow = income_flow(table.state, table.catalogue)
     assert not flow.allowed and "7 GEMs or fewer" in flow.reason
-    outcome = send(table.game.execute, flow.command())
+    outcome = attempt(table.game, flow.command())
     assert outcome.step is None and outcome.refused.startswith("Income needs 7 GEMs or fewer")
-    with pytest.raises(FlowError, match="needs a reason"):
+    with pytest.raises(CommandError, match="needs a reason"):
         outcome.override("  ")
     accepted(table, outcome.override("Ann is stuck, the table agrees"))
     assert table.state["notes"][-1]["override"] == "Ann is stuck, the table agrees"
@@ -406,7 +406,7 @@ def test_a_missing_value_becomes_a_question_from_an_example_game():
     flow.plan_human(0, "observe")
     given = lines[line].command["catalogue"]
     command, asked = flow.command(), []
-    while (outcome := send(game.execute, command)).step is None:
+    while (outcome := attempt(game, command)).step is None:
         assert outcome.refused is None, outcome.refused
         asked.append(outcome.question)
         command = outcome.answer(given[outcome.key])
@@ -427,23 +427,23 @@ def test_a_bonus_level_the_catalogue_lacks_is_offered_and_asked_when_chosen():
                         "rolled": ["food", "water", "metal", "human", "human", "food"],
                         "keep": ["food", "metal", "human", "human"],
                         "humans": ["observe", "observe"]}
-    assert send(game.execute, expedition).step is not None
+    assert attempt(game, expedition).step is not None
     (prompt,) = bonus_prompts(game.state, catalogue)
     assert [c.label for c in prompt.choices] == ["1 GEM", "2 GEMs", "1 point",
                                                   "level 3: ? (asked)"]
     points = game.state["players"][1]["points"]
-    outcome = send(game.execute, prompt.command([3]))
+    outcome = attempt(game, prompt.command([3]))
     assert outcome.step is None and outcome.refused is None
     assert outcome.question == "What does level 3 of the Expedition Diplomacy track give?"
-    assert send(game.execute, outcome.answer({"points": 2})).step is not None
+    assert attempt(game, outcome.answer({"points": 2})).step is not None
     assert game.state["players"][1]["points"] == points + 2
     assert game.state["pending"] == []
 
 
 def test_adjust_any_counter_with_a_note(table):
-    with pytest.raises(FlowError, match="note"):
+    with pytest.raises(CommandError, match="note"):
         adjust("Ann", "gems", " ", delta=1)
-    with pytest.raises(FlowError, match="counts"):
+    with pytest.raises(CommandError, match="counts"):
         adjust("supply", "gems", "why", delta=1)
     gems = table.player("Ann")["gems"]
     accepted(table, adjust("Ann", "gems", "a GEM under the board", delta=1))

@@ -21,7 +21,7 @@ def demo(tmp_path: Path) -> Iterator[GameSession]:
     session.open_demo()
     for command in ({"cmd": "diplomacy_bonus", "player": "Bob", "levels": [1]},
                     {"cmd": "end_turn"}, {"cmd": "income", "player": "Ann"}, {"cmd": "end_turn"}):
-        assert session.execute(command) == ""
+        assert session.send(command).problem == ""
     yield session
     session.close()
 
@@ -40,8 +40,8 @@ def test_an_optional_power_is_a_card_with_the_tracks(demo: GameSession) -> None:
 
 def test_relocations_list_each_resident_and_show_its_place_before_and_after(
         demo: GameSession) -> None:
-    assert demo.execute({"cmd": "income", "player": "Bob"}) == ""
-    assert demo.execute({"cmd": "end_turn"}) == ""
+    assert demo.send({"cmd": "income", "player": "Bob"}).problem == ""
+    assert demo.send({"cmd": "end_turn"}).problem == ""
     flow = income_flow(demo.state, demo.game.catalogue)
     moves = relocations(flow)
     assert moves[0].label == "pink (P) in Sector 121 quarter 1 -> Sector 121: 1 GEM"
@@ -52,6 +52,6 @@ def test_relocations_list_each_resident_and_show_its_place_before_and_after(
 
 
 def test_a_refused_income_is_previewed_as_the_rule_it_breaks(demo: GameSession) -> None:
-    assert demo.execute({"cmd": "income", "player": "Bob"}) == ""
+    assert demo.send({"cmd": "income", "player": "Bob"}).problem == ""
     assert dry_run(demo.state, demo.game.catalogue, {"cmd": "income", "player": "Bob"}) == [
         "Refused: Bob has already taken an action this turn: end the turn first"]

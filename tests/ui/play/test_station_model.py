@@ -22,7 +22,7 @@ def test_residents_placed_this_turn_count_from_the_next(tmp_path: Path) -> None:
     assert ("gems", 1, "1 GEM") in cat.counters
     for command in ({"cmd": "diplomacy_bonus", "player": "Bob", "levels": [1]},
                     {"cmd": "end_turn"}):
-        assert session.execute(command) == ""
+        assert session.send(command).problem == ""
     cat = station_view(session.state, session.game.catalogue, "Cat")
     assert [d.active for d in cat.wings["pink"][0].quarters] == [True, True]
     assert supply_counters(session.state)[0] == ("human", 20, "Humans 20")

@@ -33,7 +33,7 @@ def view(session: GameSession):
 
 def test_the_table_shows_whose_turn_numbers_ships_and_supply(demo: GameSession) -> None:
     assert demo.is_demo
-    assert demo.execute({"cmd": "diplomacy_bonus", "player": "Bob", "levels": [1]}) == ""
+    assert demo.send({"cmd": "diplomacy_bonus", "player": "Bob", "levels": [1]}).problem == ""
     table = view(demo)
     assert (table.active, table.active_color) == ("Cat", "yellow")
     assert table.heading == "Turn 9 · Next ends the turn"
@@ -72,7 +72,7 @@ def test_the_numbers_that_changed_are_named(demo: GameSession) -> None:
     """Bob's bonus (2 GEMs) changes his GEMs; nothing is lit the first time."""
     before = view(demo)
     assert changed_numbers(None, before) == set()
-    assert demo.execute({"cmd": "diplomacy_bonus", "player": "Bob", "levels": [1]}) == ""
+    assert demo.send({"cmd": "diplomacy_bonus", "player": "Bob", "levels": [1]}).problem == ""
     assert changed_numbers(before, view(demo)) == {("Bob", "gems")}
 
 
@@ -80,7 +80,7 @@ def test_undo_is_named_by_what_the_player_did(demo: GameSession) -> None:
     """Income is named by the income taken (not its first event, the used ships' GEMs going
     back); the other steps by their first event that is not bookkeeping."""
     def named(command: dict) -> str:
-        assert demo.execute(command) == ""
+        assert demo.send(command).problem == ""
         return view(demo).undo
 
     assert named({"cmd": "diplomacy_bonus", "player": "Bob", "levels": [1]}) == \
@@ -107,7 +107,7 @@ def test_setup_steps_are_named_by_what_was_set_up(tmp_path: Path) -> None:
     names = {}
     script = Path(__file__).resolve().parents[3] / "examples" / "two-players-first-game.jsonl"
     for line in parse(read_script(script)):
-        assert session.execute(line.command) == ""
+        assert session.send(line.command).problem == ""
         names.setdefault(line.command["cmd"], undo_text(session.game.game.steps[-1].events))
         if line.command["cmd"] == "income":
             break

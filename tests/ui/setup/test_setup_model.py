@@ -4,17 +4,25 @@ empty catalogue overlay, every value given the way the app gives it (TEST values
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
 
 from companion import i18n
 from companion.catalogue_files import load_catalogue
+from companion.rules.commands import attempt
 from companion.rules.game import Game
 from companion.ui.setup import setup_model as model
 
 sys.path.insert(0, str(Path(__file__).parents[2] / "rules"))
 from tables import table_values
+
+
+def wizard_for(game):
+    """The wizard on an engine's Game, its commands sent as the session sends them (the
+    engine's verdicts as outcomes), without a store."""
+    return model.SetupWizard(game, partial(attempt, game))
 
 
 @pytest.fixture
@@ -97,7 +105,7 @@ def finish(wizard, value, picks=None, answers=None):
 
 def test_a_three_player_first_game_from_an_empty_overlay(empty):
     game = Game(empty)
-    wizard = model.SetupWizard(game)
+    wizard = wizard_for(game)
     assert wizard.name == "Players" and wizard.steps() == list(model.STEPS)
     enter_players(wizard, ["Ann", "Björn", "Cäcilie"], first_game=True)
     assert wizard.steps() == [s for s in model.STEPS if s != "Hubs"]
@@ -129,7 +137,7 @@ def test_a_three_player_first_game_from_an_empty_overlay(empty):
 
 def test_a_four_player_draft_with_advanced_hubs(empty):
     game = Game(empty)
-    wizard = model.SetupWizard(game)
+    wizard = wizard_for(game)
     enter_players(wizard, ["Ann", "Bob", "Cat", "Dan"], advanced=True)
     count_aliens(wizard, {"teal": 23, "pink": 22, "brown": 23, "gold": 22})
     lay_display(wizard)
@@ -169,7 +177,7 @@ def test_a_four_player_draft_with_advanced_hubs(empty):
 
 
 def test_names_with_umlauts_colours_and_their_problems(empty):
-    wizard = model.SetupWizard(Game(empty))
+    wizard = wizard_for(Game(empty))
     step = wizard.step
     step.set_name(0, "Jürgen")
     step.set_name(1, "Jürgen")
@@ -192,7 +200,7 @@ def test_names_with_umlauts_colours_and_their_problems(empty):
 
 def test_the_engine_says_why_and_back_steps_back(empty):
     game = Game(empty)
-    wizard = model.SetupWizard(game)
+    wizard = wizard_for(game)
     enter_players(wizard, ["Ann", "Bob"])
     for color in ("teal", "pink", "brown", "gold"):
         wizard.step.set_aliens(color, 1)
@@ -222,7 +230,7 @@ def to_the_values(wizard: model.SetupWizard) -> None:
 
 
 def test_a_value_is_checked_as_the_catalogue_checks_it(empty):
-    wizard = model.SetupWizard(Game(empty))
+    wizard = wizard_for(Game(empty))
     to_the_values(wizard)
     values = wizard.step
     key = values.open[0]["key"]
@@ -244,7 +252,7 @@ def test_a_value_is_checked_as_the_catalogue_checks_it(empty):
 
 def test_a_value_refused_in_german_says_so_in_german(empty):
     """The wizard's refusal comes from the catalogue's fields, not its English words."""
-    wizard = model.SetupWizard(Game(empty))
+    wizard = wizard_for(Game(empty))
     to_the_values(wizard)
     values = wizard.step
     key = values.open[0]["key"]
@@ -262,21 +270,21 @@ def test_a_value_refused_in_german_says_so_in_german(empty):
 
 def test_a_setup_resumed_after_a_restart_goes_on_where_it_was(empty):
     game = Game(empty)
-    wizard = model.SetupWizard(game)
+    wizard = wizard_for(game)
     to_the_values(wizard)
     value = tile_values(empty)
     for item in wizard.step.open:
         wizard.step.enter(item["key"], value(item["key"]))
     wizard.step.done()
     assert wizard.step.confirm()
-    again = model.SetupWizard(game)  # the app relaunched
+    again = wizard_for(game)  # the app relaunched
     assert again.name == "Starting bonuses" and again.step.player == "Bob"
     again.back()  # Bob has not taken his yet: undoes Ann's
     assert again.name == "Values from the tiles"
 
 
 def test_the_values_step_shows_one_component_per_panel(empty):
-    wizard = model.SetupWizard(Game(empty))
+    wizard = wizard_for(Game(empty))
     to_the_values(wizard)
     values = wizard.step
     total = len(values.components)
@@ -294,7 +302,7 @@ def test_the_values_step_shows_one_component_per_panel(empty):
 
 def test_a_name_typed_on_the_on_screen_keyboard_is_checked_before_it_is_taken(empty):
     """The setup's name keyboard (a table with only a touchscreen) asks the wizard first."""
-    step = model.SetupWizard(Game(empty)).step
+    step = wizard_for(Game(empty)).step
     step.set_name(0, "Ann")
     assert step.name_problem(1, "Jörg Süßbär") is None
     assert step.name_problem(1, "Ann ") == "another player is called Ann"
@@ -312,7 +320,7 @@ def test_a_ship_to_discard_is_offered_by_its_design(empty):
     """A-5's starting bonus: one of the two Level-2 ships drafted is discarded; the buttons
     say which design, the command names the ship."""
     game = Game(empty)
-    wizard = model.SetupWizard(game)
+    wizard = wizard_for(game)
     enter_players(wizard, ["Ann", "Bob"], advanced=True)
     count_aliens(wizard, {"teal": 13, "pink": 12, "brown": 13, "gold": 12})
     lay_display(wizard)

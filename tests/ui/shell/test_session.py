@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from companion import i18n
+from companion.rules.commands import redo, undo
 from companion.rules.game import Game
 from companion.rules.message import event_text
 from companion.ui.settings.catalogue_model import CatalogueBrowser
@@ -17,8 +18,8 @@ def test_commands_are_committed_and_the_screen_is_kept(tmp_path: Path) -> None:
     session = GameSession(db, overlay)
     session.open_demo()
     assert session.waiting()
-    assert session.execute({"cmd": "diplomacy_bonus", "player": "Bob", "levels": [0]}) == ""
-    assert "has already" in session.execute({"cmd": "income", "player": "Cat"})
+    assert session.send({"cmd": "diplomacy_bonus", "player": "Bob", "levels": [0]}).problem == ""
+    assert "has already" in session.send({"cmd": "income", "player": "Cat"}).problem
     session.remember_screen("table")
     state = session.state
     session.close()
@@ -33,7 +34,7 @@ def test_a_store_problem_is_a_message(tmp_path: Path) -> None:
     session = GameSession(tmp_path, tmp_path / "overlay.json")  # a folder, not a database
     session.open()
     assert session.problem.startswith("The game store could not be opened:")
-    assert session.game is None and session.execute({"cmd": "end_turn"}) == "No game is open."
+    assert session.game is None and session.send({"cmd": "end_turn"}).problem == "No game is open."
     assert session.new_game() != ""
 
 
@@ -52,10 +53,10 @@ def test_options_are_computed_once_per_position(tmp_path: Path) -> None:
     session.open_demo()
     first = session.options()
     assert session.options() is first
-    assert session.execute({"cmd": "diplomacy_bonus", "player": "Bob", "levels": [0]}) == ""
+    assert session.send({"cmd": "diplomacy_bonus", "player": "Bob", "levels": [0]}).problem == ""
     after = session.options()
     assert after is not first and not after["pending"]
-    assert session.execute({"cmd": "undo"}) == ""
+    assert session.send({"cmd": "undo"}).problem == ""
     assert session.options()["pending"] == first["pending"]
     session.close()
 
@@ -124,7 +125,7 @@ def test_the_open_game_reads_in_the_language_spoken_now(tmp_path: Path, monkeypa
             patched.setattr(Game, "perform", None)  # a change of language replays nothing
             german = [event_text(e) for e in session.game.game.steps[-1].events]
             assert german != english and session.options() is not options
-        assert session.execute({"cmd": "undo"}) == "" and session.execute({"cmd": "redo"}) == ""
+        assert session.send(undo()).problem == "" and session.send(redo()).problem == ""
         assert [event_text(e) for e in session.game.game.steps[-1].events] == german
         session.close()
         again = GameSession(db, overlay)

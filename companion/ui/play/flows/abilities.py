@@ -9,20 +9,21 @@ from typing import Any
 
 from companion.i18n import _
 from companion.rules.catalogue import Catalogue
+from companion.rules.commands import CommandDict
 from companion.rules.ledger import describe
+from companion.rules.option_types import AbilityNeed, Asked, BonusOffer, Place
 from companion.rules.options import bonus_offer
 from companion.rules.state import State
 from companion.ui.play.flows.choices import FlowError, place_text
-from companion.ui.play.flows.dice import Dice
 from companion.ui.play.flows.parts import Bonus, bonus_entry
 
 # The engine's offer for a bonus action (source, kind), as the command now stands; None when
 # the engine will not ask for it (BonusOffers).
-OfferNow = Callable[[str, str], "dict | None"]
+OfferNow = Callable[[str, str], BonusOffer | None]
 
 
 # options.bonus_offer with the game: (source, kind, command so far) -> the offer.
-Judge = Callable[[str, str, dict], "dict | None"]
+Judge = Callable[[str, str, CommandDict], BonusOffer | None]
 
 
 class BonusOffers:
@@ -31,11 +32,11 @@ class BonusOffers:
     Sector 321's dice see Sector 321 built and a transaction the resources just gained. Asked
     again only when the command changes (the bonus action's own details aside)."""
 
-    def __init__(self, judge: Judge, command: Callable[[], dict]) -> None:
+    def __init__(self, judge: Judge, command: Callable[[], CommandDict]) -> None:
         self.judge, self.command = judge, command
-        self.known: dict[str, tuple[str, dict | None]] = {}
+        self.known: dict[str, tuple[str, BonusOffer | None]] = {}
 
-    def __call__(self, source: str, kind: str) -> dict | None:
+    def __call__(self, source: str, kind: str) -> BonusOffer | None:
         command = self.command()
         command["bonus"] = {k: v for k, v in command.get("bonus", {}).items() if k != source}
         key = json.dumps(command, sort_keys=True, default=str)
@@ -61,7 +62,7 @@ class Abilities:
     use an optional one, its choice, where a resident goes, the resource paid, a bonus action's
     details (entered on its entry, built from the engine's offer where it fires: `entry`)."""
 
-    def __init__(self, needs: Sequence[dict], offers: OfferNow | None = None) -> None:
+    def __init__(self, needs: Sequence[AbilityNeed], offers: OfferNow | None = None) -> None:
         self.needs = {need["source"]: need for need in needs}
         self.used: set[str] = set()
         self.choices: dict[str, list[Any]] = {}
@@ -69,7 +70,7 @@ class Abilities:
         self.bonus: dict[str, Any] = {}
         self.offers = offers
         self.entries: dict[str, Bonus] = {}
-        self.built_from: dict[str, dict] = {}  # the offer each entry was built from
+        self.built_from: dict[str, BonusOffer] = {}  # the offer each entry was built from
         self.values: dict[str, Any] = {}  # catalogue values given before a bonus action
 
     def entry(self, source: str) -> Bonus | None:
@@ -81,8 +82,7 @@ class Abilities:
             return None
         if source in self.bonus and source in self.entries:
             return self.entries[source]
-        offer = (self.offers(source, need["kind"]) if self.offers is not None
-                 else need.get("offer"))
+        offer = self.offers(source, need["kind"]) if self.offers is not None else None
         if offer is None:
             self.entries.pop(source, None)
             return None
@@ -90,7 +90,7 @@ class Abilities:
             self.entries[source], self.built_from[source] = bonus_entry(need, offer), offer
         return self.entries[source]
 
-    def asks(self, source: str) -> dict | None:
+    def asks(self, source: str) -> Asked | None:
         """A value the catalogue lacks that the engine needs before it gets to `source`'s
         bonus action (Sector 321's cost before its dice): {"key", "question"}, to give first
         (`values`) so the bonus action is offered where it fires; else None."""
@@ -141,17 +141,17 @@ class Abilities:
         entry = self.entry(source)
         if entry is None:
             raise FlowError(_("{source}: nothing to enter now").format(source=source))
-        missing = (entry.dice_questions() if isinstance(entry, Dice)
-                   else [] if entry.detail() else [_("choose one")])
+        missing = entry.unanswered()
         if missing:
             raise FlowError(f"{source}: {missing[0]}")
         self.give_bonus(source, entry.detail())
 
-    def places(self, source: str) -> list:
+    def places(self, source: str) -> list[Place]:
         """The free quarters for the resident `source` gains (of the species chosen)."""
         need = self._need(source)
-        picked = self.choices.get(source) or need.get("choice") or list(need.get("where", {}))
-        return need.get("where", {}).get(picked[0] if picked else None, [])
+        where = need.get("where", {})
+        picked = self.choices.get(source) or need.get("choice") or list(where)
+        return where.get(picked[0], []) if picked else []
 
     def questions(self) -> list[tuple[str, str]]:
         """What is still to answer, as (source, what): "choice", "where", "pay", "bonus"."""
@@ -182,12 +182,17 @@ class Abilities:
     def fields(self) -> dict:
         """The command fields the answers make (`use`, `choices`, `where`, `bonus`, and the
         `catalogue` values given before a bonus action)."""
-        choices = {source: picked if self.needs.get(source, {}).get("times") else picked[0]
+        def asked_times(source: str) -> bool:
+            """Whether `source`'s choice is asked several times (a list in the command)."""
+            need = self.needs.get(source)
+            return need is not None and bool(need.get("times"))
+
+        choices = {source: picked if asked_times(source) else picked[0]
                    for source, picked in self.choices.items()}
         where = dict(self.where)
         for source, entry in self.entries.items():
-            if isinstance(entry, Dice) and entry.human_places and source in self.bonus:
-                where["human"] = list(entry.human_places)
+            if source in self.bonus:
+                where.update(entry.where())
         found = {"use": sorted(self.used), "choices": choices, "where": where,
                  "bonus": dict(self.bonus), "catalogue": dict(self.values)}
         return {key: value for key, value in found.items() if value}
@@ -205,7 +210,7 @@ class Abilities:
                 found += [f"{source}: {line}" for line in self.entries[source].entry_lines()]
         return found
 
-    def _need(self, source: str) -> dict:
+    def _need(self, source: str) -> AbilityNeed:
         if source not in self.needs:
             raise FlowError(_("no ability of {source} fires here").format(source=source))
         return self.needs[source]

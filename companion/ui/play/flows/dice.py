@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from companion.i18n import _
 from companion.rules.ledger import describe
+from companion.rules.option_types import AbilityNeed, BonusOffer, DiceOffer, HumanOffer
 from companion.ui.kit.dice_camera_model import UNSURE
 from companion.ui.kit.wording import word, words
 from companion.ui.play.flows.choices import (
+    Button,
     Choice,
+    Entry,
     FlowError,
+    Panel,
     amounts_text,
     choose_among,
     place_text,
@@ -48,18 +53,22 @@ class TappedDice:
         return [1.0] * len(self.faces)
 
 
-class Dice:
+class Dice(Entry):
     """Expedition dice: rolled and entered (faces tapped, or a reading), kept up to the
     capacity, each Human kept observed or recruited, rerolls where the station allows. An
     Expedition ship's, or a bonus roll's (225, 321, A-3)."""
 
-    def __init__(self, offer: dict) -> None:
+    ACTS: ClassVar[Mapping[str, str]] = {
+        "die": "tap", "read": "read_taps", "camera": "read", "keep": "keep",
+        "reroll": "reroll", "kept": "choose_kept", "human": "plan_human"}
+
+    def __init__(self, offer: DiceOffer) -> None:
         self.dice: int | None = offer["dice"]
         self.capacity: int | None = offer["keep"]
         self.rerolls_allowed: int = offer["rerolls"] or 0
         self.rerolls = 0
         self.faces: list[str] = list(offer["faces"])
-        self.human_offer: dict = offer["humans"]
+        self.human_offer: HumanOffer = offer["humans"]
         self.tapped = TappedDice()
         self.reading: DiceReading | None = None
         self.kept: Counter = Counter()
@@ -73,6 +82,16 @@ class Dice:
                 cost=amounts_text(self.human_offer["recruit"])),
                    self.human_offer["recruit_reason"] is None,
                    self.human_offer["recruit_reason"])]
+
+    @classmethod
+    def offered(cls, need: AbilityNeed, offer: BonusOffer) -> Dice:
+        if "faces" not in offer:
+            raise TypeError(f"{need['source']}: {sorted(offer)} is not a dice offer")
+        return cls(offer)
+
+    def tap(self, face: str, step: int = 1) -> None:
+        """One more (step=-1: one fewer) die rolled showing `face`."""
+        self.tapped.tap(face, step)
 
     def read(self, reading: DiceReading) -> None:
         """The dice rolled (taps or camera); what was kept is chosen again."""
@@ -154,6 +173,13 @@ class Dice:
         return asked + [_("Human {number}: observe or recruit").format(number=i + 1)
                         for i, p in enumerate(self.humans) if p is None]
 
+    def unanswered(self) -> list[str]:
+        return self.dice_questions()
+
+    def where(self) -> dict:
+        """Where the Humans recruited go, when there was a choice."""
+        return {"human": list(self.human_places)} if self.human_places else {}
+
     def detail(self) -> dict:
         """The dice rolled and kept, and each Human's plan (a bonus roll's details)."""
         return {"rolled": self.reading.faces if self.reading else [],
@@ -167,3 +193,53 @@ class Dice:
             _(" to {place}").format(place=place_text(self.human_to[i])) if i in self.human_to
             else "")
             for i, p in enumerate(self.humans) if p]
+
+    def panel(self, title: str, finish: tuple) -> Panel | None:
+        """Tap the faces rolled, then the dice kept (and a reroll where allowed), then observe
+        or recruit each Human kept; None once all is answered."""
+        roll = _("Roll {dice} · keep {keep}").format(dice=self.dice, keep=self.capacity)
+        if self.reading is None:
+            entered = len(self.tapped.faces)
+            buttons = [b for face in self.faces for b in (
+                Button(f"die:{face}", f"{word(face)}: {self.tapped.counts.get(face, 0)}",
+                       ("die", face, 1)),
+                Button(f"die-less:{face}", f"{word(face)} −1", ("die", face, -1)))]
+            return Panel(f"{title}: {roll}", [*buttons, Button(
+                "action:dice", _("These {count} dice").format(count=entered), ("read",),
+                entered == self.dice,
+                _("enter the {dice} dice rolled ({entered} entered)").format(dice=self.dice,
+                                                                             entered=entered))],
+                [_("Tap a face once per die showing it.")], cols=2, reads=self)
+        if not self.kept_chosen:
+            rolled = Counter(self.reading.faces)
+            buttons = [b for face in self.faces if rolled[face] for b in (
+                Button(f"keep:{face}", _("keep {face}: {kept} of {rolled}").format(
+                    face=word(face), kept=self.kept[face], rolled=rolled[face]),
+                       ("keep", face, 1), on=bool(self.kept[face])),
+                Button(f"keep-less:{face}", f"{word(face)} −1", ("keep", face, -1)))]
+            if self.rerolls < self.rerolls_allowed:
+                buttons.append(Button("action:reroll", _("Reroll"), ("reroll",)))
+            buttons.append(Button("action:kept", _("Keep these"), ("kept",),
+                                  bool(self.kept.total()), _("keep at least one die")))
+            return Panel(_("{title}: {roll} · which dice are kept?").format(title=title,
+                                                                             roll=roll),
+                         buttons, [_("Rolled: {faces}").format(faces=words(self.reading.faces))],
+                         cols=2)
+        for index, plan in enumerate(self.humans):
+            if plan is None:
+                return Panel(_("{title}: Human {number}: observe or recruit?").format(
+                    title=title, number=index + 1), self.human_buttons(index))
+        return None
+
+    def human_buttons(self, index: int) -> list[Button]:
+        """Observe, or Recruit (to each free quarter when there is a choice)."""
+        places = self.human_offer["where"]
+        found = []
+        for choice in self.human_choices:
+            targets = places if choice.value == "recruit" and len(places) > 1 else [None]
+            for where in targets:
+                to = "" if where is None else _(" to {place}").format(place=where)
+                found.append(Button(f"human:{choice.value}:{where}", choice.label + to,
+                                    ("human", index, choice.value, where), choice.allowed,
+                                    choice.reason or ""))
+        return found

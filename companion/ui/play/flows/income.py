@@ -6,31 +6,33 @@ from collections import Counter
 from typing import Any
 
 from companion.i18n import _
+from companion.rules import commands
 from companion.rules.catalogue import Catalogue
 from companion.rules.ledger import describe
+from companion.rules.option_types import HumanThenIncomeOption, IncomeLine, Relocation, TableOptions
 from companion.rules.options import options
 from companion.rules.state import State
 from companion.ui.kit.wording import word
 from companion.ui.play.flows.abilities import Abilities, BonusOffers, Judge, judge
-from companion.ui.play.flows.choices import FlowError
+from companion.ui.play.flows.choices import FlowError, turn_player
 
 
 class IncomeFlow:
     """Income: eligibility and its reason, a receipt of every line, the optional income
     powers, relocations at 1 GEM each (or Hub A-8's Human first)."""
 
-    def __init__(self, found: dict, judge: Judge | None = None) -> None:
-        self.player: str = found["turn"]["player"]
+    def __init__(self, found: TableOptions, judge: Judge | None = None) -> None:
+        self.player: str = turn_player(found)
         offer = found["income"]
         self.allowed: bool = offer["allowed"]
         self.reason: str | None = offer["reason"]
-        self.lines: list[dict] = offer["lines"]
+        self.lines: list[IncomeLine] = offer["lines"]
         self.abilities = Abilities(offer["powers"], None if judge is None
                                    else BonusOffers(judge, self.command))
         self.gems_per_move: int = offer["relocation_gems"]
-        self.residents = offer["relocations"]
+        self.residents: list[Relocation] = offer["relocations"]
         self.moves: list[dict] = []
-        self.human_offer: dict | None = found["human_then_income"]
+        self.human_offer: HumanThenIncomeOption | None = found["human_then_income"]
         self.human_first = False
 
     def receipt(self) -> list[str]:
@@ -71,18 +73,15 @@ class IncomeFlow:
             raise FlowError(self.human_offer["reason"])
         self.human_first, self.moves = True, []
 
-    def command(self) -> dict:
+    def command(self) -> commands.Income | commands.HumanThenIncome:
         if self.human_first:
-            return {"cmd": "human_then_income", "player": self.player,
-                    **self.abilities.fields()}
-        found = {"cmd": "income", "player": self.player, **self.abilities.fields()}
-        if self.moves:
-            found["relocate"] = list(self.moves)
-        return found
+            return commands.human_then_income(self.player, **self.abilities.fields())
+        return commands.income(self.player, relocate=list(self.moves) or None,
+                               **self.abilities.fields())
 
     def preview(self) -> list[str]:
-        lines = ([f"{self.human_offer['source']}: {self.human_offer['text']}"]
-                 if self.human_first else [])
+        human = self.human_offer if self.human_first else None  # gain_human_first: an offer
+        lines = [f"{human['source']}: {human['text']}"] if human is not None else []
         lines += self.receipt() + self.abilities.lines()
         lines += [_("moves the resident of {source} quarter {quarter} to {to}: {gems} GEM").format(
                   source=m["from"], quarter=m["slot"] + 1, to=m["to"], gems=self.gems_per_move)

@@ -1,33 +1,52 @@
 """The parts a bonus action is entered with: transactions, Diplomacy tracks, picks of residents
-or Sectors, or dice (`bonus_entry` gives the part for the engine's need)."""
+or Sectors, or dice. ENTRIES is the one table of them, by the name the engine gives the detail
+(`options.BONUS_DETAILS`); `bonus_entry` builds the entry for the engine's need."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
 from companion.i18n import _
+from companion.rules.option_types import (
+    AbilityNeed,
+    BonusOffer,
+    Pick,
+    PicksBonus,
+    Place,
+    ResidentOffer,
+    TracksOffer,
+    TransactionsOffer,
+)
 from companion.rules.words import track_name
-from companion.ui.kit.wording import word, words
+from companion.ui.kit.wording import ALIEN_LETTERS, word, words
 from companion.ui.play.flows.choices import (
+    Button,
     Choice,
+    Entry,
     FlowError,
+    Panel,
     amounts_text,
+    choice_buttons,
     choose_among,
     count_text,
+    done_button,
     place_text,
 )
 from companion.ui.play.flows.dice import Dice
 
 
-class Transactions:
+class Transactions(Entry):
     """Transport transactions (Aliens by colour, gold, trades, buying) up to the limit: a
     Transport ship's, or a bonus action's (B-5, 206, 218, 301, A-3)."""
 
-    def __init__(self, offer: dict, limit: int | None, name: str) -> None:
+    ACTS: ClassVar[Mapping[str, str]] = {"alien": "add_resident", "trade": "add_trade",
+                                         "buy": "add_buy", "remove": "remove"}
+
+    def __init__(self, offer: TransactionsOffer, limit: int | None, name: str) -> None:
         self.offer, self.limit, self.name = offer, limit, name
-        self.residents = {item.get("color", "gold"): item
-                          for item in [*offer["aliens"], offer["gold"]]}
+        self.residents: dict[str, ResidentOffer] = {
+            item.get("color", "gold"): item for item in [*offer["aliens"], offer["gold"]]}
         self.aliens = [Choice(color, _("{color} Alien ({left} left): {cost}").format(
                                   color=word(color), left=item["in_supply"],
                                   cost=amounts_text(item["cost"])), item["allowed"],
@@ -40,6 +59,12 @@ class Transactions:
                               gems=offer["buy"]["gems"]),
                           offer["buy"]["allowed"], offer["buy"]["reason"])
         self.items: list[dict] = []
+
+    @classmethod
+    def offered(cls, need: AbilityNeed, offer: BonusOffer) -> Transactions:
+        if "aliens" not in offer:
+            raise TypeError(f"{need['source']}: {sorted(offer)} is not a transactions offer")
+        return cls(offer, offer["transactions"], need["source"])
 
     def add_resident(self, color: str, where: Any = None) -> None:
         """An Alien of `color` ("gold" for a gold one), to `where` when there is a choice."""
@@ -83,8 +108,42 @@ class Transactions:
         """The bonus action's details: the transactions, in order."""
         return list(self.items)
 
+    def panel(self, title: str, finish: tuple) -> Panel:
+        """Aliens by colour (one button per free quarter when there is a choice), gold, the
+        trade pairs, buying; the transactions chosen so far, each with a remove button."""
+        buttons = []
+        for choice in self.aliens:
+            color = choice.value
+            places: Sequence[Place | None] = self.residents[color]["where"] or [None]
+            for where in places:
+                to = _(" to {place}").format(place=where) if len(places) > 1 else ""
+                buttons.append(Button(f"alien:{color}:{where}",
+                                      f"({ALIEN_LETTERS[color]}) {choice.label}{to}",
+                                      ("alien", color, where), choice.allowed,
+                                      choice.reason or ""))
+        for pair in self.trades:
+            for gain in self.offer["trade"]["gain"]:
+                buttons.append(Button(f"trade:{'+'.join(pair.value)}:{gain}",
+                                      _("{pay} for 1 {gain}").format(pay=pair.label,
+                                                                     gain=word(gain)),
+                                      ("trade", pair.value, gain)))
+        for gain in self.offer["buy"]["gain"]:
+            buttons.append(Button(f"buy:{gain}", _("buy 1 {gain} for {gems} GEMs").format(
+                                      gain=word(gain), gems=self.offer["buy"]["gems"]),
+                                  ("buy", gain), self.buy.allowed, self.buy.reason or ""))
+        chosen = self.entry_lines()
+        buttons += [Button(f"remove:{i}", _("remove: {transaction}").format(transaction=line),
+                           ("remove", i))
+                    for i, line in enumerate(chosen)]
+        question = (_("{title}: transactions") if self.limit is None
+                    else _("{title}: transactions ({made} of {limit})"))
+        done = done_button(finish, bool(self.detail()), _("add a transaction"))
+        return Panel(question.format(title=title, made=len(self.items), limit=self.limit),
+                     [*buttons, done], chosen or [_("No transaction yet.")], cols=2)
 
-def transaction_line(item: dict, residents: dict, offer: dict) -> str:
+
+def transaction_line(item: dict, residents: Mapping[str, ResidentOffer],
+                     offer: TransactionsOffer) -> str:
     kind = item["type"]
     if kind in ("alien", "gold"):
         color = item.get("color", "gold")
@@ -100,11 +159,15 @@ def transaction_line(item: dict, residents: dict, offer: dict) -> str:
                                                      gain=word(item["gain"]))
 
 
-class Tracks:
+class Tracks(Entry):
     """Diplomacy tracks to advance on, each with its lobbying cost (or free): a Diplomacy
-    ship's, or a bonus action's (117, 306, A-7)."""
+    ship's, or a bonus action's (117, 306, A-7); a bonus action's is one tap on its income
+    card."""
 
-    def __init__(self, offer: dict, name: str) -> None:
+    ACTS: ClassVar[Mapping[str, str]] = {"track": "choose"}
+    CARD = "pick"
+
+    def __init__(self, offer: TracksOffer, name: str) -> None:
         self.most: int | None = offer["tracks_at_most"]
         self.name = name
         self.tracks = [Choice(t["track"], _("{track}: level {level} -> {next}, {cost}").format(
@@ -115,6 +178,12 @@ class Tracks:
                               t["allowed"], t["reason"])
                        for t in offer["tracks"]]
         self.chosen: list[str] = []
+
+    @classmethod
+    def offered(cls, need: AbilityNeed, offer: BonusOffer) -> Tracks:
+        if "tracks" not in offer:
+            raise TypeError(f"{need['source']}: {sorted(offer)} is not a tracks offer")
+        return cls(offer, need["source"])
 
     def choose(self, track: str) -> None:
         """Take (or, tapped again, leave) a track, up to the number of tracks."""
@@ -135,16 +204,49 @@ class Tracks:
         """The tracks chosen (a bonus action's details)."""
         return list(self.chosen)
 
+    def panel(self, title: str, finish: tuple) -> Panel:
+        """Each track (a chosen one on), and Done."""
+        question = (_("{title}: lobby on which track?") if self.most is None
+                    else _("{title}: lobby on which track (up to {most})?"))
+        return Panel(question.format(title=title, most=self.most), [
+            *(Button(b.tag, b.label, b.act, b.allowed, b.reason, b.act[1] in self.chosen)
+              for b in choice_buttons("track", self.tracks)),
+            done_button(finish, bool(self.detail()), _("choose a track"))])
 
-class Picks:
-    """One of the choices the engine offers for a bonus action: 326's free Sector, A-11's Hub
-    resident moving out, what A-12 returns to the supply."""
+    def card_choices(self) -> list[Choice]:
+        return self.tracks
 
-    def __init__(self, offer: dict, what: str) -> None:
-        self.what = what
-        self.choices = [Choice(c["detail"], pick_label(what, c), c["allowed"], c["reason"])
+    def answer(self, value: Any) -> None:
+        self.chosen.clear()
+        self.choose(value)
+
+
+class Picks(Entry):
+    """One of the choices the engine offers for a bonus action, picked with one tap: 326's free
+    Sector, A-11's Hub resident moving out, what A-12 returns to the supply (a subclass each:
+    its question and how a choice reads)."""
+
+    ACTS: ClassVar[Mapping[str, str]] = {"pick": "pick"}
+    CARD = "pick"
+
+    def __init__(self, offer: PicksBonus) -> None:
+        self.choices = [Choice(c["detail"], self.label(c), c["allowed"], c["reason"])
                         for c in offer["choices"]]
         self.picked: Choice | None = None
+
+    @classmethod
+    def offered(cls, need: AbilityNeed, offer: BonusOffer) -> Picks:
+        if "choices" not in offer:
+            raise TypeError(f"{need['source']}: {sorted(offer)} is not an offer of choices")
+        return cls(offer)
+
+    def question(self) -> str:
+        """The panel's title, with {title} the screen's."""
+        raise NotImplementedError
+
+    def label(self, choice: Pick) -> str:
+        """A choice of the engine's offer as a player reads it."""
+        raise NotImplementedError
 
     def pick(self, detail: Any) -> None:
         self.picked = choose_among(self.choices, detail)
@@ -155,42 +257,74 @@ class Picks:
     def entry_lines(self) -> list[str]:
         return [] if self.picked is None else [self.picked.label]
 
+    def panel(self, title: str, finish: tuple) -> Panel | None:
+        if self.picked is not None:
+            return None
+        return Panel(self.question().format(title=title), choice_buttons("pick", self.choices))
 
-def pick_label(what: str, choice: dict) -> str:
-    """'Sector 111 (brown wing)', 'teal from Hub quarter 3 to Sector 101', 'the teal in Sector
-    102 quarter 1', 'Sector 102 and its residents (teal)', 'nothing: lose 5 points'."""
-    detail = choice["detail"]
-    if what == "sector":
+    def card_choices(self) -> list[Choice]:
+        return self.choices
+
+    def answer(self, value: Any) -> None:
+        self.pick(value)
+
+
+class SectorPick(Picks):
+    """326's free Sector: 'Sector 111 (brown wing)'."""
+
+    def question(self) -> str:
+        return _("{title}: which free Sector?")
+
+    def label(self, choice: Pick) -> str:
         return _("Sector {number} ({wing} wing)").format(
-            number=detail, wing=word(choice["wing"]) if choice["wing"] else "?")
-    if what == "resident":
+            number=choice["detail"], wing=word(choice["wing"]) if choice["wing"] else "?")
+
+
+class ResidentPick(Picks):
+    """A-11's Hub resident moving out: 'teal from Hub quarter 3 to Sector 101'."""
+
+    def question(self) -> str:
+        return _("{title}: which Hub resident moves out?")
+
+    def label(self, choice: Pick) -> str:
+        detail = choice["detail"]
         species, quarter = word(choice["species"]), detail["slot"] + 1
         if detail["to"] is None:
             return _("{species} from Hub quarter {quarter} back to the supply").format(
                 species=species, quarter=quarter)
         return _("{species} from Hub quarter {quarter} to Sector {number}").format(
             species=species, quarter=quarter, number=detail["to"])
-    if "resident" in detail:
-        where = detail["resident"]
-        return _("the {species} in {place} quarter {quarter}").format(
-            species=word(choice["species"]), place=place_text(where["from"]),
-            quarter=where["slot"] + 1)
-    if "sector" in detail:
-        return _("Sector {number} and its residents ({residents})").format(
-            number=detail["sector"], residents=words(choice["residents"]) or _("none"))
-    return _("nothing: lose {points} points").format(points=-choice["points"])
 
 
-Bonus = Transactions | Dice | Tracks | Picks  # a bonus action's entry, by what it asks
+class ReturnedPick(Picks):
+    """What A-12 returns to the supply: 'the teal in Sector 102 quarter 1', 'Sector 102 and its
+    residents (teal)', 'nothing: lose 5 points'."""
+
+    def question(self) -> str:
+        return _("{title}: what is returned to the supply?")
+
+    def label(self, choice: Pick) -> str:
+        detail = choice["detail"]
+        if "resident" in detail:
+            where = detail["resident"]
+            return _("the {species} in {place} quarter {quarter}").format(
+                species=word(choice["species"]), place=place_text(where["from"]),
+                quarter=where["slot"] + 1)
+        if "sector" in detail:
+            return _("Sector {number} and its residents ({residents})").format(
+                number=detail["sector"], residents=words(choice["residents"]) or _("none"))
+        return _("nothing: lose {points} points").format(points=-choice["points"])
 
 
-def bonus_entry(need: dict, offer: dict) -> Bonus:
+# The entries, by the name the engine gives a bonus action's details (the need's "bonus",
+# `options.BONUS_DETAILS`): one line per kind; the class is all the table app does with it.
+ENTRIES: dict[str, type[Entry]] = {
+    "transactions": Transactions, "dice": Dice, "tracks": Tracks, "sector": SectorPick,
+    "resident": ResidentPick, "returned": ReturnedPick}
+
+Bonus = Entry  # a bonus action's entry, whichever kind
+
+
+def bonus_entry(need: AbilityNeed, offer: BonusOffer) -> Entry:
     """The entry for a bonus action's details, built from the engine's offer."""
-    what = need["bonus"]
-    if what == "transactions":
-        return Transactions(offer, offer["transactions"], need["source"])
-    if what == "dice":
-        return Dice(offer)
-    if what == "tracks":
-        return Tracks(offer, need["source"])
-    return Picks(offer, what)
+    return ENTRIES[need["bonus"]].offered(need, offer)

@@ -6,7 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.i18n import _
+from companion.rules import commands
 from companion.rules.catalogue import Catalogue
+from companion.rules.option_types import HubPowerOption
 from companion.rules.options import options
 from companion.rules.state import State
 from companion.ui.play.flows.abilities import Abilities, bonus_label
@@ -23,9 +25,8 @@ class BonusPrompt:
     track: str
     choices: list[Choice]
 
-    def command(self, levels: list[int]) -> dict:
-        return {"cmd": "diplomacy_bonus", "player": self.player,
-                "levels": choose_among(self.choices, levels).value}
+    def command(self, levels: list[int]) -> commands.DiplomacyBonus:
+        return commands.diplomacy_bonus(self.player, choose_among(self.choices, levels).value)
 
 
 def bonus_prompts(state: State, catalogue: Catalogue) -> list[BonusPrompt]:
@@ -43,7 +44,7 @@ def bonus_prompts(state: State, catalogue: Catalogue) -> list[BonusPrompt]:
 class HubPowerFlow:
     """A Hub power used outside the main action (A-1, B-6): allowed or why not, what it asks."""
 
-    def __init__(self, entry: dict) -> None:
+    def __init__(self, entry: HubPowerOption) -> None:
         self.player: str = entry["player"]
         self.power = Choice(entry["source"], f"{entry['source']}: {entry['text']}",
                             entry["allowed"], entry["reason"])
@@ -51,9 +52,8 @@ class HubPowerFlow:
         if entry["optional"]:
             self.abilities.use(entry["source"])
 
-    def command(self) -> dict:
-        return {"cmd": "hub_power", "player": self.player, "source": self.power.value,
-                **self.abilities.fields()}
+    def command(self) -> commands.HubPower:
+        return commands.hub_power(self.player, self.power.value, **self.abilities.fields())
 
 
 def hub_power_flows(state: State, catalogue: Catalogue) -> list[HubPowerFlow]:

@@ -1,12 +1,28 @@
-"""A ship's action, one flow per ship type (`ship_flow`): what each panel asks, the preview, and
-the `use_ship` command the answers make."""
+"""A ship's action, one flow per ship type (FLOWS, the one table of them; `ship_flow`): what
+each panel asks (`action_panel`, its buttons' acts the flow's ACTS), the preview, and the
+`use_ship` command the answers make."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from companion.i18n import _
+from companion.rules import commands
 from companion.rules.catalogue import Catalogue
+from companion.rules.option_types import (
+    ConstructionAction,
+    DiplomacyAction,
+    DismantleAction,
+    ExpeditionAction,
+    FarmAction,
+    IceCollectorAction,
+    SectorOffer,
+    ShipAction,
+    ShipOptions,
+    TableOptions,
+    TransportAction,
+)
 from companion.rules.options import options
 from companion.rules.state import State
 from companion.rules.words import design_name, ship_name
@@ -19,19 +35,31 @@ from companion.ui.play.flows.abilities import (
     judge,
     question_word,
 )
-from companion.ui.play.flows.choices import Choice, choose_among, count_text
+from companion.ui.play.flows.choices import (
+    Answers,
+    Choice,
+    Panel,
+    choice_buttons,
+    choose_among,
+    count_text,
+    turn_player,
+)
 from companion.ui.play.flows.dice import Dice
 from companion.ui.play.flows.parts import Tracks, Transactions
 
+A = TypeVar("A", bound=ShipAction)  # a ship type's action (option_types.ShipAction)
 
-class ShipFlow:
-    """Using one ship: what its action asks, the preview of what will be paid and gained, and
-    the `use_ship` command."""
 
-    def __init__(self, found: dict, judge: Judge | None = None) -> None:
-        self.player: str = found["turn"]["player"]
-        self.ship: dict = found["ship"]
-        self.action: dict = self.ship["action"]
+class ShipFlow(Answers, Generic[A]):
+    """Using one ship: what its action asks (its panels, what their buttons do: ACTS), the
+    preview of what will be paid and gained, and the `use_ship` command. `A` is the shape of
+    its action, which the ship's type picks (FLOWS: each flow is built for the action of its
+    ship type)."""
+
+    def __init__(self, found: TableOptions, judge: Judge | None = None) -> None:
+        self.player: str = turn_player(found)
+        self.ship: ShipOptions = found["ship"]
+        self.action: A = cast(A, self.ship["action"])  # the ship's type picked this flow
         self.offers = None if judge is None else BonusOffers(judge, self.command)
         self.abilities = Abilities(self.ship["abilities"], self.offers)
 
@@ -44,6 +72,11 @@ class ShipFlow:
         """Why the ship cannot be used now (an override can still send the command)."""
         return self.ship["reason"]
 
+    def action_panel(self, title: str) -> Panel | None:
+        """The action's own question now (None: nothing left to ask); the abilities' come
+        after."""
+        return None
+
     def details(self) -> dict:
         """The action's fields of the command."""
         return {}
@@ -53,11 +86,11 @@ class ShipFlow:
         return [f"{source}: {question_word(what)}"
                 for source, what in self.abilities.questions()]
 
-    def command(self) -> dict:
+    def command(self) -> commands.UseShip:
         details, answers = self.details(), self.abilities.fields()
         where = {**answers.get("where", {}), **details.get("where", {})}
-        return {"cmd": "use_ship", "player": self.player, "ship": self.ship["ship"],
-                **details, **answers, **({"where": where} if where else {})}
+        return commands.use_ship(self.player, self.ship["ship"], **{
+            **details, **answers, **({"where": where} if where else {})})
 
     def preview(self) -> list[str]:
         """What will be paid and gained, in order, before confirming."""
@@ -87,10 +120,12 @@ class ShipFlow:
                 for bonus in self.ship.get("diplomacy_bonuses", []) if bonus["automatic"]]
 
 
-class DismantleFlow(ShipFlow):
+class DismantleFlow(ShipFlow[DismantleAction]):
     """Dismantle: which unused ship of one's own, for its metal."""
 
-    def __init__(self, found: dict, judge: Judge | None = None) -> None:
+    ACTS: ClassVar[Mapping[str, str]] = {"target": "choose"}
+
+    def __init__(self, found: TableOptions, judge: Judge | None = None) -> None:
         super().__init__(found, judge)
         self.targets = [Choice(t["ship"], f"{design_name(t['design'])}: "
                                           f"{count_text('metal', t['metal'])}")
@@ -99,6 +134,12 @@ class DismantleFlow(ShipFlow):
 
     def choose(self, ship_id: str) -> None:
         self.target = choose_among(self.targets, ship_id).value
+
+    def action_panel(self, title: str) -> Panel | None:
+        if self.target is not None:
+            return None
+        return Panel(_("{title}: which ship is dismantled?").format(title=title),
+                     choice_buttons("target", self.targets))
 
     def questions(self) -> list[str]:
         return ([_("which ship to dismantle")] if self.target is None else []) \
@@ -112,11 +153,13 @@ class DismantleFlow(ShipFlow):
             _("dismantles {ship}").format(ship=choose_among(self.targets, self.target).label)]
 
 
-class ConstructionFlow(ShipFlow):
+class ConstructionFlow(ShipFlow[ConstructionAction]):
     """Construction: which Sector (price after discounts; the ones that cannot be built with the
     engine's reason), then what its immediate abilities ask."""
 
-    def __init__(self, found: dict, judge: Judge | None = None) -> None:
+    ACTS: ClassVar[Mapping[str, str]] = {"sector": "choose"}
+
+    def __init__(self, found: TableOptions, judge: Judge | None = None) -> None:
         super().__init__(found, judge)
         self.built = {s["number"]: s for s in self.action["sectors"]}
         self.sectors = [Choice(s["number"], _sector_label(s), s["allowed"], s["reason"])
@@ -128,6 +171,12 @@ class ConstructionFlow(ShipFlow):
         self.sector = choose_among(self.sectors, number).value
         self.abilities = Abilities(self.ship["abilities"] + self.built[number]["abilities"],
                                    self.offers)
+
+    def action_panel(self, title: str) -> Panel | None:
+        if self.sector is not None:
+            return None
+        return Panel(_("{title}: which Sector?").format(title=title),
+                     choice_buttons("sector", self.sectors), cols=2)
 
     def questions(self) -> list[str]:
         return ([_("which Sector")] if self.sector is None else []) + super().questions()
@@ -144,7 +193,7 @@ class ConstructionFlow(ShipFlow):
             price=_price(offer))]
 
 
-def _price(offer: dict) -> str:
+def _price(offer: SectorOffer) -> str:
     """'7 metal (9 - 2)', or the price when there is no discount."""
     price, cost = offer["price"], offer["cost"]
     if price is None:
@@ -153,18 +202,21 @@ def _price(offer: dict) -> str:
         f" ({cost} - {cost - price})" if cost is not None and cost != price else "")
 
 
-def _sector_label(offer: dict) -> str:
+def _sector_label(offer: SectorOffer) -> str:
     return _("Sector {number} · {wing} · Level {level} · {price}").format(
         number=offer["number"], wing=word(offer["wing"]), level=offer["level"],
         price=_price(offer))
 
 
-class TransportFlow(ShipFlow, Transactions):
+class TransportFlow(ShipFlow[TransportAction], Transactions):
     """Transport: transactions (Aliens by colour, gold, trades, buying) up to the ship's limit."""
 
-    def __init__(self, found: dict, judge: Judge | None = None) -> None:
+    def __init__(self, found: TableOptions, judge: Judge | None = None) -> None:
         ShipFlow.__init__(self, found, judge)
         Transactions.__init__(self, self.action, self.action["transactions"], self.ship["ship"])
+
+    def action_panel(self, title: str) -> Panel | None:
+        return self.panel(title, ("done",))
 
     def questions(self) -> list[str]:
         return ([_("a transaction")] if not self.items else []) + super().questions()
@@ -176,12 +228,15 @@ class TransportFlow(ShipFlow, Transactions):
         return self.entry_lines()
 
 
-class ExpeditionFlow(ShipFlow, Dice):
+class ExpeditionFlow(ShipFlow[ExpeditionAction], Dice):
     """Terran Expedition: the ship's dice (Dice), with the station's rerolls."""
 
-    def __init__(self, found: dict, judge: Judge | None = None) -> None:
+    def __init__(self, found: TableOptions, judge: Judge | None = None) -> None:
         ShipFlow.__init__(self, found, judge)
         Dice.__init__(self, self.action)
+
+    def action_panel(self, title: str) -> Panel | None:
+        return self.panel(title, ("done",))
 
     def questions(self) -> list[str]:
         return self.dice_questions() + super().questions()
@@ -198,12 +253,15 @@ class ExpeditionFlow(ShipFlow, Dice):
         return self.entry_lines()
 
 
-class DiplomacyFlow(ShipFlow, Tracks):
+class DiplomacyFlow(ShipFlow[DiplomacyAction], Tracks):
     """Diplomacy: which track(s), each with its lobbying cost."""
 
-    def __init__(self, found: dict, judge: Judge | None = None) -> None:
+    def __init__(self, found: TableOptions, judge: Judge | None = None) -> None:
         ShipFlow.__init__(self, found, judge)
         Tracks.__init__(self, self.action, self.ship["ship"])
+
+    def action_panel(self, title: str) -> Panel | None:
+        return self.panel(title, ("done",))
 
     def questions(self) -> list[str]:
         return ([_("which track")] if not self.chosen else []) + super().questions()
@@ -215,21 +273,23 @@ class DiplomacyFlow(ShipFlow, Tracks):
         return self.entry_lines()
 
 
-class GainFlow(ShipFlow):
+class GainFlow(ShipFlow[FarmAction | IceCollectorAction]):
     """Farm, Ice Collector: nothing to ask."""
 
     def action_lines(self) -> list[str]:
-        resource = "food" if "food" in self.action else "water"
-        return [_("gains {gain}").format(gain=count_text(resource, self.action[resource]))]
+        action = self.action
+        gain = (count_text("food", action["food"]) if "food" in action
+                else count_text("water", action["water"]))
+        return [_("gains {gain}").format(gain=gain)]
 
 
-FLOWS: dict[str, type[ShipFlow]] = {
+FLOWS: dict[str, type[ShipFlow[Any]]] = {
     "dismantle": DismantleFlow, "construction": ConstructionFlow, "transport": TransportFlow,
     "expedition": ExpeditionFlow, "diplomacy": DiplomacyFlow, "farm": GainFlow,
     "ice_collector": GainFlow}
 
 
-def ship_flow(state: State, catalogue: Catalogue, ship_id: str) -> ShipFlow:
+def ship_flow(state: State, catalogue: Catalogue, ship_id: str) -> ShipFlow[Any]:
     """The flow for the active player's use of `ship_id`."""
     found = options(state, catalogue, ship=ship_id)
     return FLOWS[found["ship"]["type"]](found, judge(state, catalogue))

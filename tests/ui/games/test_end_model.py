@@ -45,7 +45,7 @@ def test_the_condition_is_read_from_the_events_data_in_the_language_spoken_now(
     session.open()
     assert session.new_game() == ""
     for line in list(parse(read_script(EXAMPLE)))[:-1]:
-        assert session.execute(line.command) == ""
+        assert session.send(line.command).problem == ""
     steps = session.game.game.steps
     i18n.set_language("de")
     assert trigger_condition(steps) == "Ann hat 41 Punkte (40 oder mehr)"

@@ -159,12 +159,12 @@ def dismantle_metal(move: Move, design: str, target_design: str) -> int:
                                                                        "extra_metal")
 
 
-def no_possible_action(move: Move, player: int, ship_id: str,
-                       gems_left: int) -> Message | None:
+def no_possible_action(move: Move, player: int, ship_id: str, gems_left: int, *,
+                       ask: bool = False) -> Message | None:
     """Why no part of the ship's action can be done ("A player can only use a ship action if
     they can complete at least one part of its action") with `gems_left` after paying for the
     ship, or None. An Expedition, Farm or Ice Collector always can; a value the catalogue lacks
-    counts as affordable."""
+    counts as affordable, or with `ask` is asked for (Missing)."""
     state, me = move.state, move.state["players"][player]
     kind, design = state["ships"][ship_id]["type"], state["ships"][ship_id]["design"]
     if kind == "dismantle" and not dismantle_candidates(state, player, ship_id):
@@ -177,55 +177,64 @@ def no_possible_action(move: Move, player: int, ship_id: str,
                        player=me["name"], price=BUY_GEMS, left=gems_left)
     if kind == "diplomacy" and not any(
             me["diplomacy"][t] < TOP and _affordable(
-                lambda t=t: lobbying_cost(move, me["diplomacy"][t] + 1), gems_left)
+                lambda t=t: lobbying_cost(move, me["diplomacy"][t] + 1), gems_left, ask)
             for t in TRACKS):
         return message(N_("{player} can advance on no Diplomacy track: each is at the top or "
                           "costs more than the {left} GEMs left"),
                        player=me["name"], left=gems_left)
     if kind == "construction" and not any(
-            _buildable(move, player, design, n)
+            _buildable(move, player, design, n, ask)
             for n in [*state["display"], *me["private_sectors"]]):
         return message(N_("{player} can build no Sector: none their wings can take is within "
                           "their {metal} metal"), player=me["name"], metal=me["metal"])
     return None
 
 
-def _affordable(price: Any, limit: int) -> bool:
-    """Whether `price()` is at most `limit`; a value the catalogue lacks counts as affordable."""
+def _affordable(price: Any, limit: int, ask: bool = False) -> bool:
+    """Whether `price()` is at most `limit`; a value the catalogue lacks counts as affordable,
+    or with `ask` is asked for (Missing)."""
     try:
         return price() <= limit
     except Missing:
+        if ask:
+            raise
         return True
 
 
-def _buildable(move: Move, player: int, design: str, number: int) -> bool:
+def _buildable(move: Move, player: int, design: str, number: int, ask: bool = False) -> bool:
     """Whether the player's wings can take Sector `number` and they have its metal (a value the
-    catalogue lacks counts as yes)."""
+    catalogue lacks counts as yes, or with `ask` is asked for)."""
     try:
         problem = wing_problem(move, player, move.catalogue.sectors[number].level,
                                sector_color(move, number))
         return problem is None and _affordable(
             lambda: sector_price(move, player, design, number),
-            move.state["players"][player]["metal"])
+            move.state["players"][player]["metal"], ask)
     except Missing:
+        if ask:
+            raise
         return True
 
 
-def why_unusable(move: Move, player: int, ship_id: str) -> Message | None:
+def why_unusable(move: Move, player: int, ship_id: str, *, ask: bool = False) -> Message | None:
     """Why the player cannot use the ship now (used, Neutral Ship token out, cannot pay, no
-    possible part of its action), or None. A value the catalogue lacks counts as affordable."""
+    possible part of its action), or None. A value the catalogue lacks counts as affordable (the
+    ship is offered, and its action asks for the value), or with `ask` is asked for (Missing):
+    where a "no" would be claimed from it."""
     refusals = ship_refusals(move.state, player, ship_id)
     if refusals:
         return refusals[0]
     try:
         cost, fee = ship_price(move, player, ship_id)
     except Missing:
+        if ask:
+            raise
         cost = fee = 0
     why = message(N_("using {ship} with the owner's fee") if fee else N_("using {ship}"),
                   ship=ship_label(move.state, ship_id))
     return (ledger.shortfall(move.state, player, {"gems": cost + fee}, why)
             or no_possible_action(move, player, ship_id, move.state["players"][player]["gems"]
-                                  - cost - fee))
+                                  - cost - fee, ask=ask))
 
 
 # -- Construction -------------------------------------------------------------------------------

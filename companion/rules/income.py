@@ -11,7 +11,7 @@ from companion.i18n import N_, _
 from companion.rules import abilities, gains, ledger
 from companion.rules.actions import why_unusable
 from companion.rules.message import message
-from companion.rules.move import Move
+from companion.rules.move import Missing, Move
 from companion.rules.option_types import IncomeLine
 from companion.rules.setup import hub_value
 from companion.rules.state import Event, fleet, hub_of
@@ -39,11 +39,30 @@ def check_eligible(move: Move, player: int) -> None:
     if me["gems"] <= INCOME_GEMS_LIMIT or used:
         return
     usable = usable_ships(move, player)
-    move.check(not usable, message(N_("Income needs {limit} GEMs or fewer, a used ship of yours, "
-                                      "or no possible action - {player} has {gems} GEMs and no "
-                                      "used ship, and can still use {ship}"),
-                                   limit=INCOME_GEMS_LIMIT, player=me["name"], gems=me["gems"],
-                                   ship=usable[0] if usable else ""))
+    sure = usable if move.override else surely_usable(move, player, usable)
+    move.check(not sure, message(N_("Income needs {limit} GEMs or fewer, a used ship of yours, "
+                                    "or no possible action - {player} has {gems} GEMs and no "
+                                    "used ship, and can still use {ship}"),
+                                 limit=INCOME_GEMS_LIMIT, player=me["name"], gems=me["gems"],
+                                 ship=sure[0] if sure else ""))
+
+
+def surely_usable(move: Move, player: int, usable: list[str]) -> list[str]:
+    """Of the ships `usable` counts (a value the catalogue lacks counted as affordable), those
+    usable whatever the values: income is never refused on a guess. When none is sure and one
+    hangs on a value the catalogue lacks, that value is asked for (Missing); given, the
+    question has a definite answer."""
+    sure: list[str] = []
+    asked: Missing | None = None
+    for ship_id in usable:
+        try:
+            if why_unusable(move, player, ship_id, ask=True) is None:
+                sure.append(ship_id)
+        except Missing as missing:
+            asked = asked or missing
+    if not sure and asked is not None:
+        raise asked
+    return sure
 
 
 def usable_ships(move: Move, player: int) -> list[str]:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-import pytest
-from tables import Table
+import json
 
-from companion.rules.move import Refused
+import pytest
+from tables import Table, table_values
+
+from companion.catalogue_files import load_catalogue
+from companion.rules.move import Missing, Refused
 from companion.rules.options import options
 
 
@@ -47,6 +50,45 @@ def test_income_when_no_ship_can_be_used(table):
     table.set("Ann", gems=9)
     income(table)
     assert table.state["turn"]["acted"]
+
+
+def only_bobs_farm_left(table, tmp_path, cost_known: bool):
+    """Ann (9 GEMs, no used ship) could use no ship but Bob's Farm; its cost known or not."""
+    values = table_values(load_catalogue())
+    if not cost_known:
+        del values["ships"]["L2-farm"]["cost"]
+    overlay = tmp_path / "overlay.json"
+    overlay.write_text(json.dumps({"format": "phoenix-companion-catalogue-overlay",
+                                   "version": 1, "values": values}))
+    table.catalogue = table.game.catalogue = load_catalogue(overlay=overlay)
+    for sid, ship in table.state["ships"].items():
+        if ship["owner"] != 0 and sid != "Bob:L2-farm":
+            ship["used_by"] = 1
+    for sid in [s for s, ship in table.state["ships"].items() if ship["owner"] == 0]:
+        del table.state["ships"][sid]
+    table.set("Ann", gems=9)
+
+
+def test_income_asks_the_value_a_no_possible_action_claim_would_hang_on(table, tmp_path):
+    """"There are no ship actions the player can take, neither with the player's own ships, other
+    players' ships, nor neutral ships." Whether Ann can still pay for Bob's Farm hangs on its
+    cost, which the catalogue lacks: income asks it (docs/engine.md: a missing value is never
+    guessed) instead of refusing on a guess."""
+    only_bobs_farm_left(table, tmp_path, cost_known=False)
+    with pytest.raises(Missing) as asked:
+        income(table)
+    assert asked.value.key == "ships/L2-farm/cost"
+    assert options(table.state, table.catalogue)["income"]["missing"] == ["ships/L2-farm/cost"]
+    with pytest.raises(Refused, match="can still use Bob:L2-farm"):
+        income(table, catalogue={"ships/L2-farm/cost": 3})  # 3 + Bob's fee 1: within 9 GEMs
+    income(table, catalogue={"ships/L2-farm/cost": 9})  # 9 + 1 GEMs: Ann cannot pay for it
+    assert table.state["turn"]["acted"]
+
+
+def test_a_ship_surely_usable_refuses_income_without_asking(table, tmp_path):
+    only_bobs_farm_left(table, tmp_path, cost_known=True)
+    with pytest.raises(Refused, match="can still use Bob:L2-farm"):
+        income(table)
 
 
 def test_the_table_can_override_eligibility(table):

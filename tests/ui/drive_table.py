@@ -149,6 +149,22 @@ def home_resume(robot: Robot, size: tuple[int, int], shots: Path | None) -> Step
     yield from read_table(robot)
 
 
+def no_stale_message(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
+    """A refusal on one game's table, then another game opened from home: its table starts
+    with no message from the last."""
+    yield from read_table(robot)
+    yield from robot.tap("table:next")  # nothing done yet this turn: refused, said why
+    robot.result["refused"] = yield from robot.read("table:message")
+    robot.result["first_game"] = robot.app.session.game.id
+    yield from robot.tap("table:home")
+    other = next(w.tag for w in robot.all(lambda t: t.startswith("game:"))
+                 if w.tag != f"game:{robot.result['first_game']}")
+    yield from robot.tap(other)
+    yield from read_table(robot)
+    robot.result["second_game"] = robot.app.session.game.id
+    robot.result["message"] = robot.text("table:message")
+
+
 def play_then_kill(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
     """Play on to Bob's turn, then the process is killed (SIGKILL) with no warning."""
     yield from to_bobs_turn(robot)
@@ -175,6 +191,7 @@ SCENARIOS = {
     "unusable-ship": unusable_ship,
     "diplomacy-ship-and-undo": diplomacy_ship_and_undo,
     "home-resume": home_resume,
+    "no-stale-message": no_stale_message,
     "play-then-kill": play_then_kill,
     "relaunched": relaunched,
     "fullscreen": fullscreen,

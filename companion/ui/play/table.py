@@ -190,6 +190,8 @@ class TableScreen(Screen):
             return
         view = self.view()
         same_game = self.shown_game is session.game
+        if not same_game:  # another game (or the same opened again): no message from the last
+            self.message = ""
         changed = changed_numbers(self.shown if same_game else None, view)
         self.shown, self.shown_game = view, session.game
         self.heading, self.active, self.undo = view.heading, view.active, view.undo

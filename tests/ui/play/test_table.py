@@ -7,14 +7,12 @@ build/screenshots/ (or $PHOENIX_SCREENSHOTS).
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
+from ui_fixtures import CAT_TURN, SHOTS, replayed
 
 SCRIPT = "drive_table.py"
-SHOTS = Path(os.environ.get("PHOENIX_SCREENSHOTS")
-             or Path(__file__).resolve().parents[3] / "build" / "screenshots")
 
 
 @pytest.mark.parametrize("size", ["800x480", "1024x600", "1280x800"])
@@ -74,6 +72,17 @@ def test_home_resumes_the_unfinished_game(run_ui_driver) -> None:
     assert result["resume"].startswith("Resume: ") and "Ann, Bob, Cat · playing" in result["resume"]
     assert any("Demo (example values)" in text for text in result["games"])
     assert result["table"]["active"] == "Cat" and result["table"]["screen"] == "table"
+
+
+def test_another_game_opens_with_no_message_from_the_last(run_ui_driver, tmp_path: Path) -> None:
+    """A refusal shown on one game's table is not shown on the next game's (issue 27)."""
+    db = tmp_path / "games.sqlite"
+    for _game in range(2):
+        replayed(db, "three-players-draft.jsonl", CAT_TURN)
+    result = run_ui_driver(SCRIPT, "no-stale-message", args=("--db", str(db)))
+    assert result["refused"].startswith("Cat has not taken an action or income yet")
+    assert result["second_game"] != result["first_game"]
+    assert result["table"]["screen"] == "table" and result["message"] == ""
 
 
 def test_a_kill_mid_game_and_a_relaunch_come_back_to_the_same_screen_and_state(

@@ -134,14 +134,15 @@ def dismantle(move: Move, player: int, ship_id: str, design: str, own: bool) -> 
     if target not in ships or ships[target]["owner"] is None:  # a neutral ship shows no metal
         move.fail(_("which ship does {player} dismantle? ({ships})").format(
             player=move.name(player), ships=", ".join(candidates)))
+    label = ship_label(move.state, target)  # (the ship is gone once dismantled)
     move.check(target in candidates, message(N_("{ship} cannot be dismantled: only an unused "
                                                 "ship of {player}'s own fleet can"),
-                                             ship=target, player=move.name(player)))
+                                             ship=label, player=move.name(player)))
     metal = dismantle_metal(move, design, ships[target]["design"])
     move.emit(Event.SHIP_DISMANTLED, message(N_("{player} dismantles {ship}"),
-                                             player=move.name(player), ship=target),
+                                             player=move.name(player), ship=label),
               ["delete", ["ships", target], None])
-    ledger.gain(move, player, {"metal": metal}, message(N_("dismantling {ship}"), ship=target))
+    ledger.gain(move, player, {"metal": metal}, message(N_("dismantling {ship}"), ship=label))
     return {}
 
 

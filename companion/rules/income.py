@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from companion.i18n import N_, _
 from companion.rules import abilities, gains, ledger
-from companion.rules.actions import why_unusable
+from companion.rules.actions import ship_label, why_unusable
 from companion.rules.message import message
 from companion.rules.move import Missing, Move
 from companion.rules.option_types import IncomeLine
@@ -44,7 +44,7 @@ def check_eligible(move: Move, player: int) -> None:
                                     "or no possible action - {player} has {gems} GEMs and no "
                                     "used ship, and can still use {ship}"),
                                  limit=INCOME_GEMS_LIMIT, player=me["name"], gems=me["gems"],
-                                 ship=sure[0] if sure else ""))
+                                 ship=ship_label(move.state, sure[0]) if sure else ""))
 
 
 def surely_usable(move: Move, player: int, usable: list[str]) -> list[str]:

@@ -30,6 +30,7 @@ from companion.rules.words import (
     RESOURCES,
     SHIP_TYPES,
     color_message,
+    design_message,
     joined,
     joined_message,
 )
@@ -170,7 +171,7 @@ def sector_display(move: Move) -> None:
         endings = _table(move, "sector_display", "first_game_number_endings")
         odd = [n for n in numbers if n % 10 not in endings]
         move.check(not odd, message(N_("first game: use only Sectors ending in 1-4, not {odd}"),
-                                    odd=str(odd)))
+                                    odd=join(", ", odd)))
     next_step = "sets" if options["first_game"] else "hubs"
     labels = join(", ", [sector_label(move, n) for n in sorted(numbers)])
     move.emit(Event.DISPLAY_SET, message(N_("Sector display: {sectors}"), sectors=labels),
@@ -215,7 +216,7 @@ def deal_hubs(move: Move) -> None:
     if not move.state["options"]["advanced"]:
         advanced = [h for h in every if not h.startswith("B-")]
         move.check(not advanced, message(N_("the basic game uses Hubs B-1 to B-12 only, not "
-                                            "{hubs}"), hubs=str(advanced)))
+                                            "{hubs}"), hubs=join(", ", advanced)))
     for name, pair in dealt.items():
         move.emit(Event.HUBS_DEALT, message(N_("{player} is dealt {hubs}"),
                                             player=name, hubs=joined_message(pair)),
@@ -250,7 +251,8 @@ def reveal_ships(move: Move) -> None:
     order = list(range(len(move.state["players"])))
     first, second = (order, order[::-1]) if level == 3 else (order[::-1], order)
     move.emit(Event.SHIPS_REVEALED, message(N_("Level-{level} ships revealed: {ships}"),
-                                            level=level, ships=", ".join(designs)),
+                                            level=level,
+                                            ships=join(", ", map(design_message, designs))),
               ["set", ["setup", "revealed"], list(designs)],
               ["set", ["setup", "draft_order"], first + second],
               ["set", ["setup", "step"], "draft"])
@@ -270,7 +272,8 @@ def draft_ship(move: Move) -> None:
     ship = move.catalogue.ships[design]
     _give_ship(move, player, design, ship.type or "unknown")
     move.emit(Event.SHIP_DRAFTED, message(N_("{player} drafts {design}"),
-                                          player=move.name(player), design=design),
+                                          player=move.name(player),
+                                          design=design_message(design)),
               ["remove_at", ["setup", "revealed"], setup["revealed"].index(design)],
               ["remove_at", ["setup", "draft_order"], 0])
     if not setup["draft_order"]:
@@ -321,7 +324,7 @@ def _give_ship(move: Move, player: int, design: str, kind: str) -> str:
     while ship_id in move.state["ships"]:
         ship_id, n = f"{name}:{design}#{n}", n + 1
     move.emit(Event.SHIP_TAKEN, message(N_("{player} takes a {design} ship"), player=name,
-                                        design=design),
+                                        design=design_message(design)),
               ["set", ["ships", ship_id], new_ship(design, kind, player)])
     return ship_id
 
@@ -366,8 +369,8 @@ def starting_bonus(move: Move) -> None:
     if private:
         numbers = _list(move, "private_sectors", private, _("the private Sectors drawn"))
         move.emit(Event.PRIVATE_SECTORS, message(N_("{player} sets aside {sectors} (Hub {hub})"),
-                                                 player=move.name(player), sectors=str(numbers),
-                                                 hub=hub),
+                                                 player=move.name(player),
+                                                 sectors=join(", ", numbers), hub=hub),
                   ["set", ["players", player, "private_sectors"], numbers])
     for change in info.value("setup_ship_changes", []):
         _ship_change(move, player, change, hub)

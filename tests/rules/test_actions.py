@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 from tables import Table
 
+from companion.rules.message import event_text
 from companion.rules.move import Missing, Refused
 
 
@@ -162,9 +163,12 @@ def test_dismantle_example(table):
     Level-2 Dismantle ship, he gets one extra metal because of its ability. Therefore, he receives
     7 metal as a result of this action." (Here with the Level-3 Dismantle ship: test value +2.)"""
     metal = table.player("Ann")["metal"]
-    use(table, "Ann", "Ann:L3-dismantle", dismantle="Ann:L1-transport")
+    step = use(table, "Ann", "Ann:L3-dismantle", dismantle="Ann:L1-transport")
     assert table.player("Ann")["metal"] == metal + 6 + 2
     assert "Ann:L1-transport" not in table.state["ships"]
+    # the log names the ship as the players do, never by its id (issue 27)
+    assert [event_text(e) for e in step.events if e["type"] == "ship_dismantled"] == [
+        "Ann dismantles Ann's Transport L1 ship"]
 
 
 def test_dismantle_ship_cannot_dismantle_itself(table):

@@ -25,7 +25,7 @@ def test_income_needs_one_of_three_conditions(table):
         income(table)
     assert refused.value.reason == ("Income needs 7 GEMs or fewer, a used ship of yours, or no "
                                     "possible action - Ann has 9 GEMs and no used ship, and can "
-                                    "still use Ann:L1-dismantle")
+                                    "still use Ann's Dismantle L1 ship")
     table.set("Ann", gems=7)
     income(table)
 
@@ -79,7 +79,7 @@ def test_income_asks_the_value_a_no_possible_action_claim_would_hang_on(table, t
         income(table)
     assert asked.value.key == "ships/L2-farm/cost"
     assert options(table.state, table.catalogue)["income"]["missing"] == ["ships/L2-farm/cost"]
-    with pytest.raises(Refused, match="can still use Bob:L2-farm"):
+    with pytest.raises(Refused, match="can still use Bob's Farm L2 ship"):
         income(table, catalogue={"ships/L2-farm/cost": 3})  # 3 + Bob's fee 1: within 9 GEMs
     income(table, catalogue={"ships/L2-farm/cost": 9})  # 9 + 1 GEMs: Ann cannot pay for it
     assert table.state["turn"]["acted"]
@@ -87,7 +87,7 @@ def test_income_asks_the_value_a_no_possible_action_claim_would_hang_on(table, t
 
 def test_a_ship_surely_usable_refuses_income_without_asking(table, tmp_path):
     only_bobs_farm_left(table, tmp_path, cost_known=True)
-    with pytest.raises(Refused, match="can still use Bob:L2-farm"):
+    with pytest.raises(Refused, match="can still use Bob's Farm L2 ship"):
         income(table)
 
 

@@ -406,7 +406,7 @@ def test_income_when_no_ship_has_a_possible_part(table):
         if ship["owner"] != 0:
             ship["used_by"] = 1
     table.set("Ann", gems=9, metal=0)
-    with pytest.raises(Refused, match="can still use Ann:L1-diplomacy"):
+    with pytest.raises(Refused, match="can still use Ann's Diplomacy L1 ship"):
         table.run(INCOME)
     table.player("Ann")["diplomacy"].update(dict.fromkeys(table.player("Ann")["diplomacy"], 5))
     table.run(INCOME)

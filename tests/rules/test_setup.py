@@ -6,6 +6,7 @@ import pytest
 from tables import ALIENS_DRAWN, Table, display_for
 
 from companion.rules.game import Game
+from companion.rules.message import event_text
 from companion.rules.move import Refused
 
 
@@ -101,8 +102,13 @@ def test_draft_order(table_catalogue):
         game.execute({"cmd": "draft_ship", "player": "Bob", "ship": "L3-dismantle"})
     for name in ["Ann", "Bob", "Cat", "Cat", "Bob", "Ann"]:
         game.execute({"cmd": "draft_ship", "player": name, "ship": "L3-dismantle"})
-    game.execute({"cmd": "reveal_ships", "ships": ["L2-farm"] * 7})
+    revealed = game.execute({"cmd": "reveal_ships", "ships": ["L2-farm"] * 7})
     assert game.state["setup"]["draft_order"] == [2, 1, 0, 0, 1, 2]
+    drafted = game.execute({"cmd": "draft_ship", "player": "Cat", "ship": "L2-farm"})
+    # the log names ships as the players do, never by their ids (issue 27)
+    assert [event_text(e) for e in [*revealed.events, *drafted.events]] == [
+        "Level-2 ships revealed: " + ", ".join(["Farm L2"] * 7),
+        "Cat takes a Farm L2 ship", "Cat drafts Farm L2"]
 
 
 def test_basic_game_deals_only_basic_hubs(table_catalogue):

@@ -66,6 +66,7 @@ def end(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
     """The 2-player example one step before its end: the table announces the final round; Next
     ends the game and shows the score sheet; home opens the finished game's sheet again."""
     yield from read_table(robot)
+    yield from shot(robot, shots, "table-final-round", size)
     yield from robot.tap("table:next")
     yield from robot.wait_for(lambda: robot.app.screens.current == "end", "the end screen")
     robot.result["sheet"] = yield from read_sheet(robot)

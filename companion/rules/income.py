@@ -38,38 +38,34 @@ def check_eligible(move: Move, player: int) -> None:
             if move.state["ships"][sid]["used_by"] is not None]
     if me["gems"] <= INCOME_GEMS_LIMIT or used:
         return
-    usable = usable_ships(move, player)
-    sure = usable if move.override else surely_usable(move, player, usable)
-    move.check(not sure, message(N_("Income needs {limit} GEMs or fewer, a used ship of yours, "
-                                    "or no possible action - {player} has {gems} GEMs and no "
-                                    "used ship, and can still use {ship}"),
-                                 limit=INCOME_GEMS_LIMIT, player=me["name"], gems=me["gems"],
-                                 ship=ship_label(move.state, sure[0]) if sure else ""))
+    sure, unsure, asked = usable_ships(move, player)
+    if not sure and asked is not None and not move.override:
+        raise asked  # income is never refused on a guess: the value it hangs on is asked
+    usable = sure or unsure  # (overridden: the ships counted usable with the values unknown)
+    move.check(not usable, message(N_("Income needs {limit} GEMs or fewer, a used ship of yours, "
+                                      "or no possible action - {player} has {gems} GEMs and no "
+                                      "used ship, and can still use {ship}"),
+                                   limit=INCOME_GEMS_LIMIT, player=me["name"], gems=me["gems"],
+                                   ship=ship_label(move.state, usable[0]) if usable else ""))
 
 
-def surely_usable(move: Move, player: int, usable: list[str]) -> list[str]:
-    """Of the ships `usable` counts (a value the catalogue lacks counted as affordable), those
-    usable whatever the values: income is never refused on a guess. When none is sure and one
-    hangs on a value the catalogue lacks, that value is asked for (Missing); given, the
-    question has a definite answer."""
+def usable_ships(move: Move, player: int) -> tuple[list[str], list[str], Missing | None]:
+    """Ships the player could still use this turn: unused, allowed, affordable, and with an
+    action that can do something ("A player can only use a ship action if they can complete at
+    least one part of its action"): those usable whatever the values, those whose answer hangs
+    on a value the catalogue lacks, and the question for the first such value."""
     sure: list[str] = []
+    unsure: list[str] = []
     asked: Missing | None = None
-    for ship_id in usable:
+    for ship_id in move.state["ships"]:
         try:
             if why_unusable(move, player, ship_id, ask=True) is None:
                 sure.append(ship_id)
         except Missing as missing:
-            asked = asked or missing
-    if not sure and asked is not None:
-        raise asked
-    return sure
-
-
-def usable_ships(move: Move, player: int) -> list[str]:
-    """Ships the player could still use this turn: unused, allowed, affordable, and with an
-    action that can do something ("A player can only use a ship action if they can complete at
-    least one part of its action"). A value the catalogue lacks counts as affordable."""
-    return [sid for sid in move.state["ships"] if why_unusable(move, player, sid) is None]
+            if why_unusable(move, player, ship_id) is None:  # usable if the value allows
+                unsure.append(ship_id)
+                asked = asked or missing
+    return sure, unsure, asked
 
 
 def take_income(move: Move, player: int, *, new_human_counts: bool = False) -> None:

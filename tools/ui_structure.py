@@ -16,33 +16,14 @@ import collections
 import tomllib
 from pathlib import Path
 
+from import_graph import ImportGraph
+
 REPO = Path(__file__).resolve().parents[1]
-
-
-def module_name(path: Path, root: Path) -> str:
-    parts = path.relative_to(root).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
 def area(path: Path, package: Path) -> str:
     """The UI area of a file: "ui/play" for companion/ui/play/flows/ships.py ("ui" when flat)."""
     return "/".join(path.parent.relative_to(package).parts[:2])
-
-
-def imported(tree: ast.AST, name: str, modules: set[str], package: bool) -> set[str]:
-    """The companion modules a module's import statements load (inside functions too)."""
-    found = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found |= {a.name for a in node.names}
-        elif isinstance(node, ast.ImportFrom):
-            base = name if package else name.rpartition(".")[0]
-            for _ in range(max(0, node.level - 1)):
-                base = base.rpartition(".")[0]
-            base = ".".join(p for p in (base if node.level else "", node.module or "") if p)
-            found |= {f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base
-                      for a in node.names}
-    return {m for m in found if m in modules and m != name}
 
 
 def string_lookups(tree: ast.AST) -> int:
@@ -100,8 +81,8 @@ def main() -> None:
     parser.add_argument("--root", type=Path, default=REPO, help="a checkout of the project")
     root = parser.parse_args().root.resolve()
     package = root / "companion"
-    paths = {module_name(p, root): p for p in sorted(package.rglob("*.py"))}
-    ui = {name: path for name, path in paths.items() if name.startswith("companion.ui")}
+    graph = ImportGraph(package)
+    ui = {name: path for name, path in graph.modules.items() if name.startswith("companion.ui")}
     trees = {name: ast.parse(path.read_text(encoding="utf-8")) for name, path in ui.items()}
 
     files = collections.Counter(str(p.parent.relative_to(package))
@@ -110,8 +91,8 @@ def main() -> None:
     print("files per folder: " + ", ".join(f"{k} {v}" for k, v in sorted(files.items())))
 
     between = collections.Counter()
-    for name, tree in trees.items():
-        for target in imported(tree, name, set(paths), paths[name].name == "__init__.py"):
+    for name in ui:
+        for target in graph.graph[name]:
             if target in ui and area(ui[target], package) != area(ui[name], package):
                 between[(area(ui[name], package), area(ui[target], package))] += 1
     # the app's screens: the modules its table of screens names (routes.py; app.py before it)
@@ -119,9 +100,7 @@ def main() -> None:
     screens = {node.value for node in ast.walk(trees[tables[0]])
                if isinstance(node, ast.Constant) and node.value in ui}
     onto_screens = sorted(f"{name} -> {target}" for name, tree in trees.items()
-                          for target in imported(tree, name, set(paths),
-                                                 paths[name].name == "__init__.py") & screens
-                          if name in screens)
+                          for target in graph.graph[name] & screens if name in screens)
     print(f"screens importing screens: {len(onto_screens)}"
           + "".join(f"\n  {line}" for line in onto_screens))
     print("imports between areas: " + (", ".join(

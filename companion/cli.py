@@ -25,9 +25,9 @@ from companion.i18n import _
 from companion.rules.catalogue import CatalogueError, format_summary
 from companion.rules.catalogue import summary as catalogue_summary
 from companion.rules.game import Game, Step, remembered
-from companion.rules.position import PositionError, parse_position
-from companion.rules.report import final_score, format_report, summary
-from companion.rules.scoring import format_sheet, score_game, sheet_as_json
+from companion.rules.position import PositionError
+from companion.rules.report import final_score, format_report, score_position, summary
+from companion.rules.scoring import format_sheet, sheet_as_json
 from companion.rules.script import ScriptError, ScriptLine, replay
 from companion.store.cli import add_commands as add_store_commands
 from companion.store.cli import database_argument, replay_into_db
@@ -149,8 +149,7 @@ def _window_size(text: str) -> tuple[int, int]:
 
 def _run_score(args: argparse.Namespace) -> int:
     catalogue = load_catalogue(overlay=paths.overlay_path(args.overlay))
-    players = parse_position(read_json(args.file), catalogue)
-    sheet = score_game(players, catalogue)
+    sheet = score_position(read_json(args.file), catalogue)
     if args.json:
         print(json.dumps(sheet_as_json(sheet), indent=2))
     else:

@@ -70,7 +70,7 @@ def apply_effect(move: Move, player: int, source: str, ability: Ability,
         if color is None:
             return
         context = {**context, "condition_color": color}
-    why = message(N_("{source}: {text}"), source=_label(source), text=ability.text)
+    why = effect_why(source, ability)
     if "cost" in params and "cost" not in KINDS[kind].params:  # else the price of each resident
         ledger.pay(move, player, resolve_cost(move, source, params["cost"]), why)
     EFFECTS[kind](move, player, source, params, context, why)
@@ -194,14 +194,14 @@ def _relocate_hub_resident(move: Move, player: int, source: str, params: Mapping
     move.check(target != "hub", message(N_("Hub {hub}: the resident moves \"from your Hub onto "
                                            "a legal Sector\", not back to the Hub"), hub=source))
     species = remove_resident(move, player, "hub", detail.get("slot", 0), to="hand",
-                              why=message(N_("Hub {hub}"), hub=source))
+                              why=_label(source))
     if target is None:
         move.emit(Event.RESIDENT_RETURNED, message(N_("No legal place: the {species} goes back "
                                                       "to the supply"),
                                                    species=color_message(species)),
                   ["add", ["supply", species], 1])
     else:
-        place_resident(move, player, species, target, why=message(N_("Hub {hub}"), hub=source),
+        place_resident(move, player, species, target, why=_label(source),
                        from_supply=False)
 
 
@@ -230,7 +230,7 @@ def _return_to_supply(move: Move, player: int, source: str, params: Mapping[str,
     elif detail.get("resident"):
         where = detail["resident"]
         remove_resident(move, player, where.get("from"), where.get("slot", 0), to="supply",
-                        why=message(N_("Hub {hub}"), hub=source))
+                        why=_label(source))
     else:
         has_any = bool(me["sectors"]) or any(me["hub_slots"])
         move.check(not has_any, message(N_("{player} has something to return, so loses no "
@@ -294,7 +294,13 @@ def _condition_color(condition: Mapping[str, int], context: Mapping[str, Any]) -
     return next((color for color, n in gained.items() if n >= least), None)
 
 
+def effect_why(source: str, ability: Ability) -> Message:
+    """What an ability's effect is noted with in the log: its source and its rule text."""
+    return message(N_("{source}: {text}"), source=_label(source), text=ability.text)
+
+
 def _label(source: str) -> Message:
+    """A source in words: "Hub B-3", "Sector 214"."""
     if "-" in source:
         return message(N_("Hub {hub}"), hub=source)
     return message(N_("Sector {number}"), number=source)

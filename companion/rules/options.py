@@ -666,8 +666,7 @@ BONUS_DETAILS: dict[str, BonusDetail] = {
 def _effect(move: Move, player: int, source: str, ability: Ability) -> None:
     """In a probe: the bonus action's effect alone."""
     abilities.EFFECTS[ability.kind](move, player, source, ability.params, {},
-                                    message(N_("{source}: {text}"), source=source,
-                                            text=ability.text))
+                                    abilities.effect_why(source, ability))
 
 
 def _residents(me: Player) -> list[tuple[Place, int, str]]:

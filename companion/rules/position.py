@@ -169,6 +169,13 @@ def position_catalogue(data: Mapping[str, Any], catalogue: Catalogue) -> Catalog
 def parse_position(data: Any, catalogue: Catalogue) -> tuple[PlayerPosition, ...]:
     """Check and convert a position (plain JSON data) into players; raise PositionError. The
     position's own catalogue values, if any, are used (`position_catalogue`)."""
+    return read_position(data, catalogue)[0]
+
+
+def read_position(data: Any,
+                  catalogue: Catalogue) -> tuple[tuple[PlayerPosition, ...], Catalogue]:
+    """`parse_position`, with the catalogue the players were read with: the one to score them
+    with (`position_catalogue`: the position's own values, an example's shipped data)."""
     if not isinstance(data, Mapping) or "players" not in data:
         raise PositionError("position", "players", _('expected an object {"players": [...]}'))
     catalogue = position_catalogue(data, catalogue)
@@ -184,7 +191,7 @@ def parse_position(data: Any, catalogue: Catalogue) -> tuple[PlayerPosition, ...
     players = tuple(_player_at(raw, i, catalogue) for i, raw in enumerate(raw_players))
     _check_unique_names(players)
     _check_sectors_unique_across_players(players)
-    return players
+    return players, catalogue
 
 
 def _player_at(raw: Any, index: int, catalogue: Catalogue) -> PlayerPosition:

@@ -5,12 +5,13 @@ Both are plain data (JSON-ready) built from the state alone (and the catalogue f
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from companion.i18n import _
 from companion.rules.catalogue import Catalogue
 from companion.rules.message import say
-from companion.rules.position import parse_position
+from companion.rules.position import read_position
 from companion.rules.scoring import ScoreSheet, score_game, sheet_as_json
 from companion.rules.state import State, count, fleet
 from companion.rules.words import RESOURCES, word
@@ -47,8 +48,13 @@ def final_position(state: State, catalogue: Catalogue) -> dict:
 
 def final_score(state: State, catalogue: Catalogue) -> ScoreSheet:
     """The score sheet of the game as it stands (final once the game is over)."""
-    position = final_position(state, catalogue)
-    return score_game(parse_position(position, catalogue), catalogue)
+    return score_position(final_position(state, catalogue), catalogue)
+
+
+def score_position(position: Mapping[str, Any], catalogue: Catalogue) -> ScoreSheet:
+    """The score sheet of an end-of-game position, scored with the catalogue it is read with
+    (its own values on top, an example's shipped data: `position.position_catalogue`)."""
+    return score_game(*read_position(position, catalogue))
 
 
 def summary(state: State, catalogue: Catalogue) -> dict:

@@ -91,10 +91,6 @@ def places_for(state: State, player: int, species: str) -> list[Any]:
     return places
 
 
-def resident_label(species: str) -> str:
-    """'Human' or 'pink Alien' (in the language spoken now)."""
-    return resident_name(species)
-
 
 def why_not_gained(state: State, player: int, species: str) -> Message | None:
     """Why a resident of `species` cannot be had now, or None: none left in the supply (Humans:
@@ -206,7 +202,7 @@ def place_resident(move: Move, player: int, species: str, where: Any = None, *,
                                       species=color_message(species), player=move.name(player)))
         return False
     places = places_for(move.state, player, species)
-    label = resident_label(species)
+    label = resident_name(species)  # (for the refusals worded now)
     if where is None:
         move.check(bool(places), message(N_("{player} has no living quarters free for a "
                                             "{resident}"), player=move.name(player),

@@ -849,18 +849,14 @@ class Store:
         since = sum(len(step.events) for step in played.game.steps[base:head])
         return since >= self.snapshot_every
 
-    def _remember(self, played: StoredGame, learned: Mapping[str, Any], *,
-                  only_missing: bool = False) -> None:
+    def _remember(self, played: StoredGame, learned: Mapping[str, Any]) -> None:
         """Store values a game learned into the user's overlay (for later games)."""
         learned = remembered(played.state, learned)
         if not learned or self.overlay is None:
             return
         try:
-            current = self._user_values() if only_missing else {}
             for key, value in learned.items():
                 kind, record, field = key.split("/", 2)
-                if only_missing and field in current.get(kind, {}).get(record, {}):
-                    continue
                 set_user_value(self.overlay, kind, record, field, value)
         except (CatalogueError, OSError) as error:
             played.warnings.append(_("could not remember a catalogue value: {error}").format(

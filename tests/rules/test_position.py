@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from companion.catalogue_files import load_catalogue
-from companion.rules.position import PositionError, parse_position
+from companion.rules.position import PositionError, parse_position, read_position
+from companion.rules.report import score_position
 
 CATALOGUE = load_catalogue()
 
@@ -115,3 +119,18 @@ def test_gold_and_humans_live_anywhere():
     station = [sector(111, ["gold", "human"]), sector(121, ["human", "gold"])]
     players = parse_position({"players": [player(sectors=station), player("Bob")]}, CATALOGUE)
     assert players[0].humans == 2
+
+
+def test_a_position_is_scored_with_the_catalogue_it_is_read_with(tmp_path):
+    """An example position "scores the same whatever the user's overlay says"
+    (docs/catalogue.md): its own values, not the overlay's, are the ones it is scored with."""
+    example = Path(__file__).resolve().parents[2] / "companion" / "data" / "examples"
+    data = json.loads((example / "rulebook-3p.json").read_text())
+    overlay = tmp_path / "overlay.json"
+    overlay.write_text(json.dumps({"format": "phoenix-companion-catalogue-overlay", "version": 1,
+                                   "values": {"sectors": {"101": {"quarters": 4}}}}))
+    __, used = read_position(data, load_catalogue(overlay=overlay))
+    assert used.field("sectors", 101, "quarters").value == 3  # the position's, not the overlay's
+    sheet = score_position(data, load_catalogue(overlay=overlay))
+    assert [p.total for p in sheet.players] == [p.total for p in score_position(
+        data, load_catalogue()).players]

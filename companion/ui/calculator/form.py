@@ -28,7 +28,6 @@ LEVELS = (1, 2, 3)
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 MAX_SHIPS_LEFT = 9  # ships left on a player board
 NUMBER_FIELDS = ("points", "ships_left", "gems", "food", "water", "metal")
-HUBS = tuple(f"B-{i}" for i in range(1, 13)) + tuple(f"A-{i}" for i in range(1, 13))
 # The words of the fields and residents (marked with N_; in the player's language where shown:
 # `field_label`, `species_label`).
 FIELD_LABELS = {
@@ -396,18 +395,17 @@ class ScoreForm:
 
     def evaluate(self) -> Outcome:
         """Check everything and score it; never raises for bad entries."""
-        from companion.rules.position import PositionError, parse_position
-        from companion.rules.scoring import score_game
+        from companion.rules.position import PositionError
+        from companion.rules.report import score_position
 
         problem = self.missing()
         if problem is not None:
             return Outcome(problem=problem)
         position = self.to_position()
         try:
-            players = parse_position(position, self.catalogue)
+            return Outcome(sheet=score_position(position, self.catalogue))
         except PositionError as error:
             return Outcome(problem=self.locate(error, position))
-        return Outcome(sheet=score_game(players, self.catalogue))
 
     def locate(self, error: PositionError, position: Mapping | None = None) -> Problem:
         """Turn a PositionError into a Problem: which player (its `index`, else the player of

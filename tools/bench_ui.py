@@ -48,9 +48,9 @@ def measure(launched: float, taps: int, size: tuple[int, int]) -> dict[str, Any]
     from kivy.core.window import Window
     from kivy.tests.common import UnitTestTouch
 
-    from companion.ui.shell.app import build_app
+    from companion.ui.shell.app import CompanionApp
 
-    app = build_app(demo=True)
+    app = CompanionApp(demo=True)
     figures: dict[str, Any] = {"touch_ms": {"next": [], "undo": []}, "handled_ms": []}
     flips: list[float] = []
     Window.bind(on_flip=lambda *_a: flips.append(time.perf_counter()))

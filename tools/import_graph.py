@@ -6,6 +6,7 @@ this checkout or another one."""
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import companion
@@ -42,6 +43,7 @@ class ImportGraph:
                        for alias in node.names]
         return {target for target in targets if target in modules and target != name}
 
+    @functools.cache  # noqa: B019 - one graph per copy of the package, kept for the run
     def imports(self, name: str) -> list[tuple[ast.Import | ast.ImportFrom, bool]]:
         """Every import statement of module `name`, and whether it sits inside a function."""
         tree = ast.parse(self.modules[name].read_text(encoding="utf-8"))

@@ -1,1 +1,2 @@
-"""The touchscreen app (Kivy). Only this package imports Kivy; start it with `app.run_app`."""
+"""The touchscreen app (Kivy), grouped by area (docs/ui.md). Only this package imports Kivy;
+start it with `shell.start.run_app`."""

@@ -224,9 +224,9 @@ def run(scenarios: dict[str, Callable[..., Steps]], argv: list[str] | None = Non
     configure_kivy(size=(width, height), fullscreen=args.fullscreen)
     from kivy.clock import Clock
 
-    from companion.ui.shell.app import build_app
+    from companion.ui.shell.app import CompanionApp
 
-    app = build_app(demo=args.demo, start=start, db=args.db, config=args.config)
+    app = CompanionApp(demo=args.demo, start=start, db=args.db, config=args.config)
     robot = Robot(app, wait_timeout=args.timeout)
     robot.result.update({"scenario": args.scenario, "size": [width, height]})
     steps = scenarios[args.scenario](robot, size=(width, height), shots=args.shots)

@@ -12,7 +12,7 @@ from pathlib import Path
 from companion.rules.report import final_score
 from companion.store import Store
 from companion.ui.play.action import primary
-from companion.ui.play.action_model import Button, Panel
+from companion.ui.play.flows.choices import Button, Panel
 
 SCRIPT = "drive_game.py"
 SHOTS = Path(os.environ.get("PHOENIX_SCREENSHOTS")

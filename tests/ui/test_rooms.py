@@ -6,6 +6,7 @@ goes through the session's one door, made by a builder (docs/ui.md, "One door: c
 from __future__ import annotations
 
 import ast
+import functools
 import re
 
 from import_graph import GRAPH, MODULES, imports
@@ -32,6 +33,7 @@ def module_of(target: str) -> str:
     return target
 
 
+@functools.cache
 def kv_imports() -> dict[str, set[str]]:
     """Each UI module's .kv file (beside it, same name) -> the modules it imports."""
     found = {}

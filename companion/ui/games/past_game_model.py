@@ -14,7 +14,7 @@ from companion.i18n import _, ngettext
 from companion.rules.catalogue import Catalogue
 from companion.rules.message import event_text
 from companion.rules.report import final_score
-from companion.rules.state import Event, Player, State, apply_ops, new_state
+from companion.rules.state import Event, EventRecord, Player, State, apply_ops, new_state
 from companion.rules.words import color_name
 from companion.store import StoredGame
 from companion.ui.kit.wording import track_short
@@ -59,12 +59,18 @@ class PlayerSummary:
 class History:
     """A game replayed step by step."""
 
-    log: list[str]
+    events: list[EventRecord]
     series: list[Series]
     turns: int
     summaries: list[PlayerSummary]
     final: bool  # the last point of each series is the final tally
     winners: tuple[str, ...]  # a finished game's, ties broken as the score sheet breaks them
+
+    @property
+    def log(self) -> list[str]:
+        """The game's log, in the language spoken now (worded when read: statistics, which
+        read none of it, word nothing)."""
+        return [event_text(event) for event in self.events]
 
 
 def history(steps: Sequence[Any], state: State, catalogue: Catalogue) -> History:
@@ -72,7 +78,7 @@ def history(steps: Sequence[Any], state: State, catalogue: Catalogue) -> History
     end of each turn; the final tally (the score sheet's totals) ends the lines of a finished
     game. `state` is the game's state now."""
     folded = new_state()
-    log: list[str] = []
+    events: list[EventRecord] = []
     by_turn: dict[int, list[int]] = {}
     dismantled: Counter[int] = Counter()
     for step in steps:
@@ -80,7 +86,7 @@ def history(steps: Sequence[Any], state: State, catalogue: Catalogue) -> History
             if event["type"] == Event.SHIP_DISMANTLED and folded["turn"]["active"] is not None:
                 dismantled[folded["turn"]["active"]] += 1
             apply_ops(folded, event["ops"])
-            log.append(event_text(event))  # in the language spoken now
+            events.append(event)
         if folded["players"]:
             by_turn[folded["turn"]["number"]] = [p["points"] for p in folded["players"]]
     players = state["players"]
@@ -95,7 +101,7 @@ def history(steps: Sequence[Any], state: State, catalogue: Catalogue) -> History
               for p in players]
     summaries = [PlayerSummary(p["name"], p["color"], p["hub"], dismantled[i], len(p["sectors"]),
                                residents(p), dict(p["diplomacy"])) for i, p in enumerate(players)]
-    return History(log, series, state["turn"]["number"], summaries, final,
+    return History(events, series, state["turn"]["number"], summaries, final,
                    scored.winners if scored else ())
 
 

@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from companion.i18n import _
-from companion.rules import words as rule_words
 from companion.rules.words import color_name
 
 ALIEN_LETTERS = {"teal": "T", "pink": "P", "brown": "B", "gold": "G"}
@@ -32,8 +31,4 @@ def track_short(track: str) -> str:
     return {"dismantle": _("Dis"), "construction": _("Con"), "transport": _("Tra"),
             "expedition": _("Exp")}.get(track, track)
 
-
-def amount(number: int, counter: str) -> str:
-    """A number of a counter in words: "1 GEM", "2 GEMs", "3 food"."""
-    return rule_words.amount(counter, number)
 

@@ -23,15 +23,9 @@ from companion.ui.kit.widgets import (
     NotePopup,
     hex_color,
 )
-from companion.ui.play.action_model import (
-    ActionModel,
-    Button,
-    Panel,
-    camera_button,
-    given_panel,
-    prompt_panel,
-)
+from companion.ui.play.action_model import ActionModel, camera_button, given_panel, prompt_panel
 from companion.ui.play.answers import ask_first, ask_missing, show_answers
+from companion.ui.play.flows.choices import Button, Panel
 from companion.ui.play.flows.prompts import BonusPrompt, bonus_prompts
 from companion.ui.play.flows.ships import ship_flow
 from companion.ui.play.table_model import undo_text
@@ -66,7 +60,7 @@ class ActionScreen(Screen):
         steps = game.game.steps
         self.undo = undo_text(steps[-1].events) if steps else ""
         colors = {p["name"]: p["color"] for p in state["players"]}
-        prompts = bonus_prompts(state, game.catalogue)
+        prompts = bonus_prompts(state, game.catalogue) if session.waiting() else []
         self.prompting = bool(prompts)
         if prompts:  # the bonuses given by themselves are read with the first prompt
             self.ship, self.model, self.prompt = "", None, prompts[0]
@@ -151,7 +145,8 @@ class ActionScreen(Screen):
         if kind == "camera":
             self.message = self.take_camera_dice()
         elif kind == "confirm":
-            self.message = self.submit(self.model.flow.command())
+            self.message = self.submit(self.model.flow.command())  # (it shows what comes next)
+            return
         elif kind == "override":
             self.ask_override()
         elif kind == "back":
@@ -228,14 +223,14 @@ class ActionScreen(Screen):
 
     def take_back(self) -> None:
         """Undo the last step (named on the button), then the table."""
-        self.message = App.get_running_app().session.send(commands.undo()).problem
-        self.leave()
+        self.leave(App.get_running_app().session.send(commands.undo()).problem)
 
-    def leave(self) -> None:
-        """Back to the table (which is this screen again while a bonus prompt waits)."""
+    def leave(self, message: str | None = None) -> None:
+        """Back to the table (which is this screen again while a bonus prompt waits), with
+        `message` in its banner."""
         self.release_camera()
         self.ship, self.model, self.prompt = "", None, None
-        App.get_running_app().open("table")
+        App.get_running_app().open("table", message=message)
 
     def back(self) -> None:
         """Back to the table without doing anything (not while a bonus is to be chosen)."""

@@ -22,18 +22,13 @@ from companion.ui.kit.wording import word
 from companion.ui.play.flows.abilities import Abilities, question_word
 from companion.ui.play.flows.choices import (
     Button,
+    Entry,
     FlowError,
     Panel,
-    value_tag,
 )
 from companion.ui.play.flows.dice import Dice
-from companion.ui.play.flows.parts import Bonus
 from companion.ui.play.flows.prompts import BonusPrompt
 from companion.ui.play.flows.ships import ShipFlow
-
-# Button, Panel (flows/choices.py: the flows build them) and value_tag, for the screens too.
-__all__ = ["ActionModel", "BonusModel", "Button", "Panel", "camera_button", "given_panel",
-           "prompt_panel", "ship_title", "value_tag"]
 
 
 def ship_title(flow: ShipFlow) -> str:
@@ -90,7 +85,7 @@ class ActionModel:
                 Button("action:back", _("Back"), ("back",))],
                 [f"“{self.outcome.refused}”"])
         if not self.acted:
-            found = self.action_panel(title)
+            found = self.flow.action_panel(title)
             if found is not None:
                 return found
             self.acted = True
@@ -100,10 +95,6 @@ class ActionModel:
         return Panel(_("{title}: confirm?").format(title=title), [
             Button("action:confirm", _("Confirm"), ("confirm",)),
             Button("action:back", _("Back"), ("back",))], self.flow.preview(), cols=2)
-
-    def action_panel(self, title: str) -> Panel | None:
-        """The action's own question now (None: nothing left to ask): the flow's."""
-        return self.flow.action_panel(title)
 
     def ability_panel(self, title: str) -> Panel | None:
         """The next ability question: use an optional one?, its choice, where, what is paid,
@@ -169,7 +160,7 @@ class BonusModel:
         self.abilities, self.source = abilities, source
 
     @property
-    def entry(self) -> Bonus | None:
+    def entry(self) -> Entry | None:
         """The entry, built from the engine's offer where the bonus action fires (the answers
         so far); None when the engine will not ask for it."""
         return self.abilities.entry(self.source)

@@ -16,8 +16,8 @@ from companion.rules.commands import CommandDict, Outcome
 from companion.ui.kit.values import ask_value
 from companion.ui.kit.values_model import ValueEntry
 from companion.ui.kit.widgets import BUTTON, PLAYER_RGBA, PLAYER_TEXT, SELECTED, TagButton
-from companion.ui.play.action_model import Button, Panel
 from companion.ui.play.flows.abilities import Abilities
+from companion.ui.play.flows.choices import Button, Panel
 
 LAYOUT = str(Path(__file__).with_suffix(".kv"))
 
@@ -29,8 +29,6 @@ class AnswerButton(TagButton):
 def show_answers(grid: GridLayout, panel: Panel, press: Callable[[Button], None]) -> None:
     """A panel's buttons in `grid` (a player's in their colour, a chosen one lit, a disallowed
     one dimmed), scrolled to the top: a new panel starts at its first answer."""
-    if LAYOUT not in Builder.files:
-        Builder.load_file(LAYOUT)
     grid.clear_widgets()
     grid.cols = panel.cols
     for button in panel.buttons:
@@ -74,3 +72,6 @@ def ask_missing(outcome: Outcome, catalogue: Catalogue,
                        outcome.command.get("catalogue"))
     ask_value(entry, lambda value: resend(outcome.answer(value)) or None)
 
+
+if LAYOUT not in Builder.files:  # the answer buttons' look, with the module
+    Builder.load_file(LAYOUT)

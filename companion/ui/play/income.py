@@ -20,9 +20,9 @@ from kivy.uix.screenmanager import Screen
 from companion.i18n import _
 from companion.rules.commands import CommandDict, CommandError, Outcome
 from companion.ui.kit.widgets import ACCENT, BUTTON, NotePopup, TagButton, TagToggle
-from companion.ui.play.action_model import BonusModel, Button, value_tag
+from companion.ui.play.action_model import BonusModel
 from companion.ui.play.answers import ask_first, ask_missing, show_answers
-from companion.ui.play.flows.choices import Choice, FlowError
+from companion.ui.play.flows.choices import Button, Choice, FlowError, value_tag
 from companion.ui.play.flows.income import IncomeFlow, income_flow
 from companion.ui.play.income_model import PowerCard, dry_run, power_cards, relocations
 

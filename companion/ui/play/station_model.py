@@ -12,8 +12,8 @@ from companion.i18n import _
 from companion.rules.catalogue import Catalogue
 from companion.rules.state import Sector, State, count, in_supply
 from companion.rules.station import quarter_active
-from companion.rules.words import COUNTERS, SUPPLY_COUNTERS
-from companion.ui.kit.wording import LETTERS, amount, word
+from companion.rules.words import COUNTERS, SUPPLY_COUNTERS, amount
+from companion.ui.kit.wording import LETTERS, word
 
 
 @dataclass(frozen=True)
@@ -88,7 +88,7 @@ def station_view(state: State, catalogue: Catalogue, name: str) -> StationView:
     return StationView(
         name, me["color"], _("Hub {hub}").format(hub=me["hub"]) if me["hub"] else _("no Hub yet"),
         _dots(hub_slots, [r is not None for r in hub_slots], len(hub_slots)), wings,
-        [(counter, count(me, counter), amount(count(me, counter), counter))
+        [(counter, count(me, counter), amount(counter, count(me, counter)))
          for counter in COUNTERS])
 
 

@@ -24,9 +24,8 @@ from kivy.uix.screenmanager import Screen
 from companion.i18n import _
 from companion.rules import commands
 from companion.rules.commands import CommandDict
-from companion.rules.words import RESOURCES
+from companion.rules.words import RESOURCES, amount
 from companion.ui.kit.widgets import PLAYER_RGBA, PLAYER_TEXT, TagButton, TagLabel
-from companion.ui.kit.wording import amount
 from companion.ui.play.adjust import correct, counter_label
 from companion.ui.play.table_model import (
     COUNTER_NAMES,
@@ -122,7 +121,7 @@ class PlayerStrip(BoxLayout):
         """Show the player's row; ship tiles are made again only when the ships changed."""
         self.values = row.counters
         for counter, _word in COUNTER_NAMES:
-            setattr(self, counter, amount(row.counters[counter], counter))
+            setattr(self, counter, amount(counter, row.counters[counter]))
         big = round(App.get_running_app().unit * NUMBER_PX)
         self.shown = {counter: amount_markup(row.counters[counter], counter, big)
                       for counter in AMOUNTS}
@@ -240,9 +239,10 @@ class TableScreen(Screen):
 
     def next_turn(self) -> None:
         """End the turn (when the engine allows it)."""
-        view = self.view()
-        if not view.next_allowed:
-            App.get_running_app().say(view.next_reason)  # the panel's Next: on the screen shown
+        app = App.get_running_app()
+        allowed = app.session.options()["end_turn"]
+        if not allowed["allowed"]:
+            app.say(allowed["reason"] or "")  # the panel's Next: on the screen shown
             return
         self.run(commands.end_turn())
 

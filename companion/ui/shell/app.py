@@ -276,12 +276,4 @@ class CompanionApp(App):
                 current.refresh()
 
 
-def build_app(*, demo: bool = False, start: str | None = None, db: Path | None = None,
-              overlay: Path | None = None, config: Path | None = None,
-              settings: AppConfig | None = None) -> Any:
-    """The Kivy App object, ready to `run()` (Kivy must already be configured); `settings`
-    already read from `config` (else it is read here)."""
-    return CompanionApp(demo=demo, start=start, db=db, overlay=overlay, config=config,
-                       settings=settings)
-
 

@@ -96,6 +96,4 @@ def relaunch_screen(saved: str | None, phase: str | None) -> str:
     action, income and station screens keep nothing unconfirmed) or the end screen."""
     if saved in OUTSIDE_GAMES:
         return saved
-    if phase is None:
-        return "home"
-    return {"play": "table", "over": "end"}.get(phase, "setup")
+    return "home" if phase is None else game_screen(phase, None)

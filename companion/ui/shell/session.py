@@ -102,14 +102,12 @@ class GameSession:
         """True when the open game is the demo (its values are example values)."""
         return self.game is not None and self.game.name == DEMO_NAME
 
-    def options(self, ship: str | None = None) -> TableOptions:
+    def options(self) -> TableOptions:
         """What may be done now (the engine's `options`); the whole table's options are
         computed once per position of the game (its steps, undone steps and catalogue) and
         language (their reasons are in words), however often a refresh asks. Treat the result
         as read-only."""
         assert self.game is not None
-        if ship is not None:
-            return options(self.game.state, self.game.catalogue, ship=ship)
         played = self.game.game
         position = (id(played), len(played.steps), id(played.steps[-1]) if played.steps else 0,
                     len(played.undone), id(played.catalogue), i18n.language())
@@ -121,7 +119,6 @@ class GameSession:
         """A value was corrected in the user's catalogue (the catalogue screen): the open game
         is opened again, so that it plays with the value where it had none (a game keeps the
         values it was played with), and its options are computed afresh."""
-        self._options = None
         if self.game is not None:
             problem = self.open_game(self.game.id)
             if problem:

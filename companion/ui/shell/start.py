@@ -24,7 +24,7 @@ def run_app(*, fullscreen: bool = False, size: tuple[int, int] | None = None,
     fullscreen, size = display.window(fullscreen, size)
     configure_kivy(fullscreen=fullscreen, size=size, kiosk=kiosk, touch=display.touch,
                    rotation=display.rotation)
-    from companion.ui.shell.app import build_app
+    from companion.ui.shell.app import CompanionApp
 
-    build_app(demo=demo, start=start, db=db, overlay=overlay, config=config,
+    CompanionApp(demo=demo, start=start, db=db, overlay=overlay, config=config,
               settings=settings).run()

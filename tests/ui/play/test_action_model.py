@@ -9,7 +9,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parents[2] / "rules"))
 
 from companion.rules.commands import attempt
-from companion.ui.play.action_model import ActionModel, Panel, prompt_panel
+from companion.ui.play.action_model import ActionModel, prompt_panel
+from companion.ui.play.flows.choices import Panel
 from companion.ui.play.flows.prompts import bonus_prompts
 from companion.ui.play.flows.ships import ship_flow
 from companion.ui.shell.session import GameSession

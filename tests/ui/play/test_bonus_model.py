@@ -12,7 +12,8 @@ sys.path.insert(0, str(Path(__file__).parents[2] / "rules"))
 from tables import Table
 
 from companion.rules.commands import attempt
-from companion.ui.play.action_model import ActionModel, BonusModel, Panel, given_panel
+from companion.ui.play.action_model import ActionModel, BonusModel, given_panel
+from companion.ui.play.flows.choices import Panel
 from companion.ui.play.flows.income import income_flow
 from companion.ui.play.flows.ships import ship_flow
 from companion.ui.play.income_model import power_cards

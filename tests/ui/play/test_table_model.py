@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.ui.kit.wording import amount
+from companion.rules.words import amount
 from companion.ui.play.table_model import (
     changed_numbers,
     end_text,
@@ -52,7 +52,7 @@ def test_the_table_shows_whose_turn_numbers_ships_and_supply(demo: GameSession) 
 
 
 def test_words() -> None:
-    assert [amount(1, "gems"), amount(2, "gems"), amount(1, "points"), amount(1, "food")] == \
+    assert [amount("gems", 1), amount("gems", 2), amount("points", 1), amount("food", 1)] == \
         ["1 GEM", "2 GEMs", "1 point", "1 food"]
     events = [{"type": "pay", "text": "Bob pays 3 GEMs"}, {"type": "ship_used", "text": "Bob uses"}]
     assert undo_text(events) == "Undo: Bob uses"

@@ -14,8 +14,8 @@ from companion.rules.ledger import describe
 from companion.rules.option_types import AbilityNeed, Asked, BonusOffer, Place
 from companion.rules.options import bonus_offer
 from companion.rules.state import State
-from companion.ui.play.flows.choices import FlowError, place_text
-from companion.ui.play.flows.parts import Bonus, bonus_entry
+from companion.ui.play.flows.choices import Entry, FlowError, place_text
+from companion.ui.play.flows.parts import bonus_entry
 
 # The engine's offer for a bonus action (source, kind), as the command now stands; None when
 # the engine will not ask for it (BonusOffers).
@@ -69,11 +69,11 @@ class Abilities:
         self.where: dict[str, Any] = {}
         self.bonus: dict[str, Any] = {}
         self.offers = offers
-        self.entries: dict[str, Bonus] = {}
+        self.entries: dict[str, Entry] = {}
         self.built_from: dict[str, BonusOffer] = {}  # the offer each entry was built from
         self.values: dict[str, Any] = {}  # catalogue values given before a bonus action
 
-    def entry(self, source: str) -> Bonus | None:
+    def entry(self, source: str) -> Entry | None:
         """The entry for `source`'s bonus action, built from the engine's offer as the answers
         now stand (kept while that offer stands, and once given); None when the engine will not
         ask for it (A-11 after five incomes)."""

@@ -322,7 +322,6 @@ ENTRIES: dict[str, type[Entry]] = {
     "transactions": Transactions, "dice": Dice, "tracks": Tracks, "sector": SectorPick,
     "resident": ResidentPick, "returned": ReturnedPick}
 
-Bonus = Entry  # a bonus action's entry, whichever kind
 
 
 def bonus_entry(need: AbilityNeed, offer: BonusOffer) -> Entry:

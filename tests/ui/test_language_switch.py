@@ -16,7 +16,7 @@ from companion import i18n
 from companion.rules.game import Game
 from companion.rules.message import event_text
 from companion.store import Store
-from companion.ui.play.table_model import undo_text
+from companion.ui.kit.undo_redo_model import undo_text
 
 INCOME = 75  # the example's commands up to Ann's income in round 8
 

@@ -13,7 +13,6 @@ from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, Str
 from kivy.uix.screenmanager import Screen
 
 from companion.i18n import _
-from companion.rules import commands
 from companion.rules.commands import CommandDict
 from companion.ui.kit.dice_camera import dice_watcher, keep_reading
 from companion.ui.kit.widgets import (
@@ -28,7 +27,6 @@ from companion.ui.play.answers import ask_first, ask_missing, show_answers
 from companion.ui.play.flows.choices import Button, Panel
 from companion.ui.play.flows.prompts import BonusPrompt, bonus_prompts
 from companion.ui.play.flows.ships import ship_flow
-from companion.ui.play.table_model import undo_text
 
 
 class ActionScreen(Screen):
@@ -38,7 +36,6 @@ class ActionScreen(Screen):
     question = StringProperty("")
     lines = StringProperty("")
     message = StringProperty("")
-    undo = StringProperty("")
     cols = NumericProperty(1)
     plate = ColorProperty(BUTTON)
     plate_text = ColorProperty((1, 1, 1, 1))
@@ -57,8 +54,6 @@ class ActionScreen(Screen):
         if session.game is None or session.state["phase"] != "play":
             return
         game, state = session.game, session.state
-        steps = game.game.steps
-        self.undo = undo_text(steps[-1].events) if steps else ""
         colors = {p["name"]: p["color"] for p in state["players"]}
         prompts = bonus_prompts(state, game.catalogue) if session.waiting() else []
         self.prompting = bool(prompts)
@@ -220,10 +215,6 @@ class ActionScreen(Screen):
             return self.submit(outcome.override(reason))
 
         NotePopup(_("Why override?"), "", override).open()
-
-    def take_back(self) -> None:
-        """Undo the last step (named on the button), then the table."""
-        self.leave(App.get_running_app().session.send(commands.undo()).problem)
 
     def leave(self, message: str | None = None) -> None:
         """Back to the table (which is this screen again while a bonus prompt waits), with

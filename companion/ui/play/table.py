@@ -1,24 +1,32 @@
 """The table screen: whose turn, every player's counters and ships, the neutral ships, the supply
-and the end status; Undo, Next, Income and the active player's Station. A long press on a counter
-corrects it (adjust.py); the numbers that changed light up for a moment. What it shows comes from
+and the end status; Undo and Redo, Next, Income and the active player's Station. Every ship is in
+view without scrolling (table_model.ship_grid lays each player's out in their row), and a ship
+acts only on a tap that did not move (a swipe starts nothing). A long press on a counter corrects
+it (adjust.py); the numbers that changed light up for a moment. What it shows comes from
 table_model.py; a refresh updates the widgets in place (new ones only when a player's ships
 change), so a touch is on screen within a frame or two."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
+from kivy.core.text import Label as CoreLabel
+from kivy.metrics import dp
 from kivy.properties import (
     BooleanProperty,
     ColorProperty,
     DictProperty,
     ListProperty,
+    NumericProperty,
     ObjectProperty,
     StringProperty,
 )
+from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.i18n import _
@@ -32,36 +40,79 @@ from companion.ui.play.table_model import (
     NEUTRAL,
     PlayerRow,
     ShipButton,
+    ShipGrid,
     TableView,
     amount_markup,
     changed_numbers,
+    ship_grid,
     table_view,
     trigger_condition,
 )
 
 LONG_PRESS_S = 0.6  # a finger held this long on a counter corrects it
-NUMBER_PX = 24  # a counter's number (at 800x480; times app.unit), its word smaller (table.kv)
-AMOUNTS = ("gems", *RESOURCES)  # the counters beside the name plate
+NUMBER_PX = 20  # a counter's number (dp), its word smaller (table.kv)
+AMOUNTS = ("gems", *RESOURCES, "points")  # the counters shown as a big number and a word
 HIGHLIGHT_S = 2.0  # how long the numbers that changed stay lit
-TRAVEL_PX = 20  # a touch that moved further is a scroll, not a long press
+TRAVEL_PX = 20  # a touch that moved further is a swipe: no tap, no long press
+NAME_PX, BADGE_PX = 15, 12  # a ship tile's name and its badge (the marker), at most (dp)
+PLATE_WIDTH = 180  # a player's name plate and counters beside their ships (dp, as in table.kv)
 
 
-class ShipTile(TagButton):
-    """A ship: dim when it cannot be used now; shows whose Action marker is on it."""
+def moved(touch: Any) -> bool:
+    """True when a touch travelled further than a tap does (a swipe)."""
+    return abs(touch.x - touch.ox) >= TRAVEL_PX or abs(touch.y - touch.oy) >= TRAVEL_PX
+
+
+@lru_cache(maxsize=512)
+def text_width(text: str, bold: bool) -> float:
+    """How wide `text` is at 100 px (widths grow with the font size)."""
+    return float(CoreLabel(font_size=100, bold=bold).get_extents(text)[0])
+
+
+def fitting_px(text: str, width: float, most: float, bold: bool = False) -> float:
+    """The font size at which `text` fits `width` on one line, `most` at most."""
+    wide = text_width(text, bold)
+    return most if not wide else min(most, 100 * width / wide)
+
+
+class TapOnly(ButtonBehavior):
+    """A button that fires only for a tap: a touch that moved (a swipe) is let go without
+    firing."""
+
+    def on_touch_up(self, touch: Any) -> bool:
+        if touch.grab_current is self and moved(touch):
+            touch.ungrab(self)
+            self.state = "normal"
+            return True
+        return super().on_touch_up(touch)
+
+
+def ship_words(button: ShipButton) -> tuple[str, str]:
+    """A ship tile's name ("Expedition L3", a neutral ship's type alone) and its badge: whose
+    Action marker or Neutral Ship token is on it ("Bob's marker"), else "Neutral" or ""."""
+    marker = _("{player}'s marker").format(player=button.marker) if button.marker else ""
+    if button.token:
+        marker = (_("{player}: marker+token").format(player=button.marker)
+                  if button.token == button.marker
+                  else _("{player}'s token").format(player=button.token))
+    if button.level == NEUTRAL:
+        return button.kind, marker or _("Neutral")
+    return f"{button.kind} {button.level}", marker
+
+
+class ShipTile(TapOnly, TagButton):
+    """A ship: its name and badge (ship_words), dim when it cannot be used now. Its name is
+    `name_px` high, the size its whole grid shares; the badge shrinks to fit its width."""
 
     button = ObjectProperty(None, allownone=True)
+    name_px = NumericProperty(dp(NAME_PX))
 
     def show(self, button: ShipButton) -> None:
         """Show this ship as it stands now."""
-        marker = _("{player}'s marker").format(player=button.marker) if button.marker else ""
-        if button.token:
-            marker = (_("{player}: marker+token").format(player=button.marker)
-                      if button.token == button.marker
-                      else _("{player}'s token").format(player=button.token))
-        level = ("" if marker else _("Neutral")) if button.level == NEUTRAL else button.level
-        small = int(App.get_running_app().unit * 13)
-        self.text = (f"[b]{button.kind}[/b]\n"
-                     f"[size={small}]{' · '.join(filter(None, (level, marker)))}[/size]")
+        name, badge = ship_words(button)
+        small = fitting_px(badge, self.width - dp(6), min(self.name_px, dp(BADGE_PX)))
+        self.font_size = self.name_px
+        self.text = f"[b]{name}[/b]" + (f"\n[size={int(small)}]{badge}[/size]" if badge else "")
         self.tag, self.opacity, self.button = (f"ship:{button.ship_id}",
                                                1 if button.usable else 0.55, button)
 
@@ -76,7 +127,7 @@ class CounterLabel(TagLabel):
         if not self.collide_point(*touch.pos):
             return super().on_touch_down(touch)
         touch.ud[self] = Clock.schedule_once(lambda _dt: self._held(touch), LONG_PRESS_S)
-        return True
+        return super().on_touch_down(touch)  # a tap goes on to the name plate around it
 
     def on_touch_up(self, touch: Any) -> bool:
         held = touch.ud.pop(self, None)
@@ -86,18 +137,34 @@ class CounterLabel(TagLabel):
 
     def _held(self, touch: Any) -> None:
         touch.ud.pop(self, None)
-        if abs(touch.x - touch.ox) < TRAVEL_PX and abs(touch.y - touch.oy) < TRAVEL_PX:
+        if not moved(touch):
+            touch.ud["long_pressed"] = True
             self.dispatch("on_long_press")
 
     def on_long_press(self) -> None:
         """Fired by a long press."""
 
 
-class CountersRow(BoxLayout):
-    """A player's GEMs, food, water and metal side by side; `text` reads them as one line."""
+class CountersRow(GridLayout):
+    """A player's GEMs, food, water and metal, two by two; `text` reads them as one line."""
 
     tag = StringProperty("")
     text = StringProperty("")
+
+
+class NamePlate(TapOnly, BoxLayout):
+    """A player's name and points in their colour: a tap anywhere on it opens their station (a
+    long press on the points corrects them instead)."""
+
+    tag = StringProperty("")
+    bg = ColorProperty((0, 0, 0, 1))
+
+    def on_touch_up(self, touch: Any) -> bool:
+        if touch.grab_current is self and touch.ud.get("long_pressed"):  # the points corrected
+            touch.ungrab(self)
+            self.state = "normal"
+            return True
+        return super().on_touch_up(touch)
 
 
 class PlayerStrip(BoxLayout):
@@ -122,13 +189,19 @@ class PlayerStrip(BoxLayout):
         self.values = row.counters
         for counter, _word in COUNTER_NAMES:
             setattr(self, counter, amount(counter, row.counters[counter]))
-        big = round(App.get_running_app().unit * NUMBER_PX)
+        big = round(dp(NUMBER_PX))
         self.shown = {counter: amount_markup(row.counters[counter], counter, big)
                       for counter in AMOUNTS}
         self.name, self.diplomacy, self.active, self.lit = (row.name, row.diplomacy, row.active,
                                                             lit)
         self.plate, self.plate_text = PLAYER_RGBA[row.color], PLAYER_TEXT[row.color]
         show_ships(self.ids.ships, row.ships, table)
+
+    def ship_room(self, least_cols: int = 1) -> ShipGrid:
+        """The grid of this player's ships in the room beside the name plate."""
+        room = self.width - self.padding[0] - self.padding[2] - self.spacing - dp(PLATE_WIDTH)
+        return ship_grid(len(self.ids.ships.children), room / dp(1), self.height / dp(1),
+                         least_cols)
 
     def correct(self, counter: str) -> None:
         """Correct one of this player's counters (keypad, then a note)."""
@@ -137,10 +210,11 @@ class PlayerStrip(BoxLayout):
                 lambda: app.open("table"))
 
 
-def show_ships(box: BoxLayout, ships: list[ShipButton], table: TableScreen) -> None:
+def show_ships(box: GridLayout, ships: list[ShipButton], table: TableScreen) -> None:
     """Fill `box` with one tile per ship, reusing the tiles when the ships are the same."""
     tiles = list(reversed(box.children))
-    if [t.button.ship_id for t in tiles] != [s.ship_id for s in ships]:
+    changed = [t.button.ship_id for t in tiles] != [s.ship_id for s in ships]
+    if changed:
         box.clear_widgets()
         tiles = []
         for _ship in ships:
@@ -150,6 +224,21 @@ def show_ships(box: BoxLayout, ships: list[ShipButton], table: TableScreen) -> N
             tiles.append(tile)
     for tile, ship in zip(tiles, ships):
         tile.show(ship)
+    if changed:
+        table.lay_out_soon()
+
+
+def place_tiles(box: GridLayout, grid: ShipGrid) -> None:
+    """Size `box`'s ship tiles and columns as `grid` says (in dp); their names share the
+    largest size at which every one of them fits its tile."""
+    box.cols = grid.cols
+    tiles = [tile for tile in box.children if tile.button is not None]
+    room = dp(grid.width) - dp(6)
+    px = min((fitting_px(ship_words(t.button)[0], room, dp(NAME_PX), bold=True) for t in tiles),
+             default=dp(NAME_PX))
+    for tile in tiles:
+        tile.size, tile.name_px = (dp(grid.width), dp(grid.height)), px
+        tile.show(tile.button)
 
 
 class TableScreen(Screen):
@@ -159,7 +248,6 @@ class TableScreen(Screen):
     active = StringProperty("")
     active_plate = ColorProperty((0, 0, 0, 1))
     active_text = ColorProperty((1, 1, 1, 1))
-    undo = StringProperty("")
     next_allowed = BooleanProperty(False)
     supply = StringProperty("")
     supply_lit = BooleanProperty(False)
@@ -173,6 +261,7 @@ class TableScreen(Screen):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._unlight = Clock.create_trigger(self.unlight, HIGHLIGHT_S)
+        self.lay_out_soon = Clock.create_trigger(self.lay_out)  # once a frame, however many changes
 
     def view(self) -> TableView:
         """What to show, from the open game's state and options."""
@@ -180,7 +269,7 @@ class TableScreen(Screen):
         steps = session.game.game.steps
         opts = session.options()
         condition = trigger_condition(steps) if opts["end"]["triggered_by"] else ""
-        return table_view(session.state, opts, steps[-1].events if steps else [], condition)
+        return table_view(session.state, opts, condition)
 
     def refresh(self) -> None:
         """Show the game as it stands now, lighting up the numbers that changed."""
@@ -193,7 +282,7 @@ class TableScreen(Screen):
             self.message = ""
         changed = changed_numbers(self.shown if same_game else None, view)
         self.shown, self.shown_game = view, session.game
-        self.heading, self.active, self.undo = view.heading, view.active, view.undo
+        self.heading, self.active = view.heading, view.active
         self.active_plate = PLAYER_RGBA[view.active_color]
         self.active_text = PLAYER_TEXT[view.active_color]
         self.next_allowed, self.supply, self.end = view.next_allowed, view.supply, view.end
@@ -206,11 +295,24 @@ class TableScreen(Screen):
             strips = [PlayerStrip() for _row in view.players]
             for strip in strips:
                 players.add_widget(strip)
+                strip.bind(size=self.lay_out_soon)
         for strip, row in zip(strips, view.players):
             strip.show(row, [counter for who, counter in changed if who == row.name], self)
         show_ships(self.ids.neutral, view.neutral, self)
         if changed:
             self._unlight()
+
+    def lay_out(self, *_args: Any) -> None:
+        """Every player's ships in their row, all rows as many columns (the most any needs),
+        and the neutral ships in the side column above the supply, Station and Income (every
+        ship in view, none scrolled)."""
+        strips = self.ids.players.children
+        cols = max((strip.ship_room().cols for strip in strips), default=1)
+        for strip in strips:
+            place_tiles(strip.ids.ships, strip.ship_room(cols))
+        side, neutral = self.ids.side, self.ids.neutral
+        room = side.height - 2 * dp(48) - dp(46) - 3 * side.spacing  # Station, Income, supply
+        place_tiles(neutral, ship_grid(len(neutral.children), side.width / dp(1), room / dp(1)))
 
     def unlight(self, *_args: Any) -> None:
         """The changed numbers look like the others again."""
@@ -251,8 +353,8 @@ class TableScreen(Screen):
         self.next_turn()
 
     def undo_step(self) -> None:
-        """Take back the last step."""
-        self.run(commands.undo())
+        """The button panel's Undo (a long press of Next): the top bar's Undo."""
+        self.ids.steps.step("undo")
 
     def run(self, command: CommandDict) -> None:
         """Send a command through the session, then show the table (and why it was refused)."""

@@ -10,11 +10,11 @@ from typing import Any
 
 from companion.i18n import _, ngettext
 from companion.rules import words
-from companion.rules.message import event_text, say
+from companion.rules.message import say
 from companion.rules.option_types import EndNow, ShipEntry, TableOptions
 from companion.rules.state import Event, State, count
 from companion.rules.words import ALIEN_COLORS, TRACKS
-from companion.ui.kit.wording import ALIEN_LETTERS, track_short, word
+from companion.ui.kit.wording import ALIEN_LETTERS, LETTERS, track_short
 from companion.ui.play.flows.choices import turn_player
 
 
@@ -26,10 +26,9 @@ def ship_short(kind: str) -> str:
 NEUTRAL = "Neutral"  # ShipButton.level of a neutral ship
 COUNTER_NAMES = (("gems", "GEMs"), ("food", "food"), ("water", "water"), ("metal", "metal"),
                  ("points", "points"))
-QUIET_EVENTS = ("learned", "pay", "fee")  # not what an undo is named after
-# Events that sum up their whole step, named after even though they come last (income: the
-# ships reset and the income paid come first).
-SUMMARY_EVENTS = ("income_taken",)
+# A ship tile's least width and height, the height it grows to where there is room, and the
+# gap between tiles (in the table's fixed unit: at a bigger screen more tiles, not bigger ones)
+TILE_WIDTH, TILE_HEIGHT, TILE_TALL, TILE_GAP = 92, 48, 56, 2
 
 
 @dataclass(frozen=True)
@@ -74,7 +73,6 @@ class TableView:
     neutral: list[ShipButton]
     supply: str
     end: str
-    undo: str
     next_allowed: bool
     next_reason: str
     income_allowed: bool
@@ -92,14 +90,28 @@ def ship_button(entry: ShipEntry, state: State) -> ShipButton:
                       bool(entry["usable"]), entry["reason"] or "", marker, token)
 
 
-def undo_text(events: Sequence[Mapping[str, Any]]) -> str:
-    """The Undo button's text, named after what the player did in the last step: the event
-    summing it up ("Cat takes income"), else its first event that is not bookkeeping (a ship
-    used, a bonus chosen, a turn begun, a correction); "" when nothing."""
-    texts = ([event_text(e) for e in events if e["type"] in SUMMARY_EVENTS]
-             or [event_text(e) for e in events if e["type"] not in QUIET_EVENTS]
-             or [event_text(e) for e in events])
-    return _("Undo: {step}").format(step=texts[0]) if texts else ""
+@dataclass(frozen=True)
+class ShipGrid:
+    """How a player's ships are laid out in their place: columns, and each tile's size."""
+
+    cols: int
+    width: float
+    height: float
+
+
+def ship_grid(count: int, width: float, height: float, least_cols: int = 1) -> ShipGrid:
+    """The ships' grid in a place `width` x `height`: as many columns of at least TILE_WIDTH as
+    fit; more, narrower ones where the rows that fit (at least TILE_HEIGHT each) would not hold
+    `count` ships; `least_cols` at least (the table gives every player's row as many). Tiles
+    TILE_TALL high where there is room, never less than TILE_HEIGHT."""
+    fit_cols = max(1, int((width + TILE_GAP) // (TILE_WIDTH + TILE_GAP)))
+    fit_rows = max(1, int((height + TILE_GAP) // (TILE_HEIGHT + TILE_GAP)))
+    cols = fit_cols if -(-count // fit_cols) <= fit_rows else -(-count // fit_rows)
+    cols = max(cols, least_cols)
+    rows = max(1, -(-count // cols))
+    tall = (height - TILE_GAP * (rows - 1)) / rows
+    return ShipGrid(cols, (width - TILE_GAP * (cols - 1)) / cols,
+                    max(TILE_HEIGHT, min(TILE_TALL, tall)))
 
 
 def end_text(end: EndNow, condition: str = "") -> str:
@@ -118,10 +130,11 @@ def end_text(end: EndNow, condition: str = "") -> str:
 
 
 def supply_text(supply: Mapping[str, object]) -> str:
-    """The supply: Humans, then the Aliens by colour with their letters."""
-    aliens = " · ".join(f"{word(colour)} ({ALIEN_LETTERS[colour]}) {supply[colour]}"
-                        for colour in ALIEN_COLORS)
-    return _("Supply: Humans {humans} · {aliens}").format(humans=supply["human"], aliens=aliens)
+    """The supply in two short lines for the table's side column, each species by the letter
+    its residents' dots carry (H: Humans): "Supply · H 20\nT18 P15 B18 G17"."""
+    aliens = " ".join(f"{ALIEN_LETTERS[colour]}{supply[colour]}" for colour in ALIEN_COLORS)
+    humans = f"{LETTERS['human']} {supply['human']}"
+    return _("Supply · {humans}").format(humans=humans) + "\n" + aliens
 
 
 def amount_markup(number: int, counter: str, size: int) -> str:
@@ -149,10 +162,9 @@ def changed_numbers(before: TableView | None, after: TableView) -> set[tuple[str
     return changed
 
 
-def table_view(state: State, opts: TableOptions,
-               last_events: Sequence[Mapping[str, Any]], condition: str = "") -> TableView:
-    """The table screen from the state, options(state, catalogue), the last step's events and
-    the condition that triggered the end (trigger_condition)."""
+def table_view(state: State, opts: TableOptions, condition: str = "") -> TableView:
+    """The table screen from the state, options(state, catalogue) and the condition that
+    triggered the end (trigger_condition)."""
     turn = opts["turn"]
     active = turn_player(opts)
     colors = {p["name"]: p["color"] for p in state["players"]}
@@ -172,7 +184,6 @@ def table_view(state: State, opts: TableOptions,
         active=active, active_color=colors[active], players=players,
         neutral=[b for b in buttons if owners[b.ship_id] is None],
         supply=supply_text(state["supply"]), end=end_text(opts["end"], condition),
-        undo=undo_text(last_events),
         next_allowed=bool(opts["end_turn"]["allowed"]),
         next_reason=opts["end_turn"]["reason"] or "",
         income_allowed=bool(opts["income"]["allowed"]),

@@ -1,7 +1,8 @@
 """The table app's connection to the game store (plain Python, no Kivy): the open game, the one
 door for commands (`send`: every command any screen or model runs on the open game, committed
-through `StoredGame.execute`, its outcome in words), and the screen to come back to after a
-restart.
+through `StoredGame.execute`, its outcome in words), the steps Undo and Redo would take (told to
+whoever `watch`es after every command and every game opened), and the screen to come back to
+after a restart.
 
 The screen is kept in `screen.json` in the data folder beside the database, written atomically
 when it changes: `{"game": ID or null, "screen": NAME}`. A relaunch opens the screen that
@@ -15,12 +16,14 @@ from __future__ import annotations
 import json
 import logging
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from companion import i18n
 from companion.files import read_script, write_text_atomically
 from companion.i18n import _
 from companion.rules.commands import CommandDict, Outcome, attempt
+from companion.rules.game import Step
 from companion.rules.option_types import TableOptions
 from companion.rules.options import options
 from companion.rules.script import parse
@@ -49,6 +52,7 @@ class GameSession:
         self._options: tuple[tuple, TableOptions] | None = None  # (the position, its options)
         self._demo_folder: tempfile.TemporaryDirectory | None = None
         self._screen: dict | None = None  # what screen.json holds
+        self._watchers: list[Callable[[], None]] = []
 
     def open(self) -> None:
         """Open the store and resume the unfinished game, if there is one; else the finished
@@ -63,6 +67,7 @@ class GameSession:
         except Exception as error:  # a locked, damaged or unwritable database: say so, go on
             self.problem = _("The game store could not be opened: {error}").format(error=error)
         self._options = None
+        self._moved()
 
     def open_demo(self, steps: int = DEMO_STEPS) -> None:
         """Replay the example game part-way into the database given with --db, else into a
@@ -79,6 +84,7 @@ class GameSession:
                 self.game.execute(line.command)
         except Exception as error:
             self.problem = _("The demo game could not be set up: {error}").format(error=error)
+        self._moved()
 
     def close(self) -> None:
         """Close the store (and remove a temporary demo database)."""
@@ -138,12 +144,35 @@ class GameSession:
         if self.game is None:
             return Outcome(command, refused=_("No game is open."), overridable=False)
         try:
-            return attempt(self.game, command)
+            outcome = attempt(self.game, command)
         except Exception as error:  # a failed commit (or a fault): the game is as it was
             log.warning("game %s: %.200r not saved: %s", self.game.id, command, error,
                         exc_info=not isinstance(error, StoreError))
             return Outcome(command, refused=_("not saved: {error}").format(error=error),
                            overridable=False)
+        if outcome.applied:
+            self._moved()
+        return outcome
+
+    def step_to_undo(self) -> Step | None:
+        """The step Undo takes back: the open game's last (None: none, or no game open)."""
+        steps = self.game.game.steps if self.game is not None else []
+        return steps[-1] if steps else None
+
+    def step_to_redo(self) -> Step | None:
+        """The step Redo applies again: the last one undone, kept until a new step is taken
+        (None: none, or no game open)."""
+        undone = self.game.game.undone if self.game is not None else []
+        return undone[-1] if undone else None
+
+    def watch(self, watcher: Callable[[], None]) -> None:
+        """Call `watcher` after every command applied and every game opened (Undo and Redo
+        name the steps they would take)."""
+        self._watchers.append(watcher)
+
+    def _moved(self) -> None:
+        for watcher in self._watchers:
+            watcher()
 
     def new_game(self) -> str:
         """Start an empty game (its first command, `new_game`, comes from setup)."""
@@ -153,6 +182,7 @@ class GameSession:
             self.game = self.store.new_game()
         except Exception as error:
             return str(error)
+        self._moved()
         return ""
 
     def open_game(self, game_id: int) -> str:
@@ -164,6 +194,7 @@ class GameSession:
         except Exception as error:
             return str(error)
         self._options = None
+        self._moved()
         return ""
 
     # --- the screen to come back to ------------------------------------------------------

@@ -38,7 +38,7 @@ def test_demo_game_bonus_prompt_then_the_table(run_ui_driver, size: str) -> None
     assert {tag: (n, words) for tag, (n, words, _shown) in lines.items()} == \
         {tag: (1, " ".join(shown.split())) for tag, (_n, _words, shown) in lines.items()}
     assert "ship:Cat:L2-farm" in table["ships"] and "ship:neutral:diplomacy" in table["ships"]
-    assert table["supply"].startswith("Supply: Humans 20 · teal (T) 18")
+    assert table["supply"] == "Supply · H 20\nT18 P15 B18 G17"
     assert "EXAMPLE values" in table["demo"]
     assert (SHOTS / f"table-{size}.png").stat().st_size > 10_000
 

@@ -8,12 +8,15 @@ from pathlib import Path
 import pytest
 
 from companion.rules.words import amount
+from companion.ui.kit.undo_redo_model import redo_text, undo_text
 from companion.ui.play.table_model import (
+    TILE_HEIGHT,
+    TILE_WIDTH,
     changed_numbers,
     end_text,
+    ship_grid,
     supply_text,
     table_view,
-    undo_text,
 )
 from companion.ui.shell.session import GameSession
 
@@ -28,7 +31,12 @@ def demo(tmp_path: Path) -> GameSession:
 
 
 def view(session: GameSession):
-    return table_view(session.state, session.options(), session.game.game.steps[-1].events)
+    return table_view(session.state, session.options())
+
+
+def undo_named(session: GameSession) -> str:
+    """What the Undo button says: the step the session would take back, named."""
+    return undo_text(session.step_to_undo().events)
 
 
 def test_the_table_shows_whose_turn_numbers_ships_and_supply(demo: GameSession) -> None:
@@ -37,7 +45,7 @@ def test_the_table_shows_whose_turn_numbers_ships_and_supply(demo: GameSession) 
     table = view(demo)
     assert (table.active, table.active_color) == ("Cat", "yellow")
     assert table.heading == "Turn 9 · Next ends the turn"
-    assert table.undo == "Undo: Bob takes 2 GEMs (Transport Diplomacy, level 1)"
+    assert undo_named(demo) == "Undo: Bob takes 2 GEMs (Transport Diplomacy, level 1)"
     assert table.next_allowed and not table.income_allowed
     bob = next(p for p in table.players if p.name == "Bob")
     assert bob.counters == {"gems": 9, "food": 6, "water": 2, "metal": 3, "points": 4}
@@ -47,7 +55,7 @@ def test_the_table_shows_whose_turn_numbers_ships_and_supply(demo: GameSession) 
     assert farm.reason == "Cat has already taken an action this turn: end the turn first"
     expedition = next(s for s in table.neutral if s.ship_id == "neutral:expedition")
     assert expedition.label == "Neutral Expedition" and expedition.token == "Ann"
-    assert table.supply.startswith("Supply: Humans 20 · teal (T) 18 · pink (P) 15")
+    assert table.supply == "Supply · H 20\nT18 P15 B18 G17"
     assert table.end == ""
 
 
@@ -56,7 +64,8 @@ def test_words() -> None:
         ["1 GEM", "2 GEMs", "1 point", "1 food"]
     events = [{"type": "pay", "text": "Bob pays 3 GEMs"}, {"type": "ship_used", "text": "Bob uses"}]
     assert undo_text(events) == "Undo: Bob uses"
-    assert undo_text([]) == ""
+    assert redo_text(events) == "Redo: Bob uses"
+    assert undo_text([]) == "" and redo_text(None) == ""
     assert end_text({"over": False, "triggered_by": "Cat", "final_turns": ["Dan", "Ann"]}) == \
         "End triggered by Cat: final round, 2 more turns after this one"
     assert end_text({"over": False, "triggered_by": "Cat", "final_turns": []},
@@ -65,7 +74,19 @@ def test_words() -> None:
     assert end_text({"over": True, "triggered_by": "Cat", "final_turns": []}) == \
         "The game is over."
     assert supply_text({"human": 1, "teal": 2, "pink": 3, "brown": 4, "gold": 5}) == \
-        "Supply: Humans 1 · teal (T) 2 · pink (P) 3 · brown (B) 4 · gold (G) 5"
+        "Supply · H 1\nT2 P3 B4 G5"
+
+
+def test_the_ships_grid_gives_more_columns_not_bigger_tiles() -> None:
+    """At 800x480 four players' 10 or 11 ships fit two rows of at least 48 px in the 98 px each
+    row has (narrower tiles where needed); a bigger screen gets more columns of the same size."""
+    ten, eleven = ship_grid(10, 490, 98), ship_grid(11, 490, 98)
+    assert (ten.cols, ten.height) == (5, TILE_HEIGHT) and ten.width >= TILE_WIDTH
+    assert eleven.cols == 6 and eleven.width * 6 + 2 * 5 <= 490 and eleven.height == TILE_HEIGHT
+    wide = ship_grid(11, 966, 170)
+    assert wide.cols == 10 and TILE_WIDTH <= wide.width < 2 * TILE_WIDTH
+    assert wide.height <= 56  # taller only up to the target size, never scaled up
+    assert ship_grid(5, 490, 98, least_cols=6).cols == 6  # every row as many columns
 
 
 def test_the_numbers_that_changed_are_named(demo: GameSession) -> None:
@@ -81,7 +102,7 @@ def test_undo_is_named_by_what_the_player_did(demo: GameSession) -> None:
     back); the other steps by their first event that is not bookkeeping."""
     def named(command: dict) -> str:
         assert demo.send(command).problem == ""
-        return view(demo).undo
+        return undo_named(demo)
 
     assert named({"cmd": "diplomacy_bonus", "player": "Bob", "levels": [1]}) == \
         "Undo: Bob takes 2 GEMs (Transport Diplomacy, level 1)"
@@ -108,7 +129,7 @@ def test_setup_steps_are_named_by_what_was_set_up(tmp_path: Path) -> None:
     script = Path(__file__).resolve().parents[3] / "examples" / "two-players-first-game.jsonl"
     for line in parse(read_script(script)):
         assert session.send(line.command).problem == ""
-        names.setdefault(line.command["cmd"], undo_text(session.game.game.steps[-1].events))
+        names.setdefault(line.command["cmd"], undo_named(session))
         if line.command["cmd"] == "income":
             break
     session.close()

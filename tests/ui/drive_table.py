@@ -13,10 +13,11 @@ import os
 import signal
 import sys
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from harness import RESULT_PREFIX, Robot, Steps, run
+from harness import RESULT_PREFIX, Robot, Steps, plain, run
 
 
 def shot(robot: Robot, shots: Path | None, name: str, size: tuple[int, int]) -> Steps:
@@ -39,6 +40,33 @@ def counter_lines(robot: Robot) -> dict[str, list]:
         laid_out = " ".join(word.text for line in lines for word in line.words)
         found[widget.tag] = [len(lines), " ".join(laid_out.split()), robot.text(widget.tag)]
     return found
+
+
+def rect(widget: Any) -> list[float]:
+    """A widget's place in the window: [left, bottom, width, height]."""
+    x, y = widget.to_window(*widget.pos)
+    return [round(x, 1), round(y, 1), round(widget.width, 1), round(widget.height, 1)]
+
+
+def scrolled(widget: Any) -> bool:
+    """True when the widget is inside a ScrollView (it may be out of view)."""
+    from kivy.uix.scrollview import ScrollView
+
+    parent = widget.parent
+    while parent is not None and parent is not parent.parent:
+        if isinstance(parent, ScrollView):
+            return True
+        parent = parent.parent
+    return False
+
+
+def whole(widget: Any) -> bool:
+    """True when a label's words are all laid out (none cut off or dropped) inside its height."""
+    widget.texture_update()
+    lines = widget._label._cached_lines if widget._label is not None else []
+    laid_out = " ".join(word.text for line in lines for word in line.words)
+    shown = " ".join(plain(widget.text).split())
+    return " ".join(laid_out.split()) == shown and widget.texture_size[1] <= widget.height + 1
 
 
 def read_table(robot: Robot) -> Steps:
@@ -186,6 +214,111 @@ def fullscreen(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps
     yield from robot.wait_for(lambda: robot.find("home:new") is not None, "home")
 
 
+def four_players(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
+    """A 4-player game dealt the most ships a game can have (11, 10, 10 and 9, and the five
+    neutral ones): where every ship tile and button of the table is, read off the screen."""
+    yield from read_table(robot)
+    controls = ("table:home", "table:undo", "table:redo", "table:next", "table:station",
+                "table:income")
+    robot.result["places"] = {w.tag: rect(w) for w in robot.all(
+        lambda t: t.startswith("ship:") or t in controls or t.startswith("name:"))}
+    robot.result["scrolled"] = sorted(w.tag for w in robot.all(lambda t: t.startswith("ship:"))
+                                      if scrolled(w))
+    robot.result["ship_ids"] = sorted(robot.app.session.state["ships"])
+    robot.result["cut_off"] = sorted(w.tag for w in robot.all(lambda t: t.startswith("ship:"))
+                                     if not whole(w))
+    yield from shot(robot, shots, "table-four-players", size)
+
+
+def swipe_and_plate(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
+    """A finger that lands on a ship and swipes 60 px sideways starts nothing; a tap on the same
+    ship opens its action; a tap on the points half of a name plate opens that player's
+    station."""
+    from kivy.tests.common import UnitTestTouch
+
+    yield from read_table(robot)
+    tile = robot.find("ship:Ann:L1-transport")
+    x, y = tile.to_window(*tile.center)
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    yield
+    for step in range(1, 7):
+        touch.touch_move(x + 10 * step, y)
+        yield
+    touch.touch_up()
+    yield from robot.frames(4)
+    robot.result["after_swipe"] = {"screen": robot.app.screens.current,
+                                   "message": robot.text("table:message")}
+    yield from robot.tap("ship:Ann:L1-transport")
+    yield from robot.wait_for(lambda: robot.app.screens.current == "action", "the action")
+    robot.result["after_tap"] = {"screen": robot.app.screens.current,
+                                 "question": robot.text("action:question")}
+    yield from robot.tap("action:back-to-table")
+    yield from robot.wait_for(lambda: robot.app.screens.current == "table", "the table")
+    yield from robot.tap("points:Bob")
+    yield from robot.wait_for(lambda: robot.app.screens.current == "station", "a station")
+    robot.result["plate"] = robot.text("station:title")
+
+
+def steps_shown(robot: Robot) -> Steps:
+    """The Undo and Redo buttons of the screen shown: their words ("" when disabled: nothing to
+    take back or bring back) and whether every word is laid out in its place."""
+    screen = robot.app.screens.current
+    yield from robot.frames(3)
+    shown = {}
+    for button in ("undo", "redo"):
+        widget = robot.find(f"{screen}:{button}")
+        shown[button] = robot.text(widget.tag) if widget is not None else ""
+        shown[f"{button}_whole"] = widget is None or whole(widget)
+    return {"screen": screen, **shown}
+
+
+def take_step(robot: Robot, button: str) -> Steps:
+    """Tap Undo or Redo on the screen shown, and wait until the game moved."""
+    before = len(robot.app.session.game.game.steps)
+    yield from robot.tap(f"{robot.app.screens.current}:{button}")
+    yield from robot.wait_for(lambda: len(robot.app.session.game.game.steps) != before,
+                              f"the {button}")
+    yield from robot.frames(2)
+
+
+def undo_redo(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
+    """`--demo`: Bob's bonus, Next, Ann's income; three Undos (back to Bob's bonus prompt),
+    then Redo from the bonus prompt, the income screen and Ann's station, each naming its
+    step; the state read before and after."""
+    yield from robot.tap("bonus:1")
+    yield from robot.tap("table:next")
+    yield from robot.wait_for(lambda: robot.text("table:active") == "Ann", "Ann's turn")
+    yield from robot.tap("table:income")
+    yield from robot.tap("income:confirm")
+    yield from robot.wait_for(lambda: robot.app.screens.current == "table", "the table")
+    before = json.loads(json.dumps(robot.app.session.state))
+    seen = [(yield from steps_shown(robot))]
+    for _ in range(3):
+        yield from take_step(robot, "undo")
+        seen.append((yield from steps_shown(robot)))
+    yield from shot(robot, shots, "action-redo", size)
+    yield from take_step(robot, "redo")  # from the bonus prompt (the action screen)
+    yield from robot.wait_for(lambda: robot.app.screens.current == "table", "the table")
+    seen.append((yield from steps_shown(robot)))
+    yield from robot.tap("table:income")  # Cat has acted: no income, but Redo is there
+    yield from robot.wait_for(lambda: robot.app.screens.current == "income", "income")
+    seen.append((yield from steps_shown(robot)))
+    yield from shot(robot, shots, "income-redo", size)
+    yield from take_step(robot, "redo")
+    yield from robot.wait_for(lambda: robot.app.screens.current == "table", "the table")
+    yield from robot.tap("table:station")
+    yield from robot.wait_for(lambda: robot.app.screens.current == "station", "a station")
+    seen.append((yield from steps_shown(robot)))
+    yield from shot(robot, shots, "station-redo", size)
+    yield from take_step(robot, "redo")
+    yield from robot.wait_for(lambda: robot.app.screens.current == "table", "the table")
+    seen.append((yield from steps_shown(robot)))
+    yield from shot(robot, shots, "table-redone", size)
+    robot.result["seen"] = seen
+    robot.result["same_state"] = json.loads(json.dumps(robot.app.session.state)) == before
+
+
 SCENARIOS = {
     "demo-table": demo_table,
     "unusable-ship": unusable_ship,
@@ -195,6 +328,9 @@ SCENARIOS = {
     "play-then-kill": play_then_kill,
     "relaunched": relaunched,
     "fullscreen": fullscreen,
+    "four-players": four_players,
+    "swipe-and-plate": swipe_and_plate,
+    "undo-redo": undo_redo,
 }
 
 if __name__ == "__main__":

@@ -55,6 +55,7 @@ AMOUNTS = ("gems", *RESOURCES, "points")  # the counters shown as a big number a
 HIGHLIGHT_S = 2.0  # how long the numbers that changed stay lit
 TRAVEL_PX = 20  # a touch that moved further is a swipe: no tap, no long press
 NAME_PX, BADGE_PX = 15, 12  # a ship tile's name and its badge (the marker), at most (dp)
+SMALLEST_NAME_PX = 13  # a whole name ("Construction L3") no smaller: the level goes below
 PLATE_WIDTH = 180  # a player's name plate and counters beside their ships (dp, as in table.kv)
 
 
@@ -87,9 +88,11 @@ class TapOnly(ButtonBehavior):
         return super().on_touch_up(touch)
 
 
-def ship_words(button: ShipButton) -> tuple[str, str]:
+def ship_words(button: ShipButton, level_below: bool = False) -> tuple[str, str]:
     """A ship tile's name ("Expedition L3", a neutral ship's type alone) and its badge: whose
-    Action marker or Neutral Ship token is on it ("Bob's marker"), else "Neutral" or ""."""
+    Action marker or Neutral Ship token is on it ("Bob's marker"), else "Neutral" or "".
+    `level_below`: the level leads the badge ("L3 · Bob's marker"), the name is the type alone
+    (a narrow tile)."""
     marker = _("{player}'s marker").format(player=button.marker) if button.marker else ""
     if button.token:
         marker = (_("{player}: marker+token").format(player=button.marker)
@@ -97,6 +100,8 @@ def ship_words(button: ShipButton) -> tuple[str, str]:
                   else _("{player}'s token").format(player=button.token))
     if button.level == NEUTRAL:
         return button.kind, marker or _("Neutral")
+    if level_below:
+        return button.kind, " · ".join(filter(None, (button.level, marker)))
     return f"{button.kind} {button.level}", marker
 
 
@@ -106,10 +111,11 @@ class ShipTile(TapOnly, TagButton):
 
     button = ObjectProperty(None, allownone=True)
     name_px = NumericProperty(dp(NAME_PX))
+    level_below = BooleanProperty(False)  # its grid's tiles are narrow: the level in the badge
 
     def show(self, button: ShipButton) -> None:
         """Show this ship as it stands now."""
-        name, badge = ship_words(button)
+        name, badge = ship_words(button, self.level_below)
         small = fitting_px(badge, self.width - dp(6), min(self.name_px, dp(BADGE_PX)))
         self.font_size = self.name_px
         self.text = f"[b]{name}[/b]" + (f"\n[size={int(small)}]{badge}[/size]" if badge else "")
@@ -230,14 +236,21 @@ def show_ships(box: GridLayout, ships: list[ShipButton], table: TableScreen) -> 
 
 def place_tiles(box: GridLayout, grid: ShipGrid) -> None:
     """Size `box`'s ship tiles and columns as `grid` says (in dp); their names share the
-    largest size at which every one of them fits its tile."""
+    largest size at which every one of them fits its tile, the level moved below the type
+    where a whole name would be smaller than SMALLEST_NAME_PX."""
     box.cols = grid.cols
     tiles = [tile for tile in box.children if tile.button is not None]
     room = dp(grid.width) - dp(6)
-    px = min((fitting_px(ship_words(t.button)[0], room, dp(NAME_PX), bold=True) for t in tiles),
-             default=dp(NAME_PX))
+
+    def fitting(level_below: bool) -> float:
+        return min((fitting_px(ship_words(t.button, level_below)[0], room, dp(NAME_PX), True)
+                    for t in tiles), default=dp(NAME_PX))
+
+    px, below = fitting(False), False
+    if px < dp(SMALLEST_NAME_PX):
+        px, below = fitting(True), True
     for tile in tiles:
-        tile.size, tile.name_px = (dp(grid.width), dp(grid.height)), px
+        tile.size, tile.name_px, tile.level_below = (dp(grid.width), dp(grid.height)), px, below
         tile.show(tile.button)
 
 

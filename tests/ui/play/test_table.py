@@ -7,12 +7,53 @@ build/screenshots/ (or $PHOENIX_SCREENSHOTS).
 
 from __future__ import annotations
 
+from itertools import combinations
 from pathlib import Path
 
 import pytest
-from ui_fixtures import CAT_TURN, SHOTS, replayed
+from ui_fixtures import CAT_TURN, EXAMPLES, SHOTS, replayed
+
+from companion.files import read_script
+from companion.rules import commands
+from companion.rules.script import parse
+from companion.ui.shell.session import GameSession
 
 SCRIPT = "drive_table.py"
+SIZES = ("800x480", "1024x600", "1280x800")
+# The Hubs that deal ships at the start: B-2 keeps two more Level-2 ships, A-1 and A-8 one.
+MOST_SHIPS_HUBS = {"Ann": ("B-2", ["L2-farm", "L2-transport"]), "Bob": ("A-1", ["L2-farm"]),
+                   "Cat": ("A-8", ["L2-transport"]), "Dan": ("A-12", None)}
+TILE_VALUES = {"starting_gems": 8, "starting_food": 2, "starting_water": 2, "starting_metal": 3,
+               "starting_diplomacy": {"fixed": {}, "choice": 0}}
+
+
+def most_ships(db: Path) -> None:
+    """The 4-player draft example set up into `db` through the session (as a table would), but
+    dealt the Hubs that give the most ships: 11, 10, 10 and 9 ships and the five neutral ones,
+    the most a game can have; the values the tiles print (example values) given when asked."""
+    session = GameSession(db, db.parent / "overlay.json")
+    session.open()
+    assert session.new_game() == ""
+    lines = [line.command for line in parse(read_script(EXAMPLES / "four-players-draft.jsonl"))]
+    deal = {"Ann": ["B-2", "B-7"], "Bob": ["A-1", "B-8"], "Cat": ["A-8", "A-5"],
+            "Dan": ["A-12", "A-9"]}
+    setup = [*lines[:2], commands.deal_hubs(deal), *lines[3:21],  # the draft as played
+             *(commands.choose_hub(name, hub) for name, (hub, _keep) in MOST_SHIPS_HUBS.items())]
+    for command in setup:
+        assert session.send(command).problem == ""
+    for name, (_hub, keep) in MOST_SHIPS_HUBS.items():
+        outcome = session.send(commands.starting_bonus(name, keep=keep) if keep else lines[28])
+        while outcome.missing:
+            outcome = session.send(outcome.answer(TILE_VALUES[outcome.key.rsplit("/", 1)[1]]))
+        assert outcome.problem == ""
+    assert session.state["phase"] == "play"
+    session.close()
+
+
+def overlap(a: list[float], b: list[float]) -> bool:
+    """True when two [left, bottom, width, height] places share more than an edge."""
+    return (a[0] < b[0] + b[2] - 0.5 and b[0] < a[0] + a[2] - 0.5
+            and a[1] < b[1] + b[3] - 0.5 and b[1] < a[1] + a[3] - 0.5)
 
 
 @pytest.mark.parametrize("size", ["800x480", "1024x600", "1280x800"])
@@ -101,3 +142,78 @@ def test_a_kill_mid_game_and_a_relaunch_come_back_to_the_same_screen_and_state(
 def test_fullscreen_fills_the_display_without_a_window_manager(run_ui_driver) -> None:
     result = run_ui_driver(SCRIPT, "fullscreen", args=("--fullscreen",))
     assert result["window"] == [1920, 1200]  # tools/xvfb_display.py's SCREEN
+
+
+def test_four_players_most_ships_all_in_view_at_every_size(run_ui_driver, tmp_path: Path) -> None:
+    """Issue 27: every ship of four players (40) and the five neutral ones are on the table
+    without scrolling, inside the window, none over another or under a button, each at least
+    48 px high and wholly worded; a bigger screen gives more columns of tiles of the same size,
+    not the 800x480 layout scaled up."""
+    db = tmp_path / "games.sqlite"
+    most_ships(db)
+    heights, columns = {}, {}
+    for size in SIZES:
+        result = run_ui_driver(SCRIPT, "four-players", size=size, shots=SHOTS,
+                               args=("--db", str(db)))
+        width, height = result["window"]
+        places = result["places"]
+        ships = {tag: place for tag, place in places.items() if tag.startswith("ship:")}
+        assert sorted(tag.removeprefix("ship:") for tag in ships) == result["ship_ids"]
+        assert len(ships) == 45 and result["scrolled"] == [] and result["cut_off"] == []
+        for tag, (left, bottom, w, h) in places.items():
+            assert left >= 0 and bottom >= 0, tag
+            assert left + w <= width and bottom + h <= height, tag
+        for (one, a), (other, b) in combinations(places.items(), 2):
+            assert not overlap(a, b), (size, one, other)
+        assert min(h for *_rest, h in ships.values()) >= 48
+        heights[size] = max(h for *_rest, h in ships.values())
+        annes = [place for tag, place in ships.items() if tag.startswith("ship:Ann:")]
+        columns[size] = len({left for left, *_rest in annes})
+        assert (SHOTS / f"table-four-players-{size}.png").stat().st_size > 10_000
+    assert columns["800x480"] == 6  # Ann's 11 ships in two rows
+    assert columns["800x480"] < columns["1024x600"] < columns["1280x800"]
+    assert heights["1280x800"] <= 56  # more tiles, not bigger ones (the layout scaled: 77 px)
+
+
+def test_a_swipe_on_a_ship_starts_nothing_and_the_whole_name_plate_opens_the_station(
+        run_ui_driver, tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite"
+    most_ships(db)
+    result = run_ui_driver(SCRIPT, "swipe-and-plate", args=("--db", str(db)))
+    assert result["after_swipe"] == {"screen": "table", "message": ""}
+    assert result["after_tap"]["screen"] == "action"
+    assert result["after_tap"]["question"].startswith("Ann uses Transport L1")
+    assert result["plate"].startswith("Bob")
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_three_undos_to_a_bonus_prompt_then_redo_from_every_screen(
+        run_ui_driver, tmp_path: Path, language: str) -> None:
+    """Undo three steps back to Bob's Diplomacy bonus prompt: Redo is the way forward, on the
+    prompt, the income screen and a station; each button names its step, wholly at 800x480
+    (in German too), and the three steps redone give back the same state."""
+    args = ["--demo"]
+    if language == "de":
+        config = tmp_path / "config.toml"
+        config.write_text('[display]\nlanguage = "de"\n', encoding="utf-8")
+        args += ["--config", str(config)]
+    result = run_ui_driver(SCRIPT, "undo-redo", shots=SHOTS, args=tuple(args))
+    seen = result["seen"]
+    assert all(shown["undo_whole"] and shown["redo_whole"] for shown in seen), seen
+    assert [shown["screen"] for shown in seen] == \
+        ["table", "table", "table", "action", "table", "income", "station", "table"]
+    assert result["same_state"]
+    if language == "de":
+        assert seen[1]["redo"].startswith("Wiederholen: ")
+        return
+    assert [shown["undo"] for shown in seen[:3]] == [
+        "Undo: Ann takes income", "Undo: Ann takes the turn",
+        "Undo: Bob takes 2 GEMs (Transport Diplomacy, level 1)"]
+    assert seen[3]["undo"].startswith("Undo: Cat uses ")  # the step before the prompt
+    assert [shown["redo"] for shown in seen[1:4]] == [
+        "Redo: Ann takes income", "Redo: Ann takes the turn",
+        "Redo: Bob takes 2 GEMs (Transport Diplomacy, level 1)"]
+    assert seen[0]["redo"] == ""  # nothing undone yet: Redo disabled, its place kept
+    assert [shown["redo"] for shown in seen[4:7]] == [
+        "Redo: Ann takes the turn", "Redo: Ann takes the turn", "Redo: Ann takes income"]
+    assert seen[7]["redo"] == "" and seen[7]["undo"] == "Undo: Ann takes income"

@@ -76,8 +76,8 @@ def test_sector_321s_dice_by_touch_the_human_recruited_into_321(run_ui_driver,
     assert result["undo_at_prompt"].startswith(
         "Undo: Cat uses Cat's Construction L3 ship")
     assert after["undo"] == "Undo: Bob takes 1 GEM (Construct Diplomacy, level 0)"
-    assert before["supply"].startswith("Supply: Humans 19 ")
-    assert after["supply"].startswith("Supply: Humans 18 ")
+    assert before["supply"].startswith("Supply · H 19\n")
+    assert after["supply"].startswith("Supply · H 18\n")
     assert result["engine"]["sectors"]["321"] == ["human"]
     assert result["engine"]["sectors"]["221"] == []
     assert result["station"]["title"].startswith("Cat's station (yellow)")

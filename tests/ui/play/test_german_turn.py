@@ -26,7 +26,7 @@ def test_an_expedition_turn_reads_in_german(run_ui_driver, tmp_path: Path) -> No
     assert before["heading"] == "Zug 30 · wähle ein Schiff oder Einkommen"
     assert result["table_words"] == {"home": "Start", "next": "Weiter >", "station": "Station",
                                      "income": "Einkommen", "language": "de"}
-    assert before["supply"].startswith("Vorrat: Menschen 18 · ")
+    assert before["supply"].startswith("Vorrat · H 18\n")
     # every counter ("2 Pflanzen") on one line in its slot, none wrapped or cut
     lines = result["counter_lines"]
     assert len(lines) == 12 and lines["counter:Ann:food"][2].endswith(" Pflanzen")

@@ -54,8 +54,8 @@ def test_an_expedition_recruits_a_human_to_the_sector_chosen(run_ui_driver,
     assert after["active"] == "Cat" and after["heading"] == "Turn 30 · Next ends the turn"
     cat = after["players"]["Cat"]
     assert (cat["counters"], cat["points"]) == ("7 GEMs  7 food  2 water  2 metal", "1 point")
-    assert before["supply"].startswith("Supply: Humans 18 ")
-    assert after["supply"].startswith("Supply: Humans 17 ")
+    assert before["supply"].startswith("Supply · H 18\n")
+    assert after["supply"].startswith("Supply · H 17\n")
     bob, bob_before = after["players"]["Bob"], before["players"]["Bob"]
     assert bob_before["counters"] == "12 GEMs  7 food  2 water  4 metal"
     assert (bob["counters"], bob["points"]) == (bob_before["counters"], "13 points")

@@ -94,7 +94,7 @@ def test_a_four_player_draft_with_advanced_hubs_by_touch(run_ui_driver, tmp_path
     assert players["Jörg Süßbär"]["diplomacy"] == "Dis 2  Con 0  Tra 0  Exp 0"
     assert players["Dan"]["diplomacy"] == players["Cäcilie"]["diplomacy"] == \
         "Dis 0  Con 0  Tra 0  Exp 0"
-    assert table["supply"].startswith("Supply: Humans 24 · teal (T) 23 · pink (P) 22")
+    assert table["supply"] == "Supply · H 24\nT23 P22 B23 G22"
     ships = result["ships"]
     assert ships["Ann"] == sorted([*L1, "L2-construction", "L2-expedition", "L3-expedition",
                                         "L3-ice_collector"])

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from companion import i18n
 from companion.rules.commands import redo, undo
-from companion.rules.game import Game
+from companion.rules.game import Game, Step
 from companion.rules.message import event_text
 from companion.ui.settings.catalogue_model import CatalogueBrowser
 from companion.ui.shell.routes import relaunch_screen
@@ -136,3 +136,34 @@ def test_the_open_game_reads_in_the_language_spoken_now(tmp_path: Path, monkeypa
         again.close()
     finally:
         i18n.set_language("en")
+
+
+def test_undo_and_redo_steps_are_named_and_watchers_told(tmp_path: Path) -> None:
+    """The session says which step Undo takes back and which Redo applies again (kept until a
+    new step), and tells its watchers after every command applied and every game opened, not
+    after a refusal."""
+    from companion.ui.kit.undo_redo_model import redo_text, undo_text
+
+    session = GameSession(tmp_path / "games.sqlite", tmp_path / "overlay.json")
+    told: list[tuple[str, str]] = []
+
+    def events(step: Step | None) -> list | None:
+        return step.events if step is not None else None
+
+    session.watch(lambda: told.append((undo_text(events(session.step_to_undo())),
+                                       redo_text(events(session.step_to_redo())))))
+    session.open_demo()
+    assert session.step_to_redo() is None and len(told) == 2  # the store opened, the demo set up
+    assert session.send({"cmd": "diplomacy_bonus", "player": "Bob", "levels": [1]}).problem == ""
+    bonus = told[-1][0]
+    assert bonus == "Undo: Bob takes 2 GEMs (Transport Diplomacy, level 1)"
+    assert session.send(undo()).problem == ""
+    assert told[-1][1] == "Redo: Bob takes 2 GEMs (Transport Diplomacy, level 1)"
+    assert session.send({"cmd": "end_turn"}).problem != ""  # refused: nobody told
+    assert len(told) == 4
+    assert session.send(redo()).problem == ""
+    assert told[-1] == (bonus, "") and session.step_to_redo() is None
+    assert session.send(undo()).problem == ""
+    assert session.send({"cmd": "diplomacy_bonus", "player": "Bob", "levels": [0]}).problem == ""
+    assert session.step_to_redo() is None  # a new step: nothing to redo any more
+    session.close()

@@ -8,6 +8,7 @@ command, and i18n after a change of language). Its words shrink to fit its place
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from kivy.app import App
@@ -25,9 +26,11 @@ from companion.ui.kit.widgets import TagButton
 FONT_PX = (16, 15, 14, 13, 12, 11, 10)  # the sizes tried for a label, largest first (times unit)
 
 
+@lru_cache(maxsize=256)
 def fitting_font(text: str, width: float, height: float, unit: float) -> float:
     """The largest of FONT_PX (times `unit`) at which `text` wraps inside width x height with
-    every word whole; the smallest when none does."""
+    every word whole; the smallest when none does (remembered: a step is named again and
+    again as it is undone and redone)."""
     words = text.split()
     for px in FONT_PX:
         label = CoreLabel(text=text, font_size=px * unit, text_size=(max(1.0, width), None),

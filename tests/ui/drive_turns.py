@@ -7,15 +7,15 @@ tools/bench_turn_taps.py.
 The scenario is the example's name. The driver first stores the example's setup (its lines
 through the last `starting_bonus`) into the new game database --db names (`store_setup`), with
 every value the example's lines give in "catalogue" moved onto its first line (`known_first`),
-so the tiles' values are known before the turns and nothing is typed. The driver then plays each turn's lines as a table would tap them: the ship
-(or Income) on the table, each panel answered with the button the line's fields name, the
-Diplomacy bonuses chosen, Next. Which button answers a field is the one table TAPS (the tags of
-companion/ui/play/flows/*.py); the driver reads the buttons on screen and taps the ones that
-match, so it follows the panels in whatever order the app asks them. A panel with no button
-for what the line still needs, a refusal, or a value asked although the line gives it fails
-the run, naming the screen's title and its buttons. Where the line carries `rerolls`, the
-dice rolled before a reroll are not in the line: the faces of the final roll are entered for
-each roll (the same number of taps).
+so the tiles' values are known before the turns and nothing is typed. Then it plays each
+turn's lines as a table would tap them: the ship (or Income) on the table, each panel answered
+with the button the line's fields name, the Diplomacy bonuses chosen, Next. Which button
+answers a field is the one table TAPS (the tags of companion/ui/play/flows/*.py); the driver
+reads the buttons on screen and taps the ones that match, so it follows the panels in whatever
+order the app asks them. A panel with no button for what the line still needs, a refusal, or a
+value asked although the line gives it fails the run, naming the screen's title and its
+buttons. Where a line carries `rerolls`, the dice rolled before a reroll are not in the line:
+the faces of the final roll are entered for each roll (the same number of taps).
 
 `robot.result["turns"]`: per turn, who played what, the taps from just after one Next to the
 next Next (Next included), the taps per panel (its title) and the buttons that had to be
@@ -144,12 +144,12 @@ def starting(prefix: str) -> Want:
     return Want(f"{prefix}*", lambda t, _text, _title: t.startswith(prefix))
 
 
-def asked_of(source: str, prefix: str, text: str | None, card: str) -> Want:
+def asked_of(source: str, prefix: str, text: str | None, card: str | None = None) -> Want:
     """An ability's answer: on the action screen a `prefix` button (showing `text`, when
     given) on the panel that names `source`; at income the button tagged `card` on the
-    power's card."""
-    return Want(card, lambda t, shown, title: t == card or (
-        t.startswith(prefix) and text in (None, shown) and source in title))
+    power's card, where it has one."""
+    return Want(card or f"{prefix} {text or ''} ({source})", lambda t, shown, title: (
+        t == card or (t.startswith(prefix) and text in (None, shown) and source in title)))
 
 
 def dice(detail: Command, where: Any) -> list[Want]:
@@ -209,7 +209,10 @@ def diplomacy_choice(player: str, levels: list[int]) -> Want:
             return False
         offered = [o for p in App.get_running_app().session.options()["pending"]
                    if p["player"] == player for o in p["options"] if o["levels"] == levels]
-        return any(shown.startswith(bonus_label(o["levels"], o["gives"])) for o in offered)
+        # a level whose bonus the catalogue lacks reads 'level 3: ? (asked)'
+        return any(shown == bonus_label(o["levels"], o["gives"]) or (
+            o["gives"] is None and shown.startswith(bonus_label(o["levels"], None)))
+            for o in offered)
     return Want(f"{player}'s Diplomacy bonus {levels}", match)
 
 
@@ -225,8 +228,7 @@ TAPS: dict[str, Callable[[Any, Command], list[list[Want]]]] = {
                                 for s in sources],
     "choices": lambda chosen, _c: [[asked_of(s, "ability:", _word(v), f"power:{s}:{v}")
                                     for v in listed(value)] for s, value in chosen.items()],
-    "where": lambda places, _c: [[asked_of(s, "ability:", _word(p), f"where:{s}:{p}")
-                                  for p in listed(place)]
+    "where": lambda places, _c: [[asked_of(s, "ability:", _word(p)) for p in listed(place)]
                                  for s, place in places.items() if s != "human"],
     "bonus": lambda given, c: [bonus_action(s, detail, c) for s, detail in given.items()],
     "levels": lambda levels, c: [[diplomacy_choice(c["player"], levels)]],
@@ -259,12 +261,13 @@ def wants(command: Command) -> list[list[Want]]:
 
 # -- what is on screen -----------------------------------------------------------------------
 
-def buttons(robot: Robot) -> list[tuple[str, str]]:
-    """The tagged buttons on screen (an open pop-up's alone): tag and text."""
+def buttons(robot: Robot, dim: bool = False) -> list[tuple[str, str]]:
+    """The tagged buttons on screen (an open pop-up's alone): tag and text; not the dimmed
+    ones (an answer not allowed now, a ship used), unless `dim`."""
     from kivy.uix.behaviors import ButtonBehavior
 
     return [(w.tag, plain(w.text)) for w in robot.all(lambda t: bool(t))
-            if isinstance(w, ButtonBehavior)]
+            if isinstance(w, ButtonBehavior) and (dim or w.opacity >= 1)]
 
 
 def title(robot: Robot) -> str:
@@ -277,8 +280,9 @@ def title(robot: Robot) -> str:
 
 
 def describe(robot: Robot) -> str:
-    """The screen's title and buttons, for a message."""
-    return f"screen {robot.app.screens.current!r}, {title(robot)!r}, buttons {buttons(robot)}"
+    """The screen's title and buttons (dimmed ones too), for a message."""
+    return (f"screen {robot.app.screens.current!r}, {title(robot)!r}, "
+            f"buttons {buttons(robot, dim=True)}")
 
 
 def value_asked(robot: Robot) -> str | None:
@@ -336,6 +340,9 @@ class Turn:
         said = [robot.text(m) for m in MESSAGES if robot.text(m)]
         if said:
             raise DriverError(f"tapping {name!r} was answered {said[0]!r}: {describe(robot)}")
+        asked = value_asked(robot)
+        if asked is not None:
+            raise DriverError(f"tapping {name!r} asked a value the lines give: {asked!r}")
 
     def panels(self) -> list[list[Any]]:
         """[panel title, taps on it] in the order the panels came (the table's own "table")."""
@@ -358,9 +365,6 @@ def answer(turn: Turn, groups: list[list[Want]], done: Callable[[], bool]) -> St
         yield from robot.frames(2)
         if committed and done():
             return
-        asked = value_asked(robot)
-        if asked is not None:
-            raise DriverError(f"a value is asked although the lines give it: {asked!r}")
         shown, panel = buttons(robot), title(robot)
         found = next(((group, i, name) for group in groups
                       for i, name in _head(group, shown, panel)), None)

@@ -2,7 +2,8 @@
 (tests/ui/drive_turns.py): its setup stored into a new game database as `phoenix-companion
 replay ... --db` does, with the values the tiles print known from the first line, then every
 turn tapped - ships, Income, each panel's answers, the Diplomacy bonuses, Next - to the end of
-the game, where the state must be the engine's replay of the same lines. About a minute.
+the game, where the state must be the engine's replay of the same lines. About a minute (a
+failure leaves a screenshot in build/screenshots/ or $PHOENIX_SCREENSHOTS).
 
 The issue's budgets (a turn's median at most 5 taps, none over 12) are not asserted: on today's
 panels an Expedition turn takes 20 to 23 taps (each die tapped in, each die kept, each Human
@@ -12,12 +13,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ui_fixtures import EXAMPLES
+from ui_fixtures import EXAMPLES, SHOTS
 
 
 def test_the_three_player_draft_played_by_touch_ends_where_the_engine_does(
         run_ui_driver, tmp_path: Path) -> None:
-    result = run_ui_driver("drive_turns.py", "three-players-draft",
+    result = run_ui_driver("drive_turns.py", "three-players-draft", shots=SHOTS,
                            args=("--db", str(tmp_path / "games.sqlite")))
     assert result["differences"] == []
     assert result["screen"] == "end"  # the example's last Next ends the game

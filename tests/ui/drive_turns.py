@@ -20,7 +20,8 @@ the faces of the final roll are entered for each roll (the same number of taps).
 `robot.result["turns"]`: per turn, who played what, the taps from just after one Next to the
 next Next (Next included), the taps per panel (its title) and the buttons that had to be
 scrolled into view first (a swipe, not counted as a tap). At the end the game's whole state
-is compared with the engine's replay of the same lines (`differences`); any difference fails.
+is compared with the engine's replay of the example as its file has it (`differences`: every
+field); any difference fails.
 Prints `DRIVER-RESULT {...}` as its last stdout line.
 """
 
@@ -44,6 +45,7 @@ from ui_fixtures import EXAMPLES, replayed
 
 from companion.files import read_script
 from companion.rules.script import parse
+from companion.rules.state import State
 
 Command = dict[str, Any]
 MOST_TAPS = 80  # a line needing more taps than this is stuck on a panel
@@ -63,10 +65,14 @@ def known_first(commands: Sequence[Command]) -> list[Command]:
     return moved
 
 
+def script_lines(example: str) -> list[Command]:
+    """An example's commands, as examples/<example>.jsonl has them."""
+    return [line.command for line in parse(read_script(EXAMPLES / f"{example}.jsonl"))]
+
+
 def example_lines(example: str) -> list[Command]:
-    """An example's commands (examples/<example>.jsonl), values known first (`known_first`)."""
-    return known_first([line.command for line in parse(read_script(EXAMPLES /
-                                                                     f"{example}.jsonl"))])
+    """An example's commands, values known first (`known_first`): the lines played."""
+    return known_first(script_lines(example))
 
 
 def setup_length(commands: Sequence[Command]) -> int:
@@ -97,8 +103,9 @@ def store_setup(db: Path, example: str) -> None:
     replayed(db, str(script))
 
 
-def engine_state(commands: Sequence[Command]) -> dict:
-    """The state the engine reaches replaying the lines, on the shipped catalogue alone."""
+def engine_state(commands: Sequence[Command]) -> State:
+    """The state the engine reaches replaying the lines (the example's own, each value on the
+    line that gives it), on the shipped catalogue alone."""
     from companion.catalogue_files import load_catalogue
     from companion.rules.game import Game
 
@@ -468,7 +475,7 @@ def play_turns(robot: Robot, example: str) -> Steps:
                        "panels": turn.panels(), "scrolled": turn.scrolled})
     robot.result["figures"] = figures([t["taps"] for t in played])
     robot.result["screen"] = robot.app.screens.current
-    found = differences(engine_state(commands), robot.app.session.state)
+    found = differences(engine_state(script_lines(example)), robot.app.session.state)
     robot.result["differences"] = found
     if found:
         raise DriverError(f"{len(found)} differences from the engine's replay: {found[:10]}")

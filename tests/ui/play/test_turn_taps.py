@@ -2,7 +2,7 @@
 (tests/ui/drive_turns.py): its setup stored into a new game database as `phoenix-companion
 replay ... --db` does, with the values the tiles print known from the first line, then every
 turn tapped - ships, Income, each panel's answers, the Diplomacy bonuses, Next - to the end of
-the game, where the state must be the engine's replay of the same lines. About a minute (a
+the game, where the state must be the engine's replay of the example. About a minute (a
 failure leaves a screenshot in build/screenshots/ or $PHOENIX_SCREENSHOTS).
 
 The issue's budgets (a turn's median at most 5 taps, none over 12) are not asserted: on today's

@@ -342,7 +342,10 @@ class Turn:
         self.tapped.append((title(robot), name))
         if out_of_view(robot, name):
             self.scrolled.append(name)
-        yield from robot.tap(name)
+        try:
+            yield from robot.tap(name)
+        except DriverError as error:  # e.g. the finger landed on another button: where it went
+            raise DriverError(f"{error}; now on {describe(robot)}") from None
         yield from robot.frames(2)
         said = [robot.text(m) for m in MESSAGES if robot.text(m)]
         if said:

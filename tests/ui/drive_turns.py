@@ -37,8 +37,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# tests/ (for ui_fixtures) after the project itself: its tests/hardware folder must not
+# stand in for the hardware package
+sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parents[2]),
+                str(Path(__file__).resolve().parents[1])]
 
 from harness import DriverError, Robot, Steps, in_view, plain, run
 from ui_fixtures import EXAMPLES, replayed

@@ -65,6 +65,7 @@ bench: install-test
 	$(PY) tools/bench_language.py
 	$(PY) tools/bench_store.py
 	$(PY) tools/bench_ui.py
+	$(PY) tools/bench_taps.py
 	$(PY) tools/bench_camera.py
 	$(PY) -m vision.training.synth build/dice-synth --count 150 --seed 1000 --icon-dice 0
 	$(VENV)/bin/phoenix-dice bench build/dice-synth

@@ -146,7 +146,7 @@ def draft(robot: Robot, level: int, size: tuple[int, int], shots: Path | None) -
             result[f"offered_{level}"] = [plain(w.text) for w in reversed(robot.all(
                 lambda t: t.startswith("setup:choice:")))]
             if level == 3:
-                yield from shot(robot, shots, "setup-draft", size)
+                yield from shot(robot, shots, "setup-draft-four", size)
         yield from robot.tap(f"setup:choice:{design}")
 
 
@@ -203,7 +203,7 @@ def bonuses(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
                 seen["lines"] = [robot.text(w.tag) for w in reversed(robot.all(
                     lambda t: t.startswith("setup:line:")))]
                 if hub == "A-5":
-                    yield from shot(robot, shots, "setup-bonuses", size)
+                    yield from shot(robot, shots, "setup-bonuses-four", size)
                 yield from robot.tap("setup:next")
                 yield from robot.wait_for(lambda t=title: robot.text("setup:title") != t,
                                           "the values asked or the next player")

@@ -7,7 +7,7 @@ Every widget a UI test needs to find carries a `tag` such as "key:7" or "status:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from kivy.core.window import Window
@@ -290,11 +290,18 @@ class KeyboardPopup(ModalView):
 
 class NamePopup(KeyboardPopup):
     """A letter keyboard for a player's name (each word capitalised), the note keyboard's
-    letters (letter_rows) and a hyphen."""
+    letters (letter_rows) and a hyphen; `names` offered above the keys are taken in one tap
+    (a table that plays again: its players' names)."""
 
     def __init__(self, title: str, value: str, on_ok: Callable[[str], str | None],
-                 **kwargs: Any) -> None:
+                 names: Sequence[str] = (), **kwargs: Any) -> None:
         super().__init__(title, value, on_ok, **kwargs)
+        for name in names:
+            button = TagButton(text=name, tag=f"key:name:{name}")
+            button.bind(on_release=lambda _b, n=name: self.take(n))
+            self.ids.names.add_widget(button)
+        if not names:
+            self.ids.names.parent.remove_widget(self.ids.names)
         *rows, last = letter_rows()
         for row, letters in zip((self.ids.row1, self.ids.row2, self.ids.row3),
                                 (*rows, last + "-")):
@@ -303,6 +310,11 @@ class NamePopup(KeyboardPopup):
 
     def typed(self, text: str, key: str) -> str:
         return key.upper() if not text or text.endswith(" ") else key.lower()
+
+    def take(self, name: str) -> None:
+        """One of the names offered: as if typed, then OK."""
+        self.display = name
+        self.ok()
 
     def accepts(self, char: str) -> bool:
         return char.isalpha() or char == "-"

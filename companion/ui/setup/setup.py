@@ -73,7 +73,9 @@ class SetupScreen(Screen):
             if session.game is None:
                 return
         if self.wizard is None or self.wizard.game is not session.game:
-            self.wizard = model.SetupWizard(session.game, session.send)
+            stored = session.store.games() if session.store is not None else []
+            self.wizard = model.SetupWizard(session.game, session.send,
+                                            [info.players for info in stored])
             if self.wizard.name == "Players":  # a new game: the first name is typed first
                 Clock.schedule_once(lambda _dt: self.name_keyboard(0), 0)
         step = self.wizard.step
@@ -205,14 +207,17 @@ class SetupScreen(Screen):
             self._button(self._grid(1), _("Add a player"), "setup:add",
                          lambda: self.add_player(step))
         self._line(_("How do you play? (tap to go on)"), "setup:how")
-        modes = self._grid(len(step.modes) + 1)
+        modes = self._grid(len(step.modes) + 1, height=60)
+        modes.cols_minimum = {0: self._unit(140)}
         friendly = TagToggle(text=_("Friendly variant"), tag="setup:option:friendly",
-                             state="down" if step.choices["friendly"] else "normal")
+                             state="down" if step.choices["friendly"] else "normal",
+                             font_size=self._unit(16), shorten=False, size_hint_x=None,
+                             width=self._unit(140))
         friendly.bind(on_release=lambda _b: self.act(step.toggle_friendly))
         modes.add_widget(friendly)
         for mode, words in step.modes.items():
             self._button(modes, f"[b]{words}[/b]", f"setup:mode:{mode}",
-                         lambda m=mode: step.done(m), bg=ACCENT, font_size=self._unit(17),
+                         lambda m=mode: step.done(m), bg=ACCENT, font_size=self._unit(16),
                          shorten=False)
 
     def add_player(self, step: model.Players) -> None:
@@ -235,7 +240,7 @@ class SetupScreen(Screen):
                 Clock.schedule_once(lambda _dt: self._after_name(index), 0)
             return problem
         NamePopup(_("Player {number}'s name").format(number=index + 1),
-                  step.players[index]["name"], take).open()
+                  step.players[index]["name"], take, step.recent(index)).open()
 
     def _after_name(self, index: int) -> None:
         self.refresh()

@@ -10,7 +10,7 @@ becomes a question.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar, cast
 
@@ -75,9 +75,11 @@ class SetupWizard:
     """A game's setup: the current step, Back, and the engine commands the steps give, each
     sent through `send` (the session's: GameSession.send) to the game it reads."""
 
-    def __init__(self, game: Table, send: Callable[[CommandDict], Outcome]) -> None:
+    def __init__(self, game: Table, send: Callable[[CommandDict], Outcome],
+                 played: Sequence[Sequence[str]] = ()) -> None:
         self.game = game
         self.send = send
+        self.played = played  # the players of the games stored, the most recent game first
         self.players: list[dict] = [{"name": "", "color": c} for c in PLAYER_COLORS[:2]]
         self.choices = dict.fromkeys(OPTION_KEYS, False)
         self.aliens: dict[str, int | None] = dict.fromkeys(ALIEN_COLORS)
@@ -260,6 +262,19 @@ class Players:
         if len(self.players) < max(self.counts):
             free = [c for c in self.colors if c not in {p["color"] for p in self.players}]
             self.players.append({"name": "", "color": free[0]})
+
+    RECENT = 6  # the names of recent players offered on the name keyboard, at most
+
+    def recent(self, index: int) -> list[str]:
+        """The names of the players of the games stored, the most recent first, each once,
+        but those the other players have: one tap each on player `index`'s keyboard."""
+        taken = {name_key(p["name"]) for i, p in enumerate(self.players) if i != index}
+        found: dict[str, str] = {}
+        for players in self.wizard.played:
+            for name in players:
+                if name_key(name) not in taken:
+                    found.setdefault(name_key(name), name)
+        return list(found.values())[:self.RECENT]
 
     def unnamed(self, after: int = -1) -> int | None:
         """The first player after `after` still without a name (None: everyone has one): the

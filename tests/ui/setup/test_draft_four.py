@@ -111,6 +111,6 @@ def test_a_four_player_draft_with_advanced_hubs_by_touch(run_ui_driver, tmp_path
         "Ann": "A-12", "Jörg Süßbär": "A-5", "Cäcilie": "A-6", "Dan": "A-8"}
     assert state["players"]["Cäcilie"]["private_sectors"] == [105, 115, 125, 205, 215, 225,
                                                               305, 315, 325]
-    for kind in ("setup-draft-players", "setup-name-keyboard", "setup-draft", "setup-bonuses",
-                 "table-draft"):
+    for kind in ("setup-draft-players", "setup-name-keyboard", "setup-draft-four",
+                 "setup-bonuses-four", "table-draft"):
         assert (SHOTS / f"{kind}-800x480.png").stat().st_size > 10_000

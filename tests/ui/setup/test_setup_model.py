@@ -377,3 +377,14 @@ def test_a_ship_to_discard_is_offered_by_its_design(empty):
     assert [step.describe(c) for c in step.ask.offered] == ["Transport L2", "Farm L2"]
     step.choose("Ann:L2-transport")
     assert step.lines[:2] == ["Diplomacy: Construct, Expedition", "Discarded: Transport L2"]
+
+
+def test_the_names_of_recent_players_are_offered_but_those_taken(empty):
+    """A table that plays again: the names of the games stored, the most recent first."""
+    wizard = model.SetupWizard(Game(empty), partial(attempt, Game(empty)),
+                               [["Cat", "Ann"], ["ann", "Bob"], []])
+    step = wizard.step
+    assert step.recent(0) == ["Cat", "Ann", "Bob"]  # "ann" is Ann, as the engine tells apart
+    step.set_name(0, "Ann")
+    assert step.recent(1) == ["Cat", "Bob"]
+    assert step.recent(0) == ["Cat", "Ann", "Bob"]  # her own name stays offered to her

@@ -8,6 +8,8 @@ import os
 import sys
 from pathlib import Path
 
+from ui_fixtures import replayed
+
 SHOTS = Path(os.environ.get("PHOENIX_SCREENSHOTS")
              or Path(__file__).resolve().parents[3] / "build" / "screenshots")
 
@@ -44,3 +46,12 @@ def test_names_are_typed_on_a_usb_keyboard_without_a_system_clipboard(run_ui_dri
                            extra_env={"PATH": os.path.dirname(sys.executable)})
     assert result["names"] == ["Ann", "Björn"]
     assert result["criticals"] == []
+
+
+def test_a_table_that_plays_again_taps_its_names(run_ui_driver, tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite"
+    replayed(db, "two-players-first-game.jsonl")  # Ann and Bob played before
+    result = run_ui_driver("drive_setup.py", "names-played-before", args=("--db", str(db)))
+    assert result["offered"] == [["Ann", "Bob"], ["Bob"]]  # Ann is player 1 now
+    assert result["names"] == ["Ann", "Bob"]
+    assert result["setup_taps"] == 3  # New game, Ann, Bob

@@ -5,6 +5,7 @@ budget of taps, and the game it sets up the same as the example replayed to its 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -14,9 +15,10 @@ from companion.catalogue_files import load_catalogue
 from companion.rules.game import Game
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from drive_setup import TAP_SCENARIOS, example_setup, known_values
+from drive_setup import SCREENSHOTS_FROM, TAP_SCENARIOS, example_setup, known_values
 
-SHOTS = Path(__file__).resolve().parents[3] / "build" / "screenshots"
+SHOTS = Path(os.environ.get("PHOENIX_SCREENSHOTS")
+             or Path(__file__).resolve().parents[3] / "build" / "screenshots")
 COMPARED = ("phase", "options", "players", "ships", "supply", "display", "setup", "turn",
             "pending", "end")
 
@@ -30,13 +32,23 @@ def replayed(example: str, overlay: Path) -> dict:
     return json.loads(json.dumps(game.state))
 
 
-@pytest.mark.parametrize("scenario", sorted(TAP_SCENARIOS))
+# The line that says the values step was passed, in each language.
+KNOWN = {"en": "Values from the tiles: every value is known, nothing to ask.",
+         "de": "Werte der Plättchen: alle bekannt, nichts zu fragen."}
+
+
+@pytest.mark.parametrize(("scenario", "language"), [
+    ("three-player-draft-taps", "en"), ("two-player-first-game-taps", "en"),
+    ("three-player-draft-taps", "de")])
 def test_an_example_is_set_up_by_touch_within_its_taps(run_ui_driver, tmp_path: Path,
-                                                       scenario: str) -> None:
+                                                       scenario: str, language: str) -> None:
     example, budget, _words = TAP_SCENARIOS[scenario]
     overlay = tmp_path / "data" / "catalogue-overlay.json"  # the app's, in its data folder
     assert known_values(example, overlay) > 0
+    config = tmp_path / "config.toml"
+    config.write_text(f'[display]\nlanguage = "{language}"\n', encoding="utf-8")
     result = run_ui_driver("drive_setup.py", scenario, shots=SHOTS,
+                           args=("--config", str(config)),
                            extra_env={"PHOENIX_COMPANION_HOME": str(tmp_path / "data")})
     assert result["setup_taps"] <= budget
     expected, state = replayed(example, overlay), result["state"]
@@ -46,4 +58,8 @@ def test_an_example_is_set_up_by_touch_within_its_taps(run_ui_driver, tmp_path: 
                 assert touched == wanted, touched["name"]
         else:
             assert state[field] == expected[field], field
-    assert any("every value is known" in line for line in result["start"])
+    assert result["start"][-1] == KNOWN[language]
+    if scenario == SCREENSHOTS_FROM:
+        lang = "" if language == "en" else f"-{language}"
+        for step in ("players", "lay-out", "display", "hubs", "draft", "bonuses", "start"):
+            assert (SHOTS / f"setup-{step}{lang}-800x480.png").stat().st_size > 10_000

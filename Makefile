@@ -53,8 +53,9 @@ screenshots: install-test
 	PHOENIX_SCREENSHOTS=$(CURDIR)/docs/screenshots $(PY) -m pytest tests/ui
 
 # Speed figures (printed, never asserted): the rules engine, German's load (time, memory), the
-# game store, the touchscreen app under Xvfb (start, touch to screen, memory), the dice reader
-# on 150 synthetic photos of setups never photographed (vision/training/synth.py, seed 1000), on
+# game store, the touchscreen app under Xvfb (start, touch to screen, memory; the setup's taps),
+# the dice reader on 150 synthetic photos of setups never photographed (vision/training/synth.py,
+# seed 1000), on
 # 8 synthetic 12 MP stills, and,
 # where the labelled photos are (DICE_DATASET), on the real ones (accuracy and ms per image), also
 # with the label errors found in them corrected (tools/d6_tray_corrected.py).

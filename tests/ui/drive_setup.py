@@ -181,6 +181,9 @@ def set_up_by_touch(robot: Robot, example: str, size: tuple[int, int],
     commands = example_setup(example)
     new_game = commands[0]
     yield from robot.tap("home:new")
+    yield from robot.wait_for(lambda: robot.find("key:Z") is not None, "the name keyboard")
+    yield from robot.frames(2)
+    result["qwertz"] = robot.find("key:Z").y > robot.find("key:Y").y  # Z on the top row
     for index, player in enumerate(new_game["players"]):
         if index >= 2:  # two rows to start with
             yield from robot.tap("setup:add")
@@ -353,18 +356,20 @@ def names_on_a_usb_keyboard(robot: Robot, **_: Any) -> Steps:
                         criticals=CRITICALS.messages)
 
 
-def names_played_before(robot: Robot, **_: Any) -> Steps:
+def names_played_before(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
     """A table that plays again (the 2-player example stored in --db): the name keyboard
     offers its players' names, one tap each; the second keyboard no longer offers the first
     player's."""
     result = robot.result
     offered = result["offered"] = []
-    for _player in range(2):
+    for player in range(2):
         yield from robot.wait_for(lambda: robot.popup() is not None, "the name keyboard")
         keyboard = robot.popup()
         yield from robot.frames(2)
         offered.append([w.text for w in reversed(robot.all(
             lambda t: t.startswith("key:name:")))])
+        if player == 0:
+            yield from shot(robot, shots, "setup-name-recent", size)
         yield from robot.tap(f"key:name:{offered[-1][0]}")
         yield from robot.wait_for(lambda k=keyboard: robot.popup() is not k, "the name taken")
     yield from robot.wait_for(lambda: robot.popup() is None, "the players")

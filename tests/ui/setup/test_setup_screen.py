@@ -51,7 +51,8 @@ def test_names_are_typed_on_a_usb_keyboard_without_a_system_clipboard(run_ui_dri
 def test_a_table_that_plays_again_taps_its_names(run_ui_driver, tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite"
     replayed(db, "two-players-first-game.jsonl")  # Ann and Bob played before
-    result = run_ui_driver("drive_setup.py", "names-played-before", args=("--db", str(db)))
+    result = run_ui_driver("drive_setup.py", "names-played-before", args=("--db", str(db)),
+                           shots=SHOTS)
     assert result["offered"] == [["Ann", "Bob"], ["Bob"]]  # Ann is player 1 now
     assert result["names"] == ["Ann", "Bob"]
     assert result["setup_taps"] == 3  # New game, Ann, Bob

@@ -51,6 +51,7 @@ def test_an_example_is_set_up_by_touch_within_its_taps(run_ui_driver, tmp_path: 
                            args=("--config", str(config)),
                            extra_env={"PHOENIX_COMPANION_HOME": str(tmp_path / "data")})
     assert result["setup_taps"] <= budget
+    assert result["qwertz"] == (language == "de")  # the name keyboard: QWERTZ in German
     expected, state = replayed(example, overlay), result["state"]
     for field in COMPARED:
         if field == "players":

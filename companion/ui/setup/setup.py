@@ -257,8 +257,10 @@ class SetupScreen(Screen):
         for color, count in step.aliens.items():
             row = self._grid(len(step.numbers) + 2, height=50)
             said = color_name(color)
-            label = TagLabel(text=f"[b]{said}[/b]" if count is None else
-                             f"[b]{said}: {count}[/b]", markup=True, bg=SPECIES_RGBA[color],
+            shown = said if count is None else f"{said}: {count}"
+            if color == step.rest:  # what the others leave: in italics
+                shown = f"[i]{shown}[/i]"
+            label = TagLabel(text=f"[b]{shown}[/b]", markup=True, bg=SPECIES_RGBA[color],
                              color=SPECIES_TEXT.get(color, (1, 1, 1, 1)),
                              tag=f"setup:aliens:{color}", font_size=self._unit(17))
             row.add_widget(label)

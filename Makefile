@@ -53,8 +53,9 @@ screenshots: install-test
 	PHOENIX_SCREENSHOTS=$(CURDIR)/docs/screenshots $(PY) -m pytest tests/ui
 
 # Speed figures (printed, never asserted): the rules engine, German's load (time, memory), the
-# game store, the touchscreen app under Xvfb (start, touch to screen, memory), the dice reader
-# on 150 synthetic photos of setups never photographed (vision/training/synth.py, seed 1000), on
+# game store, the touchscreen app under Xvfb (start, touch to screen, memory; the setup's taps),
+# the dice reader on 150 synthetic photos of setups never photographed (vision/training/synth.py,
+# seed 1000), on
 # 8 synthetic 12 MP stills, and,
 # where the labelled photos are (DICE_DATASET), on the real ones (accuracy and ms per image), also
 # with the label errors found in them corrected (tools/d6_tray_corrected.py).
@@ -65,6 +66,7 @@ bench: install-test
 	$(PY) tools/bench_language.py
 	$(PY) tools/bench_store.py
 	$(PY) tools/bench_ui.py
+	$(PY) tools/bench_taps.py
 	$(PY) tools/bench_turn_taps.py
 	$(PY) tools/bench_camera.py
 	$(PY) -m vision.training.synth build/dice-synth --count 150 --seed 1000 --icon-dice 0

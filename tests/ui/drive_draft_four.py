@@ -4,8 +4,9 @@ the real app under Xvfb by tests/ui/test_draft_four.py.
     DISPLAY=:99 .venv/bin/python tests/ui/drive_draft_four.py four-player-draft --db /tmp/g.sqlite
 
 Ann and Dan are typed on a USB keyboard, Cäcilie too (its ä a key of a German keyboard), Jörg
-Süßbär on the setup's on-screen keyboard. The Sector display (4 of each of the nine stacks) is
-typed on the keypad. The draft follows the rulebook's snake order; the Hubs dealt and kept give
+Süßbär on the setup's on-screen keyboard (which opens by itself for each name and takes the USB
+keys too). The Sector display (4 of each of the nine stacks) is tapped on each stack's
+numbers. The draft follows the rulebook's snake order; the Hubs dealt and kept give
 every kind of starting question: A-12 (two Diplomacy spaces, taken on two tracks), A-5 (two
 spaces on one track, and one of the two Level-2 ships discarded), A-6 (the nine Sectors set
 aside), A-8 (two Level-2 ships drawn, one kept). The values step is left at once ("ask the rest
@@ -23,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from drive_setup import keypad, lay_out, read_lines, shot
 from drive_table import read_table
-from harness import Robot, Steps, run
+from harness import Robot, Steps, plain, run
 
 from companion.catalogue_files import load_catalogue
 
@@ -59,17 +60,18 @@ def display(per_stack: int) -> dict[tuple[int, str], list[int]]:
     return found
 
 
-def usb_type(robot: Robot, tag: str, text: str) -> Steps:
-    """Tap a text field, then type `text` on a USB keyboard (each key's text as the window
-    delivers it to the focused field)."""
+def usb_type(robot: Robot, text: str) -> Steps:
+    """Type `text` on a USB keyboard into the name keyboard (open already: each key's text as
+    the window delivers it), then Enter."""
     from kivy.core.window import Window
 
-    yield from robot.tap(tag)
-    yield from robot.wait_for(lambda: robot.find(tag) is not None and robot.find(tag).focus,
-                              f"{tag} focused")
+    yield from robot.wait_for(lambda: robot.popup() is not None, "the name keyboard")
+    keyboard = robot.popup()
     for character in text:
         Window.dispatch("on_textinput", character)
         yield
+    Window.dispatch("on_key_down", 13, 40, None, [])
+    yield from robot.wait_for(lambda: robot.popup() is not keyboard, "the name taken")
 
 
 def screen_type(robot: Robot, keys: list[str], size: tuple[int, int],
@@ -85,41 +87,34 @@ def screen_type(robot: Robot, keys: list[str], size: tuple[int, int],
 
 
 def players(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
-    """Four players, in turn order; Dan takes green."""
+    """Four players, in turn order (two rows to start with, two added); Dan takes green."""
     result = robot.result
-    yield from robot.tap("setup:add")
-    yield from usb_type(robot, "setup:name:0", "Ann")
-    yield from robot.tap("setup:keyboard:1")
-    yield from robot.wait_for(lambda: robot.popup() is not None, "the name keyboard")
-    result["keyboard_title"] = robot.popup().title
+    yield from usb_type(robot, "Ann")  # the first name's keyboard opens by itself
+    result["keyboard_title"] = robot.popup().title  # then the next player's
     yield from screen_type(robot, ["J", "Ö", "R", "G", "space", "S", "Ü", "ß", "B", "Ä",
                                    "R"],
                            size, shots)
-    yield from usb_type(robot, "setup:name:2", "Cäcilie")
-    yield from usb_type(robot, "setup:name:3", "Dan")
+    for name in ("Cäcilie", "Dan"):
+        yield from robot.tap("setup:add")  # a row, its name's keyboard at once
+        yield from usb_type(robot, name)
+    yield from robot.wait_for(lambda: robot.popup() is None, "the players")
     yield from robot.frames(2)
-    result["names"] = [robot.find(f"setup:name:{i}").text for i in range(4)]
+    result["names"] = [robot.text(f"setup:name:{i}") for i in range(4)]
     yield from shot(robot, shots, "setup-draft-players", size)
-    yield from robot.tap("setup:next")
 
 
 def sector_display(robot: Robot) -> Steps:
-    """The thirty-six Sectors, stack by stack as the title asks, on the keypad."""
-    yield from robot.wait_for(lambda: robot.find("setup:keypad"), "the Sector display")
+    """The thirty-six Sectors, each tapped on its stack's numbers, as the screen asks."""
+    yield from robot.wait_for(lambda: robot.find("setup:sector:111"), "the Sector display")
     robot.result["display_title"] = robot.text("setup:title")
-    stacks = display(4)
-    yield from robot.tap("setup:keypad")
-    for _ in range(36):
-        yield from robot.wait_for(lambda: robot.popup() is not None, "the keypad")
-        title = robot.popup().title  # "Level-1 brown Sectors on display (1 of 4): number?"
-        level, color = int(title.split()[0][-1]), title.split()[1]
-        number = stacks[(level, color)].pop(0)
-        yield from robot.tap_keys(str(number))
-        yield from robot.tap("key:ok")
-        yield from robot.wait_for(lambda t=title: getattr(robot.popup(), "title", "") != t,
-                                  "the next Sector")
-    yield from robot.wait_for(lambda: robot.popup() is None
-                              and robot.text("setup:title").startswith("Deal"), "the Hubs")
+    left = [n for numbers in display(4).values() for n in numbers]
+    while left:
+        yield from robot.wait_for(lambda: any(robot.find(f"setup:sector:{n}") for n in left),
+                                  "the next stack")
+        number = next(n for n in left if robot.find(f"setup:sector:{n}"))
+        left.remove(number)
+        yield from robot.tap(f"setup:sector:{number}")
+    yield from robot.wait_for(lambda: robot.text("setup:title").startswith("Deal"), "the Hubs")
 
 
 def deal(robot: Robot) -> Steps:
@@ -148,11 +143,10 @@ def draft(robot: Robot, level: int, size: tuple[int, int], shots: Path | None) -
         asked.append(title.removesuffix(" drafts a ship"))
         if number == 0:
             result[f"order_{level}"] = robot.text("setup:order")
-            result[f"offered_{level}"] = sorted(
-                w.tag.removeprefix("setup:choice:")
-                for w in robot.all(lambda t: t.startswith("setup:choice:")))
+            result[f"offered_{level}"] = [plain(w.text) for w in reversed(robot.all(
+                lambda t: t.startswith("setup:choice:")))]
             if level == 3:
-                yield from shot(robot, shots, "setup-draft", size)
+                yield from shot(robot, shots, "setup-draft-four", size)
         yield from robot.tap(f"setup:choice:{design}")
 
 
@@ -209,7 +203,7 @@ def bonuses(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
                 seen["lines"] = [robot.text(w.tag) for w in reversed(robot.all(
                     lambda t: t.startswith("setup:line:")))]
                 if hub == "A-5":
-                    yield from shot(robot, shots, "setup-bonuses", size)
+                    yield from shot(robot, shots, "setup-bonuses-four", size)
                 yield from robot.tap("setup:next")
                 yield from robot.wait_for(lambda t=title: robot.text("setup:title") != t,
                                           "the values asked or the next player")
@@ -237,10 +231,7 @@ def four_player_draft(robot: Robot, size: tuple[int, int], shots: Path | None) -
     result = robot.result
     yield from robot.tap("home:new")
     yield from players(robot, size, shots)
-    yield from robot.tap("setup:option:advanced")
-    result["options"] = {option: robot.find(f"setup:option:{option}").state
-                         for option in ("first_game", "advanced", "friendly")}
-    yield from robot.tap("setup:next")
+    yield from robot.tap("setup:mode:advanced")
     result["lay_out"], result["counted"] = yield from lay_out(robot, ALIENS)
     yield from sector_display(robot)
     yield from deal(robot)

@@ -7,7 +7,7 @@ Every widget a UI test needs to find carries a `tag` such as "key:7" or "status:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from kivy.core.window import Window
@@ -64,6 +64,17 @@ PLAYER_TEXT = {c: text_on(rgba) for c, rgba in PLAYER_RGBA.items()}
 def capital(char: str) -> str:
     """A character's capital ("ß" has none of its own: itself)."""
     return char.upper() if len(char.upper()) == 1 else char
+
+
+# The letters of the on-screen keyboards (names and notes), by language: QWERTZ in German,
+# QWERTY in English, with the letters German names need (ä ö ü ß) on both.
+LETTER_ROWS = {"de": ("qwertzuiopü", "asdfghjklöä", "yxcvbnmß"),
+               "en": ("qwertyuiopü", "asdfghjklöä", "zxcvbnmß")}
+
+
+def letter_rows() -> tuple[str, ...]:
+    """The keyboards' three rows of letters for the language spoken now."""
+    return LETTER_ROWS.get(i18n.language(), LETTER_ROWS["en"])
 
 
 def hex_color(rgba: tuple[float, ...]) -> str:
@@ -278,19 +289,32 @@ class KeyboardPopup(ModalView):
 
 
 class NamePopup(KeyboardPopup):
-    """A letter keyboard for a player's name (each word capitalised)."""
-
-    ROWS = ("QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM-")
+    """A letter keyboard for a player's name (each word capitalised), the note keyboard's
+    letters (letter_rows) and a hyphen; `names` offered above the keys are taken in one tap
+    (a table that plays again: its players' names)."""
 
     def __init__(self, title: str, value: str, on_ok: Callable[[str], str | None],
-                 **kwargs: Any) -> None:
+                 names: Sequence[str] = (), **kwargs: Any) -> None:
         super().__init__(title, value, on_ok, **kwargs)
-        for row, letters in zip((self.ids.row1, self.ids.row2, self.ids.row3), self.ROWS):
+        for name in names:
+            button = TagButton(text=name, tag=f"key:name:{name}")
+            button.bind(on_release=lambda _b, n=name: self.take(n))
+            self.ids.names.add_widget(button)
+        if not names:
+            self.ids.names.parent.remove_widget(self.ids.names)
+        *rows, last = letter_rows()
+        for row, letters in zip((self.ids.row1, self.ids.row2, self.ids.row3),
+                                (*rows, last + "-")):
             for letter in letters:
-                self.key(row, letter)
+                self.key(row, capital(letter))
 
     def typed(self, text: str, key: str) -> str:
         return key.upper() if not text or text.endswith(" ") else key.lower()
+
+    def take(self, name: str) -> None:
+        """One of the names offered: as if typed, then OK."""
+        self.display = name
+        self.ok()
 
     def accepts(self, char: str) -> bool:
         return char.isalpha() or char == "-"
@@ -301,8 +325,8 @@ class NotePopup(KeyboardPopup):
     punctuation, Shift (once, then locked, then off; on for the first letter)."""
 
     shift = OptionProperty("once", options=["", "once", "lock"])
-    ROWS = ("1234567890", "qwertzuiopü", "asdfghjklöä", ("shift", *"yxcvbnmß", "back"),
-            ("clear", *".,'-", "space", *"!?:()/"))
+    DIGITS = "1234567890"
+    BOTTOM = ("clear", *".,'-", "space", *"!?:()/")
     NAMED: ClassVar[dict[str, tuple[str, float]]] = {  # a named key's label (N_: translated
         "shift": (N_("Shift"), 1.6), "back": (N_("Delete"), 1.6),  # when shown) and width
         "clear": (N_("Clear"), 1.5), "space": (N_("Space"), 2.8)}
@@ -314,8 +338,10 @@ class NotePopup(KeyboardPopup):
         super().__init__(title, value, on_ok, **kwargs)
         self.shift = "" if value else "once"
         rows = self.ids.keyrows.children[::-1]
+        first, second, third = letter_rows()
+        layout = (self.DIGITS, first, second, ("shift", *third, "back"), self.BOTTOM)
         self._keys = {key: self.key(row, key, *self.named(key))
-                      for row, keys in zip(rows, self.ROWS) for key in keys}
+                      for row, keys in zip(rows, layout) for key in keys}
         self.on_shift(self, self.shift)
 
     def named(self, key: str) -> tuple[str, float]:

@@ -15,7 +15,6 @@ from kivy.clock import Clock
 from kivy.properties import StringProperty
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
-from kivy.uix.textinput import TextInput
 
 from companion.i18n import _
 from companion.rules.words import color_name
@@ -24,6 +23,8 @@ from companion.ui.kit.values_model import ValueEntry
 from companion.ui.kit.values_model import words as in_words
 from companion.ui.kit.widgets import (
     ACCENT,
+    BUTTON,
+    PANEL,
     PLAYER_RGBA,
     PLAYER_TEXT,
     SELECTED,
@@ -38,27 +39,16 @@ from companion.ui.kit.widgets import (
 )
 from companion.ui.setup import setup_model as model
 
+DIM = (0.6, 0.63, 0.7, 1)  # the text of a name not typed yet, and of a choice taken
+
 
 def next_text(step: Any) -> str:
     """The words of the step's Next button ("" when it has none), in the language spoken
     now."""
     if isinstance(step, model.Bonuses):
         return _("Confirm") if step.ask is None else ""
-    return {model.Players: _("Next"), model.Options: _("Next"), model.LayOut: _("Start"),
-            model.Values: _("Next"), model.Start: _("To the table")}.get(type(step), "")
-
-
-class TagInput(TextInput):
-    """A one-line text field with a tag (names, typed on a USB keyboard)."""
-
-    tag = StringProperty("")
-
-
-class NameKeyboard(NamePopup):
-    """The on-screen name keyboard with the letters German names need (Ü Ö Ä ß): a table with
-    only a touchscreen types its names here."""
-
-    ROWS = ("QWERTYUIOPÜ", "ASDFGHJKLÖÄ", "ZXCVBNMß-")
+    return {model.LayOut: _("Next"), model.Values: _("Next"),
+            model.Start: _("To the table")}.get(type(step), "")
 
 
 class SetupScreen(Screen):
@@ -83,7 +73,11 @@ class SetupScreen(Screen):
             if session.game is None:
                 return
         if self.wizard is None or self.wizard.game is not session.game:
-            self.wizard = model.SetupWizard(session.game, session.send)
+            stored = session.store.games() if session.store is not None else []
+            self.wizard = model.SetupWizard(session.game, session.send,
+                                            [info.players for info in stored])
+            if self.wizard.name == "Players":  # a new game: the first name is typed first
+                Clock.schedule_once(lambda _dt: self.name_keyboard(0), 0)
         step = self.wizard.step
         self.title = step.title
         self.message = self.wizard.message
@@ -138,16 +132,16 @@ class SetupScreen(Screen):
 
     # -- building blocks --------------------------------------------------------------------
 
-    def _grid(self, cols: int) -> GridLayout:
+    def _grid(self, cols: int, height: float = 56) -> GridLayout:
         grid = GridLayout(cols=cols, spacing=self._unit(6), size_hint_y=None,
-                          row_force_default=True, row_default_height=self._unit(56))
+                          row_force_default=True, row_default_height=self._unit(height))
         grid.bind(minimum_height=grid.setter("height"))
         self.ids.body.add_widget(grid)
         return grid
 
-    def _line(self, text: str, tag: str = "") -> None:
+    def _line(self, text: str, tag: str = "", height: float = 34) -> None:
         label = TagLabel(text=text, tag=tag, halign="left", size_hint_y=None,
-                         height=self._unit(34), font_size=self._unit(18))
+                         height=self._unit(height), font_size=self._unit(18))
         self.ids.body.add_widget(label)
 
     def _button(self, grid: GridLayout, text: str, tag: str, on_tap: Callable[[], Any],
@@ -176,8 +170,6 @@ class SetupScreen(Screen):
 
     def _number_entry(self, step: Any) -> Callable[[], None] | None:
         """The keypad for a step that asks a number now (None: it asks none)."""
-        if isinstance(step, model.Display):
-            return lambda: self.keypad(step.title, step.enter, again=True)
         if isinstance(step, model.Bonuses) and step.ask and step.ask.offered is None:
             return lambda: self.keypad(step.title, step.choose, again=True)
         return None
@@ -193,16 +185,13 @@ class SetupScreen(Screen):
 
     def show_players(self, step: model.Players) -> None:
         for index, player in enumerate(step.players):
-            row = self._grid(7)
-            row.cols_minimum = {0: self._unit(150)}
-            name = TagInput(text=player["name"], tag=f"setup:name:{index}", multiline=False,
-                            hint_text=_("Player {number}").format(number=index + 1),
-                            font_size=self._unit(22))
-            name.bind(text=lambda _f, text, i=index: step.set_name(i, text))
-            row.add_widget(name)
-            keys = self._button(row, _("Keys"), f"setup:keyboard:{index}",
-                                lambda i=index: self.name_keyboard(step, i))
-            keys.size_hint_x, keys.width = None, self._unit(64)
+            row = self._grid(6)
+            row.cols_minimum = {0: self._unit(190)}
+            name = player["name"]
+            field = self._button(row, name or _("Player {number}").format(number=index + 1),
+                                 f"setup:name:{index}", lambda i=index: self.name_keyboard(i),
+                                 bg=PANEL, font_size=self._unit(22))
+            field.color = (1, 1, 1, 1) if name else DIM
             for color in step.colors:
                 chosen = player["color"] == color
                 said = color_name(color)
@@ -215,66 +204,115 @@ class SetupScreen(Screen):
             self._button(row, _("Remove"), f"setup:remove:{index}",
                          lambda i=index: step.remove(i))
         if len(step.players) < max(step.counts):
-            self._button(self._grid(1), _("Add a player"), "setup:add", step.add)
+            self._button(self._grid(1), _("Add a player"), "setup:add",
+                         lambda: self.add_player(step))
+        self._line(_("How do you play? (tap to go on)"), "setup:how")
+        modes = self._grid(len(step.modes) + 1, height=60)
+        modes.cols_minimum = {0: self._unit(140)}
+        friendly = TagToggle(text=_("Friendly variant"), tag="setup:option:friendly",
+                             state="down" if step.choices["friendly"] else "normal",
+                             font_size=self._unit(16), shorten=False, size_hint_x=None,
+                             width=self._unit(140))
+        friendly.bind(on_release=lambda _b: self.act(step.toggle_friendly))
+        modes.add_widget(friendly)
+        for mode, words in step.modes.items():
+            self._button(modes, f"[b]{words}[/b]", f"setup:mode:{mode}",
+                         lambda m=mode: step.done(m), bg=ACCENT, font_size=self._unit(16),
+                         shorten=False)
 
-    def name_keyboard(self, step: model.Players, index: int) -> None:
-        """Type player `index`'s name on the on-screen keyboard (the wizard says what is
-        wrong with it, if anything)."""
+    def add_player(self, step: model.Players) -> None:
+        """A row for one more player, their name typed at once."""
+        self.act(step.add)
+        self.name_keyboard(len(step.players) - 1)
+
+    def name_keyboard(self, index: int) -> None:
+        """Type player `index`'s name on the on-screen keyboard (a USB keyboard types there
+        too; the wizard says what is wrong with it, if anything); OK goes on to the next
+        player without a name."""
+        step = self.wizard.step if self.wizard is not None else None
+        if not isinstance(step, model.Players) or index >= len(step.players):
+            return
+
         def take(name: str) -> str | None:
             problem = step.name_problem(index, name)
             if problem is None:
                 step.set_name(index, name)
-                Clock.schedule_once(lambda _dt: self.refresh(), 0)
+                Clock.schedule_once(lambda _dt: self._after_name(index), 0)
             return problem
-        NameKeyboard(_("Player {number}'s name").format(number=index + 1),
-                     step.players[index]["name"], take).open()
+        NamePopup(_("Player {number}'s name").format(number=index + 1),
+                  step.players[index]["name"], take, step.recent(index)).open()
 
-    def show_options(self, step: model.Options) -> None:
-        grid = self._grid(1)
-        for option, words in step.names.items():
-            toggle = TagToggle(text=words, tag=f"setup:option:{option}",
-                               state="down" if step.choices[option] else "normal")
-            toggle.bind(on_release=lambda _b, o=option: self.act(lambda: step.toggle(o)))
-            grid.add_widget(toggle)
+    def _after_name(self, index: int) -> None:
+        self.refresh()
+        step = self.wizard.step
+        after = step.unnamed(index) if isinstance(step, model.Players) else None
+        if after is not None:
+            self.name_keyboard(after)
 
     def show_lay_out(self, step: model.LayOut) -> None:
         for number, line in enumerate(step.lines):
-            self._line(line, f"setup:line:{number}")
+            self._line(line, f"setup:line:{number}", height=28)
         self._line(_("Aliens counted: {counted} of {count}").format(
-            counted=step.counted, count=step.table["aliens"]), "setup:counted")
-        grid = self._grid(len(step.aliens))
+            counted=step.counted, count=step.table["aliens"]), "setup:counted", height=28)
         for color, count in step.aliens.items():
-            shown = "?" if count is None else count
-            button = TagButton(text=f"{color_name(color)}: {shown}",
-                               tag=f"setup:aliens:{color}", bg=SPECIES_RGBA[color])
-            button.color = SPECIES_TEXT.get(color, (1, 1, 1, 1))
-            button.bind(on_release=lambda _b, c=color: self.keypad(
+            row = self._grid(len(step.numbers) + 2, height=50)
+            said = color_name(color)
+            shown = said if count is None else f"{said}: {count}"
+            if color == step.rest:  # what the others leave: in italics
+                shown = f"[i]{shown}[/i]"
+            label = TagLabel(text=f"[b]{shown}[/b]", markup=True, bg=SPECIES_RGBA[color],
+                             color=SPECIES_TEXT.get(color, (1, 1, 1, 1)),
+                             tag=f"setup:aliens:{color}", font_size=self._unit(17))
+            row.add_widget(label)
+            row.cols_minimum = {0: self._unit(110), len(step.numbers) + 1: self._unit(90)}
+            for number in step.numbers:
+                chosen = number == count
+                self._button(row, f"[b]{number}[/b]" if chosen else str(number),
+                             f"setup:aliens:{color}:{number}",
+                             lambda c=color, n=number: step.set_aliens(c, n),
+                             bg=SELECTED if chosen else BUTTON)
+            other = TagButton(text=_("Other…"), tag=f"setup:aliens:{color}:other",
+                              font_size=self._unit(17))
+            other.bind(on_release=lambda _b, c=color: self.keypad(
                 _("How many {color} Aliens were drawn?").format(color=color_name(c)),
                 lambda n, c=c: step.set_aliens(c, n) or True, step.aliens[c]))
-            grid.add_widget(button)
+            row.add_widget(other)
 
     def show_display(self, step: model.Display) -> None:
-        for index, stack in enumerate(step.stacks):
-            numbers = step.entries[index * step.per_stack:(index + 1) * step.per_stack]
-            if numbers:
-                self._line(_("Level-{level} {color}: {numbers}").format(
-                    level=stack[0], color=color_name(stack[1]),
-                    numbers=", ".join(map(str, numbers))), f"setup:stack:{index}")
-        self._number_button(step)
+        laid = self._grid(3, height=30)
+        for index, (stack, numbers) in enumerate(step.laid()):
+            level, color = stack
+            shown = ", ".join(map(str, numbers)) if numbers else "–"
+            laid.add_widget(TagLabel(
+                text=_("Level-{level} {color}: {numbers}").format(
+                    level=level, color=model.stack_color(color), numbers=shown),
+                tag=f"setup:stack:{index}", halign="left", font_size=self._unit(15),
+                bg=SELECTED if stack == step.stack else PANEL))
+        picked = step.picked
+        grid = self._grid(4, height=64)
+        for number in step.numbers:
+            chosen = number in picked
+            self._button(grid, f"[b]{number}[/b]", f"setup:sector:{number}",
+                         lambda n=number: step.tap(n), bg=ACCENT if chosen else BUTTON,
+                         font_size=self._unit(28))
 
     def show_picks(self, step: Any) -> None:
         if isinstance(step, model.Pick):
             self._line(_("Snake order: {players}").format(players=", ".join(step.order)),
                        "setup:order")
-        if isinstance(step, model.Reveal | model.DealHubs) and step.entries:
+        if isinstance(step, model.Reveal) and step.entries:
             self._line(_("So far: {value}").format(
                 value=", ".join(map(step.describe, step.entries))), "setup:so-far")
-        describe = step.describe
-        offered = step.offered
-        grid = self._grid(1 if isinstance(step, model.Sets) else 4 if len(offered) < 13 else 6)
-        for choice in offered:
-            self._button(grid, describe(choice), f"setup:choice:{choice}",
-                         lambda c=choice: step.choose(c))
+        choices = step.choices
+        cols = 1 if isinstance(step, model.Sets) else 3 if len(choices) < 10 else 6
+        grid = self._grid(cols)
+        for choice in choices:
+            button = self._button(grid, choice.words, f"setup:choice:{choice.value}",
+                                  lambda c=choice.value: step.choose(c),
+                                  font_size=self._unit(18 if cols < 6 else 17), shorten=False)
+            button.disabled = not choice.free
+            if not choice.free:
+                button.bg, button.color = PANEL, DIM
 
     def show_values(self, step: model.Values) -> None:
         component = step.current
@@ -342,7 +380,7 @@ class SetupScreen(Screen):
 
 
 SHOW: dict[type, Callable[[SetupScreen, Any], None]] = {
-    model.Players: SetupScreen.show_players, model.Options: SetupScreen.show_options,
+    model.Players: SetupScreen.show_players,
     model.LayOut: SetupScreen.show_lay_out, model.Display: SetupScreen.show_display,
     model.Sets: SetupScreen.show_picks, model.DealHubs: SetupScreen.show_picks,
     model.Reveal: SetupScreen.show_picks, model.Pick: SetupScreen.show_picks,

@@ -10,7 +10,7 @@ becomes a question.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar, cast
 
@@ -44,23 +44,24 @@ from companion.ui.kit.values_model import ValueEntry, words
 from companion.ui.kit.values_model import problem as value_problem
 
 # The steps by their (English) names, which the wizard goes by; `step_name` says them.
-STEPS = ("Players", "Options", "Lay out", "Sector display", "Draft", "Hubs",
-         "Values from the tiles", "Starting bonuses", "Start")
+STEPS = ("Players", "Lay out", "Sector display", "Draft", "Hubs", "Values from the tiles",
+         "Starting bonuses", "Start")
 OPTION_KEYS = ("first_game", "advanced", "friendly")
+MODES = ("first_game", "draft", "advanced")  # how the table plays: each a button that goes on
 
 
 def step_name(step: str) -> str:
     """A step's name (one of STEPS) in the language spoken now."""
-    return {"Players": _("Players"), "Options": _("Options"), "Lay out": _("Lay out"),
+    return {"Players": _("Players"), "Lay out": _("Lay out"),
             "Sector display": _("Sector display"), "Draft": _("Draft"), "Hubs": _("Hubs"),
             "Values from the tiles": _("Values from the tiles"),
             "Starting bonuses": _("Starting bonuses"), "Start": _("Start")}[step]
 
 
-def option_names() -> dict[str, str]:
-    """The options (OPTION_KEYS) in the language spoken now."""
-    return {"first_game": _("First game (fixed sets)"), "advanced": _("Advanced Hubs too"),
-            "friendly": _("Friendly variant")}
+def mode_names() -> dict[str, str]:
+    """The ways to play (MODES) in the language spoken now."""
+    return {"first_game": _("First game (fixed sets)"), "draft": _("Draft, basic Hubs"),
+            "advanced": _("Draft, advanced Hubs")}
 
 
 class Table(Protocol):
@@ -74,18 +75,22 @@ class SetupWizard:
     """A game's setup: the current step, Back, and the engine commands the steps give, each
     sent through `send` (the session's: GameSession.send) to the game it reads."""
 
-    def __init__(self, game: Table, send: Callable[[CommandDict], Outcome]) -> None:
+    def __init__(self, game: Table, send: Callable[[CommandDict], Outcome],
+                 played: Sequence[Sequence[str]] = ()) -> None:
         self.game = game
         self.send = send
-        self.players: list[dict] = [{"name": "", "color": c} for c in PLAYER_COLORS[:3]]
+        self.played = played  # the players of the games stored, the most recent game first
+        self.players: list[dict] = [{"name": "", "color": c} for c in PLAYER_COLORS[:2]]
         self.choices = dict.fromkeys(OPTION_KEYS, False)
         self.aliens: dict[str, int | None] = dict.fromkeys(ALIEN_COLORS)
+        self.rest: str | None = None  # the Alien colour counted as what the others leave
+        self.revealed: list[str] = []  # the ships revealed for the draft's round, as sent
         self.stage = "Players"  # the steps before the game exists
         self.entries: list[Any] = []  # this step's picks so far (Back takes the last)
         self.values: dict[str, Any] = {}  # values from the tiles, sent with the next command
         self.skipped: set[str] = set()
         self.values_done = False
-        self.asked: list[MissingValue] = []  # what the values step lists (as it opened)
+        self.asked: list[MissingValue] | None = None  # what the values step lists (as it opened)
         self.component = 0  # the values step's panel: one component each
         self.question: Outcome | None = None  # a value the engine asked for (missing)
         self.message = ""  # the engine's last refusal
@@ -124,7 +129,17 @@ class SetupWizard:
         if step == "choose_hub":
             return "Hubs"
         started = any(p["ready"] for p in self.state["players"])  # also after a restart
-        return "Starting bonuses" if self.values_done or started else "Values from the tiles"
+        if self.values_done or started:
+            return "Starting bonuses"
+        if self.asked is None:
+            self.asked = options(self.state, self.catalogue)["missing"]
+        return "Values from the tiles" if self.asked else "Starting bonuses"
+
+    def values_known(self) -> list[str]:
+        """The line that says the values step was passed because the catalogue knew every
+        value of the tiles on the table (none when it asked or was not reached)."""
+        return [_("Values from the tiles: every value is known, nothing to ask.")] \
+            if self.asked == [] else []
 
     def steps(self) -> list[str]:
         """The progress bar's steps (a first game deals no Hubs to choose from)."""
@@ -139,9 +154,7 @@ class SetupWizard:
         if name == "Draft":
             step = self.state["setup"]["step"]
             return {"sets": Sets, "hubs": DealHubs, "reveal": Reveal, "draft": Pick}[step](self)
-        if name == "Values from the tiles" and not self.asked:
-            self.asked = options(self.state, self.catalogue)["missing"]
-        return {"Players": Players, "Options": Options, "Lay out": LayOut,
+        return {"Players": Players, "Lay out": LayOut,
                 "Sector display": Display, "Hubs": ChooseHub, "Values from the tiles": Values,
                 "Starting bonuses": Bonuses, "Start": Start}[name](self)
 
@@ -152,9 +165,22 @@ class SetupWizard:
     # -- moving -----------------------------------------------------------------------------
 
     def submit(self, command: CommandDict) -> bool:
-        """Send a setup command with the values entered; refused (or not saved) or a question,
-        say so (`message`, `question`: answered, the command is sent again) and keep
-        everything."""
+        """Send a setup command with the values entered, then the starting bonuses that ask
+        nothing; refused (or not saved) or a question, say so (`message`, `question`:
+        answered, the command is sent again) and keep everything."""
+        return self._send(command) and self.take_plain_bonuses()
+
+    def take_plain_bonuses(self) -> bool:
+        """Take each starting bonus that asks the player no choice, in turn order, as Confirm
+        would (the Start step lists what they gave); stops at one that asks a choice, or a
+        value the catalogue lacks (the engine's question)."""
+        while self.name == "Starting bonuses" and self.state["phase"] == "setup":
+            bonus = Bonuses(self)
+            if bonus.asks or not self._send(commands.starting_bonus(bonus.player)):
+                return not self.message
+        return True
+
+    def _send(self, command: CommandDict) -> bool:
         if self.values:
             command = {**command, "catalogue": {**self.values, **command.get("catalogue", {})}}
         outcome = self.send(command)
@@ -178,11 +204,12 @@ class SetupWizard:
             self.stage = STEPS[max(STEPS.index(self.stage) - 1, 0)]
         elif self.name == "Values from the tiles" and self.component:
             self.component -= 1  # the previous component's panel
-        elif self.name == "Starting bonuses" and not any(p["ready"] for p in self.state["players"]):
+        elif (self.name == "Starting bonuses" and self.values_done
+              and not any(p["ready"] for p in self.state["players"])):
             self.values_done = False
         else:
-            if self.name == "Values from the tiles":
-                self.asked, self.component = [], 0
+            if self.name in ("Values from the tiles", "Starting bonuses"):
+                self.asked, self.component = None, 0
             self.message = self.send(commands.undo()).problem
 
     def check_value(self, key: str, value: Any) -> str | None:
@@ -195,7 +222,8 @@ class SetupWizard:
 
 
 class Players:
-    """Who plays, in turn order (the first is the start player), each with a colour."""
+    """Who plays, in turn order (the first is the start player), each with a colour, and how
+    (a first game or a draft, the friendly variant)."""
 
     def __init__(self, wizard: SetupWizard) -> None:
         self.wizard = wizard
@@ -204,6 +232,8 @@ class Players:
         assert step["command"] == "new_game"  # the players come before the game
         self.counts = step["players"]
         self.colors = PLAYER_COLORS
+        self.modes = mode_names()
+        self.choices = wizard.choices
 
     @property
     def title(self) -> str:
@@ -233,6 +263,25 @@ class Players:
             free = [c for c in self.colors if c not in {p["color"] for p in self.players}]
             self.players.append({"name": "", "color": free[0]})
 
+    RECENT = 6  # the names of recent players offered on the name keyboard, at most
+
+    def recent(self, index: int) -> list[str]:
+        """The names of the players of the games stored, the most recent first, each once,
+        but those the other players have: one tap each on player `index`'s keyboard."""
+        taken = {name_key(p["name"]) for i, p in enumerate(self.players) if i != index}
+        found: dict[str, str] = {}
+        for players in self.wizard.played:
+            for name in players:
+                if name_key(name) not in taken:
+                    found.setdefault(name_key(name), name)
+        return list(found.values())[:self.RECENT]
+
+    def unnamed(self, after: int = -1) -> int | None:
+        """The first player after `after` still without a name (None: everyone has one): the
+        name keyboard goes on to them."""
+        return next((i for i, p in enumerate(self.players)
+                     if i > after and not p["name"].strip()), None)
+
     def remove(self, index: int) -> None:
         if len(self.players) > min(self.counts):
             del self.players[index]
@@ -248,36 +297,27 @@ class Players:
             return _("each player needs a name of their own")
         return None
 
-    def done(self) -> bool:
+    def toggle_friendly(self) -> None:
+        self.choices["friendly"] = not self.choices["friendly"]
+
+    def done(self, mode: str) -> bool:
+        """These players play in `mode` (one of MODES): on to the lay-out, when every name
+        is fine."""
         self.wizard.message = self.problem() or ""
-        if not self.wizard.message:
-            self.wizard.stage = "Options"
-        return not self.wizard.message
-
-
-class Options:
-    """First game or draft, basic or advanced Hubs, the friendly variant."""
-
-    def __init__(self, wizard: SetupWizard) -> None:
-        self.wizard = wizard
-        self.names = option_names()
-        self.choices = wizard.choices
-
-    @property
-    def title(self) -> str:
-        return _("How do you play?")
-
-    def toggle(self, option: str) -> None:
-        self.choices[option] = not self.choices[option]
-
-    def done(self) -> bool:
+        if self.wizard.message:
+            return False
+        self.choices["first_game"] = mode == "first_game"
+        self.choices["advanced"] = mode == "advanced"
         self.wizard.stage = "Lay out"
         return True
 
 
 class LayOut:
-    """What to put on the table, and the Aliens drawn from the bag, counted by colour."""
+    """What to put on the table, and the Aliens drawn from the bag, counted by colour: each
+    count a tap on its number (`numbers`: those near an even share; others on the keypad),
+    the last colour what the others leave of the Aliens drawn."""
 
+    SHOWN = 8  # the numbers offered for a colour
     def __init__(self, wizard: SetupWizard) -> None:
         self.wizard = wizard
         self.table = rules.lay_out(wizard.catalogue, len(wizard.players),
@@ -298,8 +338,31 @@ class LayOut:
     def counted(self) -> int:
         return sum(n or 0 for n in self.aliens.values())
 
+    @property
+    def numbers(self) -> list[int]:
+        """The counts offered as buttons: the SHOWN around an even share of the Aliens drawn."""
+        share = self.table["aliens"] // len(self.aliens)
+        first = max(share - self.SHOWN // 2, 0)
+        return list(range(first, first + self.SHOWN))
+
+    @property
+    def rest(self) -> str | None:
+        """The colour whose count is what the others leave (None: each was given)."""
+        return self.wizard.rest
+
     def set_aliens(self, color: str, count: int) -> None:
+        """`count` Aliens of `color` drawn; once a single colour is left, it is counted as what
+        the others leave of the Aliens drawn."""
         self.aliens[color] = count
+        if self.wizard.rest == color:
+            self.wizard.rest = None
+        open_ = [c for c, n in self.aliens.items() if n is None or c == self.wizard.rest]
+        left = self.table["aliens"] - sum(n or 0 for c, n in self.aliens.items()
+                                          if c not in open_)
+        if len(open_) == 1:
+            fits = left >= 0
+            self.aliens[open_[0]] = left if fits else None
+            self.wizard.rest = open_[0] if fits else None
 
     def done(self) -> bool:
         """Start the game (`new_game`) once every colour is counted."""
@@ -319,13 +382,14 @@ class LayOut:
 # -- the engine's setup steps ------------------------------------------------------------------
 
 
-def _color(color: str | None) -> str:
+def stack_color(color: str | None) -> str:
     """A stack's colour in words ("?" for a Sector whose colour the catalogue lacks)."""
     return "?" if color is None else color_name(color)
 
 
 class Display:
-    """The Sector display, stack by stack, each number typed on the keypad."""
+    """The Sector display, stack by stack: the stack's numbers as buttons, the ones drawn
+    tapped (tapped again: taken back, until the stack is complete)."""
 
     def __init__(self, wizard: SetupWizard) -> None:
         self.wizard = wizard
@@ -343,10 +407,33 @@ class Display:
     @property
     def title(self) -> str:
         level, color = self.stack
-        done = len(self.entries) % self.per_stack
-        return _("Level-{level} {color} Sectors on display ({number} of {count}): "
-                 "number?").format(level=level, color=_color(color), number=done + 1,
-                                   count=self.per_stack)
+        return _("Level-{level} {color} stack: tap the {count} Sectors on display").format(
+            level=level, color=stack_color(color), count=self.per_stack)
+
+    @property
+    def numbers(self) -> list[int]:
+        """The current stack's Sector numbers (a first game's: those with the endings it
+        uses), as the catalogue lists them."""
+        return [n for n, s in sorted(self.wizard.catalogue.sectors.items())
+                if s.stack == self.stack and (not self.endings or n % 10 in self.endings)]
+
+    @property
+    def picked(self) -> list[int]:
+        """The current stack's Sectors tapped so far."""
+        return self.entries[len(self.entries) // self.per_stack * self.per_stack:]
+
+    def laid(self) -> list[tuple[tuple[int, str | None], list[int]]]:
+        """Each stack with its Sectors on display so far, stack by stack."""
+        return [(stack, self.entries[i * self.per_stack:(i + 1) * self.per_stack])
+                for i, stack in enumerate(self.stacks)]
+
+    def tap(self, number: int) -> bool:
+        """A number of the current stack tapped: on display, or taken back when it was."""
+        if number in self.picked:
+            self.entries.remove(number)
+            self.wizard.message = ""
+            return True
+        return self.enter(number)
 
     def enter(self, number: int) -> bool:
         """Add a Sector of the current stack; the display is sent when complete."""
@@ -358,8 +445,8 @@ class Display:
         elif sector.stack != self.stack:
             problem = _("Sector {number} is from the Level-{level} {color} stack, not the "
                         "Level-{wanted_level} {wanted_color} one").format(
-                number=number, level=sector.level, color=_color(sector.color),
-                wanted_level=level, wanted_color=_color(color))
+                number=number, level=sector.level, color=stack_color(sector.color),
+                wanted_level=level, wanted_color=stack_color(color))
         elif self.endings and number % 10 not in self.endings:
             problem = _("first game: only Sectors ending in {endings}").format(
                 endings=", ".join(map(str, self.endings)))
@@ -377,6 +464,16 @@ class Display:
 S = TypeVar("S", bound=SetupStep)  # the engine's step a step class shows
 
 
+@dataclass
+class Choice:
+    """A button of a picking step: what it picks, its words, and whether it can be picked
+    now (one taken keeps its place, marked, so that the buttons never move)."""
+
+    value: Any
+    words: str
+    free: bool = True
+
+
 class _Picks(Generic[S]):
     """A step where picks are made one at a time (`player` picks from `offered`); `S` is the
     engine's step it shows (SetupWizard.step picks the class from the engine's step)."""
@@ -389,6 +486,25 @@ class _Picks(Generic[S]):
     def describe(self, choice: Any) -> str:
         """A choice as the table calls it (a Hub or a set by its name or number)."""
         return str(choice)
+
+    @property
+    def offered(self) -> list[Any]:
+        """What can be picked now."""
+        return [c.value for c in self.choices if c.free]
+
+    @property
+    def choices(self) -> list[Choice]:
+        """The step's buttons, in an order that stays while picks are made (each step's)."""
+        raise NotImplementedError
+
+    def _taken(self, everything: list[Any], owners: list[str]) -> list[Choice]:
+        """`everything` as buttons, those in `entries` marked with whose they are (`owners`:
+        the player of each entry)."""
+        whose = dict(zip(self.entries, owners))
+        return [Choice(c, self.describe(c) if c not in whose else
+                       _("{choice}: {player}").format(choice=self.describe(c),
+                                                      player=whose[c]), c not in whose)
+                for c in everything]
 
 
 class Sets(_Picks[FirstGameSetsStep]):
@@ -403,8 +519,8 @@ class Sets(_Picks[FirstGameSetsStep]):
         return _("First game: which set does {player} take?").format(player=self.player)
 
     @property
-    def offered(self) -> list[int]:
-        return [s for s in self.setup["sets"] if s not in self.entries]
+    def choices(self) -> list[Choice]:
+        return self._taken(self.setup["sets"], self.setup["players"])
 
     def describe(self, number: int) -> str:
         """The set as the rulebook lists it: its Hub and ships."""
@@ -435,8 +551,10 @@ class DealHubs(_Picks[DealHubsStep]):
             count=self.setup["per_player"], player=self.player)
 
     @property
-    def offered(self) -> list[str]:
-        return [h for h in self.setup["hubs"] if h not in self.entries]
+    def choices(self) -> list[Choice]:
+        per = self.setup["per_player"]
+        return self._taken(self.setup["hubs"], [name for name in self.setup["players"]
+                                                for _ in range(per)])
 
     def choose(self, hub: str) -> bool:
         self.entries.append(hub)
@@ -461,14 +579,22 @@ class Reveal(_Picks[RevealShipsStep]):
             count=self.setup["count"], level=self.setup["level"], number=len(self.entries) + 1)
 
     @property
-    def offered(self) -> list[str]:
-        return self.setup["designs"]
+    def choices(self) -> list[Choice]:
+        """Each design, with how many are revealed so far (a design may come up again)."""
+        return [Choice(d, self.describe(d) if d not in self.entries else
+                       _("{ship} ×{count}").format(ship=self.describe(d),
+                                                   count=self.entries.count(d)))
+                for d in self.setup["designs"]]
 
     def choose(self, design: str) -> bool:
         self.entries.append(design)
         if len(self.entries) < self.setup["count"]:
             return True
-        return self.wizard.submit(commands.reveal_ships(list(self.entries)))
+        revealed = list(self.entries)
+        if not self.wizard.submit(commands.reveal_ships(revealed)):
+            return False
+        self.wizard.revealed = revealed
+        return True
 
 
 class Pick(_Picks[DraftShipStep]):
@@ -491,8 +617,22 @@ class Pick(_Picks[DraftShipStep]):
         return self.setup["order"]
 
     @property
-    def offered(self) -> list[str]:
-        return list(dict.fromkeys(self.setup["offered"]))
+    def choices(self) -> list[Choice]:
+        """The ships revealed, as cards: those drafted already marked, in their places (the
+        engine keeps only what is left; the wizard remembers the round's reveal, when it sent
+        it - after a restart, only what is left shows)."""
+        left = self.setup["offered"]
+        revealed = self.wizard.revealed
+        if any(revealed.count(d) < left.count(d) for d in left):
+            revealed = left
+        drafted = {d: revealed.count(d) - left.count(d) for d in revealed}
+        cards = []
+        for design in revealed:
+            free = not drafted[design]
+            drafted[design] -= not free
+            cards.append(Choice(design, self.describe(design) if free else
+                                _("{ship}: drafted").format(ship=self.describe(design)), free))
+        return cards
 
     def choose(self, design: str) -> bool:
         return self.wizard.submit(commands.draft_ship(self.player, design))
@@ -510,8 +650,8 @@ class ChooseHub(_Picks[ChooseHubStep]):
         return _("{player} keeps which Hub?").format(player=self.player)
 
     @property
-    def offered(self) -> list[str]:
-        return self.setup["hubs"]
+    def choices(self) -> list[Choice]:
+        return [Choice(h, self.describe(h)) for h in self.setup["hubs"]]
 
     def choose(self, hub: str) -> bool:
         return self.wizard.submit(commands.choose_hub(self.player, hub))
@@ -525,7 +665,7 @@ class Values:
     def __init__(self, wizard: SetupWizard) -> None:
         self.wizard = wizard
         self.groups: dict[str, list[MissingValue]] = {}
-        for item in wizard.asked:
+        for item in wizard.asked or []:
             self.groups.setdefault(item["component"], []).append(item)
         self.components = list(self.groups)
 
@@ -589,7 +729,7 @@ class Values:
     def done(self) -> bool:
         """Enough: what is still open is asked when play needs it."""
         self.wizard.values_done = True
-        return True
+        return self.wizard.take_plain_bonuses()
 
 
 @dataclass
@@ -685,8 +825,8 @@ class Bonuses:
     @property
     def lines(self) -> list[str]:
         """What confirming gives, beyond the Hub's resources."""
-        found = [f"{self.ask_title(a)}: {', '.join(map(self.describe, v))}"
-                 for a, v in self._answers()]
+        found = self.wizard.values_known() + [
+            f"{self.ask_title(a)}: {', '.join(map(self.describe, v))}" for a, v in self._answers()]
         if self.turn_gems:
             found.append(_("Turn order: {player} takes {gems} GEM(s)").format(
                 player=self.player, gems=self.turn_gems))
@@ -756,6 +896,7 @@ class Start:
                                                 water=p["water"], metal=p["metal"])
                       for p in wizard.state["players"]]
         self.lines.append(_("{player} begins.").format(player=found["turn"]["player"]))
+        self.lines += wizard.values_known()
 
     @property
     def title(self) -> str:

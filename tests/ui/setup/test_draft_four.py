@@ -26,14 +26,12 @@ def test_a_four_player_draft_with_advanced_hubs_by_touch(run_ui_driver, tmp_path
     assert result["keyboard_title"] == "Player 2's name"
     assert result["keyboard_display"] == "Jörg Süßbär_"
     assert result["names"] == NAMES
-    assert result["options"] == {"first_game": "normal", "advanced": "down",
-                                 "friendly": "normal"}
     # what the table lays out for 4 players: "4p: 24" Humans, "4p: 90" Aliens, 4 per stack
     assert result["lay_out"] == ["Put 24 Humans on Terra.",
                                  "Draw 90 Aliens from the bag; count them by colour.",
                                  "Shuffle the nine Sector stacks: 4 of each go on display."]
     assert result["counted"] == "Aliens counted: 90 of 90"
-    assert result["display_title"] == "Level-1 brown Sectors on display (1 of 4): number?"
+    assert result["display_title"] == "Level-1 brown stack: tap the 4 Sectors on display"
     assert result["deal_titles"] == [f"Deal 2 Hubs to each player: {name} gets?"
                                      for name in NAMES for _ in (1, 2)]
     # the rulebook's draft: Level 3 in turn order then reverse; Level 2 reverse then in order
@@ -41,10 +39,11 @@ def test_a_four_player_draft_with_advanced_hubs_by_touch(run_ui_driver, tmp_path
     assert result["draft_3"] == snake
     assert result["draft_2"] == NAMES[::-1] + NAMES
     assert result["order_3"] == "Snake order: " + ", ".join(snake)
-    assert result["offered_3"] == ["L3-construction", "L3-diplomacy", "L3-dismantle",
-                                   "L3-expedition", "L3-ice_collector"]
-    assert result["offered_2"] == ["L2-construction", "L2-dismantle", "L2-expedition",
-                                   "L2-farm", "L2-transport"]
+    # the ships revealed as cards, in a player's words, in the order revealed
+    assert result["offered_3"] == ["Terran Expedition L3"] * 2 + ["Dismantle L3"] * 2 + [
+        "Construction L3"] * 2 + ["Diplomacy L3", "Ice Collector L3", "Terran Expedition L3"]
+    assert result["offered_2"] == ["Transport L2"] * 2 + ["Farm L2"] * 2 + [
+        "Dismantle L2"] * 2 + ["Construction L2"] * 2 + ["Terran Expedition L2"]
     assert result["hub_titles"] == [["Ann keeps which Hub?", "A-12", "B-1"],
                                     ["Jörg Süßbär keeps which Hub?", "A-5", "B-3"],
                                     ["Cäcilie keeps which Hub?", "A-6", "B-5"],
@@ -112,6 +111,6 @@ def test_a_four_player_draft_with_advanced_hubs_by_touch(run_ui_driver, tmp_path
         "Ann": "A-12", "Jörg Süßbär": "A-5", "Cäcilie": "A-6", "Dan": "A-8"}
     assert state["players"]["Cäcilie"]["private_sectors"] == [105, 115, 125, 205, 215, 225,
                                                               305, 315, 325]
-    for kind in ("setup-draft-players", "setup-name-keyboard", "setup-draft", "setup-bonuses",
-                 "table-draft"):
+    for kind in ("setup-draft-players", "setup-name-keyboard", "setup-draft-four",
+                 "setup-bonuses-four", "table-draft"):
         assert (SHOTS / f"{kind}-800x480.png").stat().st_size > 10_000

@@ -44,7 +44,7 @@ def tile_values(catalogue, choice_hubs=()):
     return value
 
 
-def enter_players(wizard, names, **choices):
+def enter_players(wizard, names, mode="draft"):
     step = wizard.step
     while len(step.players) < len(names):
         step.add()
@@ -52,11 +52,7 @@ def enter_players(wizard, names, **choices):
         step.remove(len(step.players) - 1)
     for index, name in enumerate(names):
         step.set_name(index, name)
-    assert step.done(), wizard.message
-    for option, on in choices.items():
-        if on:
-            wizard.step.toggle(option)
-    assert wizard.step.done()
+    assert step.done(mode), wizard.message
 
 
 def count_aliens(wizard, aliens):
@@ -68,13 +64,11 @@ def count_aliens(wizard, aliens):
 
 
 def lay_display(wizard):
-    """Type the display stack by stack, as the table draws it (the lowest numbers that fit)."""
+    """Tap the display stack by stack, as the table draws it (the lowest numbers offered)."""
     while isinstance(wizard.step, model.Display):
         step = wizard.step
-        number = next(n for n, s in sorted(wizard.catalogue.sectors.items())
-                      if s.stack == step.stack and n not in step.entries
-                      and (not step.endings or n % 10 in step.endings))
-        assert step.enter(number), wizard.message
+        number = next(n for n in step.numbers if n not in step.picked)
+        assert step.tap(number), wizard.message
 
 
 def finish(wizard, value, picks=None, answers=None):
@@ -107,7 +101,7 @@ def test_a_three_player_first_game_from_an_empty_overlay(empty):
     game = Game(empty)
     wizard = wizard_for(game)
     assert wizard.name == "Players" and wizard.steps() == list(model.STEPS)
-    enter_players(wizard, ["Ann", "Björn", "Cäcilie"], first_game=True)
+    enter_players(wizard, ["Ann", "Björn", "Cäcilie"], mode="first_game")
     assert wizard.steps() == [s for s in model.STEPS if s != "Hubs"]
     assert wizard.step.lines[:2] == ["Put 20 Humans on Terra.",
                                      "Draw 70 Aliens from the bag; count them by colour."]
@@ -138,7 +132,7 @@ def test_a_three_player_first_game_from_an_empty_overlay(empty):
 def test_a_four_player_draft_with_advanced_hubs(empty):
     game = Game(empty)
     wizard = wizard_for(game)
-    enter_players(wizard, ["Ann", "Bob", "Cat", "Dan"], advanced=True)
+    enter_players(wizard, ["Ann", "Bob", "Cat", "Dan"], mode="advanced")
     count_aliens(wizard, {"teal": 23, "pink": 22, "brown": 23, "gold": 22})
     lay_display(wizard)
     for hub in ("A-6", "B-1", "B-6", "B-2", "A-1", "B-3", "A-5", "B-4"):
@@ -179,12 +173,16 @@ def test_a_four_player_draft_with_advanced_hubs(empty):
 def test_names_with_umlauts_colours_and_their_problems(empty):
     wizard = wizard_for(Game(empty))
     step = wizard.step
+    assert len(step.players) == 2 and step.unnamed() == 0  # two to start with, unnamed
+    step.add()
     step.set_name(0, "Jürgen")
+    assert step.unnamed(0) == 1  # the name keyboard goes on to player 2
     step.set_name(1, "Jürgen")
     step.set_name(2, "Maß")
-    assert not step.done() and wizard.message == "each player needs a name of their own"
+    assert step.unnamed(0) is None
+    assert not step.done("draft") and wizard.message == "each player needs a name of their own"
     step.set_name(1, "")
-    assert not step.done() and wizard.message == "player 2's name cannot be empty"
+    assert not step.done("draft") and wizard.message == "player 2's name cannot be empty"
     step.set_name(1, "Öz")
     step.set_color(0, "blue")
     assert [p["color"] for p in step.players] == ["blue", "red", "yellow"]
@@ -192,10 +190,40 @@ def test_names_with_umlauts_colours_and_their_problems(empty):
     step.add()
     assert len(step.players) == 4 and step.players[3]["color"] == "green"
     step.remove(3)
-    assert step.done()
-    assert wizard.name == "Options"
+    step.toggle_friendly()
+    assert step.done("advanced")
+    assert wizard.name == "Lay out"
+    assert wizard.choices == {"first_game": False, "advanced": True, "friendly": True}
     wizard.back()
     assert wizard.name == "Players"
+    assert wizard.step.done("first_game")
+    assert wizard.choices == {"first_game": True, "advanced": False, "friendly": True}
+
+
+def test_the_aliens_are_counted_in_a_tap_each_the_last_colour_what_is_left(empty):
+    wizard = wizard_for(Game(empty))
+    enter_players(wizard, ["Ann", "Bob", "Cat"])
+    step = wizard.step
+    assert step.numbers == list(range(13, 21))  # around 70 / 4
+    step.set_aliens("teal", 18)
+    step.set_aliens("pink", 17)
+    assert step.aliens["gold"] is None and step.rest is None
+    step.set_aliens("brown", 18)
+    assert step.aliens["gold"] == 17 and step.rest == "gold"  # what the 53 leave of 70
+    step.set_aliens("teal", 19)
+    assert step.aliens["gold"] == 16 and step.rest == "gold"
+    step.set_aliens("gold", 15)  # counted after all: the count the table gives
+    assert step.rest is None and step.counted == 69
+    assert not step.done() and wizard.message.startswith("Draw 70 Aliens")  # the engine's
+    step.set_aliens("teal", 18)
+    step.set_aliens("gold", 17)
+    assert step.done() and wizard.name == "Sector display"
+    step = wizard_for(Game(empty))
+    enter_players(step, ["Ann", "Bob", "Cat"])
+    step = step.step
+    for color, count in (("teal", 60), ("pink", 10), ("brown", 5)):
+        step.set_aliens(color, count)
+    assert step.aliens["gold"] is None and step.rest is None  # 75 drawn of 70: no count left
 
 
 def test_the_engine_says_why_and_back_steps_back(empty):
@@ -209,7 +237,14 @@ def test_the_engine_says_why_and_back_steps_back(empty):
     assert game.state["phase"] == "new"
     count_aliens(wizard, {"teal": 13, "pink": 12, "brown": 13, "gold": 12})
     step = wizard.step
-    assert step.title == "Level-1 brown Sectors on display (1 of 2): number?"
+    assert step.title == "Level-1 brown stack: tap the 2 Sectors on display"
+    assert step.numbers == [111, 112, 113, 114, 115, 116, 117, 118]  # the stack's, in order
+    assert step.tap(113) and step.picked == [113] and step.tap(114)
+    assert wizard.step.stack == (1, "pink") and wizard.step.picked == []  # on to the next
+    wizard.back()  # the last number taken back: its stack again
+    step = wizard.step
+    assert step.stack == (1, "brown") and step.picked == [113]
+    assert step.tap(113) and step.picked == []  # tapped again: taken back
     assert not step.enter(101)
     assert wizard.message == "Sector 101 is from the Level-1 teal stack, not the Level-1 brown one"
     assert not step.enter(99) and wizard.message == "there is no Sector 99"
@@ -222,7 +257,7 @@ def test_the_engine_says_why_and_back_steps_back(empty):
 
 def to_the_values(wizard: model.SetupWizard) -> None:
     """A 2-player first game (sets 1 and 2) walked up to the values from the tiles."""
-    enter_players(wizard, ["Ann", "Bob"], first_game=True)
+    enter_players(wizard, ["Ann", "Bob"], mode="first_game")
     count_aliens(wizard, {"teal": 13, "pink": 12, "brown": 13, "gold": 12})
     lay_display(wizard)
     wizard.step.choose(1)
@@ -241,10 +276,7 @@ def test_a_value_is_checked_as_the_catalogue_checks_it(empty):
     assert not values.entry(diplomacy).prompt.number  # built by its parts, no JSON
     values.skip(key)
     assert key not in [item["key"] for item in values.open]
-    values.done()
-    step = wizard.step
-    assert step.title == "Ann takes the starting bonuses of Hub B-1" and step.lines == []
-    assert not step.confirm()  # the value skipped is asked now, with the engine's question
+    values.done()  # Ann's bonus asks no choice: sent; the engine asks the value skipped
     answer = wizard.step
     assert answer.key == key and answer.entry.prompt.number
     assert answer.title.startswith("How many gems does the back of Hub B-1")
@@ -274,9 +306,10 @@ def test_a_setup_resumed_after_a_restart_goes_on_where_it_was(empty):
     to_the_values(wizard)
     value = tile_values(empty)
     for item in wizard.step.open:
-        wizard.step.enter(item["key"], value(item["key"]))
-    wizard.step.done()
-    assert wizard.step.confirm()
+        if item["key"] != "hubs/B-2/starting_gems":  # Bob's: skipped, asked at his bonus
+            wizard.step.enter(item["key"], value(item["key"]))
+    wizard.step.done()  # Ann's bonus asks nothing: taken at once; Bob's asks his GEMs
+    assert wizard.step.key == "hubs/B-2/starting_gems"
     again = wizard_for(game)  # the app relaunched
     assert again.name == "Starting bonuses" and again.step.player == "Bob"
     again.back()  # Bob has not taken his yet: undoes Ann's
@@ -321,7 +354,7 @@ def test_a_ship_to_discard_is_offered_by_its_design(empty):
     say which design, the command names the ship."""
     game = Game(empty)
     wizard = wizard_for(game)
-    enter_players(wizard, ["Ann", "Bob"], advanced=True)
+    enter_players(wizard, ["Ann", "Bob"], mode="advanced")
     count_aliens(wizard, {"teal": 13, "pink": 12, "brown": 13, "gold": 12})
     lay_display(wizard)
     for hub in ("A-5", "B-1", "B-2", "B-3"):
@@ -344,3 +377,14 @@ def test_a_ship_to_discard_is_offered_by_its_design(empty):
     assert [step.describe(c) for c in step.ask.offered] == ["Transport L2", "Farm L2"]
     step.choose("Ann:L2-transport")
     assert step.lines[:2] == ["Diplomacy: Construct, Expedition", "Discarded: Transport L2"]
+
+
+def test_the_names_of_recent_players_are_offered_but_those_taken(empty):
+    """A table that plays again: the names of the games stored, the most recent first."""
+    wizard = model.SetupWizard(Game(empty), partial(attempt, Game(empty)),
+                               [["Cat", "Ann"], ["ann", "Bob"], []])
+    step = wizard.step
+    assert step.recent(0) == ["Cat", "Ann", "Bob"]  # "ann" is Ann, as the engine tells apart
+    step.set_name(0, "Ann")
+    assert step.recent(1) == ["Cat", "Bob"]
+    assert step.recent(0) == ["Cat", "Ann", "Bob"]  # her own name stays offered to her

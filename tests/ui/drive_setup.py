@@ -110,9 +110,10 @@ def three_player_first_game(robot: Robot, size: tuple[int, int], shots: Path | N
             result["kept"] = [robot.text(f"values:{f}:{v}") for f, v in HUB_VALUES.items()]
             yield from robot.tap("values:skip")
             yield from robot.wait_for(lambda: robot.text("values:title") == "Hub B-2", "B-2")
-        taps = robot.taps
+        taps, card = robot.taps, robot.popup()
         for field, value in HUB_VALUES.items():
-            yield from robot.tap(f"values:{field}:{value}")
+            if robot.find(f"values:{field}:{value}") is not None:  # still asked
+                yield from robot.tap(f"values:{field}:{value}")
         if hub == "B-1":
             yield from robot.tap("values:track:transport")  # a step printed on a track
             result["track"] = yield from robot.read("values:track:transport")
@@ -120,7 +121,9 @@ def three_player_first_game(robot: Robot, size: tuple[int, int], shots: Path | N
             for _ in range(3):  # round to none: nothing printed on a track after all
                 yield from robot.tap("values:track:transport")
         yield from robot.tap("values:free:0")  # no free choice
-        yield from robot.tap("values:skip" if hub != "B-3" else "values:later")
+        yield from robot.frames(2)
+        if robot.popup() is card or hub == "B-3":  # not complete, or the Sectors' card next
+            yield from robot.tap("values:skip" if hub != "B-3" else "values:later")
         result.setdefault("card_taps", []).append(robot.taps - taps)
     yield from robot.wait_for(lambda: robot.popup() is None, "the starting bonuses")
     result["bonus_titles"] = []

@@ -65,7 +65,7 @@ def construction_values(robot: Robot, size: tuple[int, int], shots: Path | None)
     yield from robot.tap("ship:Ann:L2-construction")
     yield from settle(2.5)
     yield from robot.tap("sector:101")
-    taps = robot.taps
+    taps: dict[str, int] = {}  # the taps each card took, by what it shows
     while robot.app.screens.current != "table":
         yield from robot.wait_for(lambda: robot.popup() is not None
                                   or robot.app.screens.current != "action"
@@ -73,19 +73,20 @@ def construction_values(robot: Robot, size: tuple[int, int], shots: Path | None)
                                   "a card, the preview or the table")
         card = robot.popup()
         if isinstance(card, ValueCard):
-            asked.append(" ".join(s.label for s in card.card.shown))
+            asked.append(f"{card.card.title}: {', '.join(s.label for s in card.card.shown)}")
             if card.card.waits:
                 yield from shot(robot, shots, "values", size)
+            before = robot.taps
             yield from answer_card(robot, card)
+            taps[card.card.title] = taps.get(card.card.title, 0) + robot.taps - before
             yield from robot.wait_for(lambda shown=card: robot.popup() is not shown,
                                       "the card taken")
         elif robot.app.screens.current == "action" and card is None:
             yield from robot.tap("action:confirm")
-            taps += 1  # the Confirm is the turn's, not the tile's
             yield from robot.wait_for(lambda: robot.popup() is not None
                                       or robot.find("action:confirm") is None,
                                       "a card or the table")
-    robot.result["value_taps"] = robot.taps - taps
+    robot.result["value_taps"] = taps
     yield from robot.wait_for(lambda: robot.app.screens.current == "table", "the table")
     yield from read_table(robot)
     robot.result["learned"] = {k: v for k, v in robot.app.session.state["learned"].items()
@@ -132,13 +133,13 @@ def setup_cards(robot: Robot, size: tuple[int, int], shots: Path | None) -> Step
         return card
 
     card = yield from read_card()  # Hub B-1
-    yield from shot(robot, shots, f"setup-values{suffix}", size)
     before = robot.taps
     for field, value in (("starting_gems", 8), ("starting_food", 2), ("starting_water", 2),
                          ("starting_metal", 3)):
         yield from robot.tap(f"values:{field}:{value}")
     yield from robot.tap("values:track:transport")
-    yield from shot(robot, shots, f"setup-value-entry{suffix}", size)
+    if suffix:  # in English, drive_setup.py takes it
+        yield from shot(robot, shots, "setup-value-entry-de", size)
     yield from robot.tap("values:free:0")
     yield from robot.tap("values:income_gems_per_ship:1")  # no fixed income asked then
     yield from robot.wait_for(lambda c=card: card_open() is not c, "Hub B-1's card taken")

@@ -185,6 +185,7 @@ class ValueCard(ModalView):
                  later: Leave | None = None, back: Callable[[], None] | None = None,
                  progress: str = "", done: float = 0.0, **kwargs: Any) -> None:
         self.card, self.finish = card, finish
+        self.question = card.slots[0].question if len(card.slots) == 1 else ""  # the engine's
         self._skip, self._later, self._back = skip, later, back
         super().__init__(**kwargs)
         self.offers = "skip" if skip is not None else "cancel"
@@ -218,6 +219,8 @@ class ValueCard(ModalView):
         self.waits = _("Done") if card.waits else ""
         body = self.ids.body
         body.clear_widgets()
+        if card.noted:
+            self._caption(card.noted, "values:noted")
         shown = card.shown
         for slot in shown:
             if slot.how == "number":
@@ -286,7 +289,8 @@ class ValueCard(ModalView):
             self._button(row, text, f"values:track:{track}",
                          lambda t=track: card.track(slot.key, t), chosen=bool(steps), font=14,
                          size_hint_x=2.1, shorten=False)
-        free = self._font(TagLabel(text=_("+ free"), size_hint_x=1, shorten=False), 15)
+        free = self._font(TagLabel(text=_("+ free"), size_hint_x=1.1, shorten=False,
+                                   padding=(0, 0)), 15)
         row.add_widget(free)
         value = card.values.get(slot.key)
         self._numbers(row, slot, slot.numbers, value["choice"] if value else None,

@@ -1,6 +1,9 @@
-"""One catalogue value entered from a physical copy, built from simple answers (plain Python, no
-Kivy; `values.py` renders it): whole numbers on the keypad, words as big buttons, lists one item
-at a time ("Add an income icon" / "Done"), objects one part at a time. No JSON for the player.
+"""What a tile prints, entered from a physical copy (plain Python, no Kivy; `values.py` renders
+it). A component's values go on one card that looks like the tile (`Card`: numbers as rows of
+buttons, a Sector's income icons as toggles per living quarter, the ability's quarter tapped, a
+Hub's starting Diplomacy as its tracks tapped); a value a card cannot tap is built from simple
+answers (`ValueEntry`): whole numbers on the keypad, words as big buttons, lists one item at a
+time ("Add an income icon" / "Done"), objects one part at a time. No JSON for the player.
 
 What a value looks like comes from the catalogue's schema: plain numbers, yes/no and words are
 found by asking the field's check (`check_entry`) which answers it takes; the few fields that are
@@ -475,6 +478,7 @@ class Slot:
     key: str
     label: str
     how: str
+    question: str  # the engine's question as it asked it (the card says it in its own words)
     numbers: tuple[int, ...] = ()
     text: str = ""  # an ability's words (in the language spoken now, where rendered);
     # the engine's question for "other"
@@ -522,20 +526,20 @@ class Card:
         index = ability_index(field)
         if index is not None:
             ability = self.catalogue.sectors[int(record)].abilities[index]
-            return Slot(key, _("Ability"), "ability",
+            return Slot(key, _("Ability"), "ability", question,
                         text=quote_rendering(ability.text) or ability.text)
         label = slot_label(kind, record, field)
         if label is None:
-            return Slot(key, question, "other", text=question)
+            return Slot(key, question, "other", question, text=question)
         if field == "income_icons":
-            return Slot(key, label, "icons")
+            return Slot(key, label, "icons", question)
         if field == "starting_diplomacy":
-            return Slot(key, label, "diplomacy", numbers=tuple(range(3)))
+            return Slot(key, label, "diplomacy", question, numbers=tuple(range(3)))
         below = refusal(key, -1, self.catalogue)
         low, high = below.number if below is not None and below.number else (0, None)
         shown = NUMBERS_SHOWN * (2 if (kind, field) == ("sectors", "cost") else 1)
         top = low + shown if high is None else min(low + shown, high + 1)
-        return Slot(key, label, "number", numbers=tuple(range(low, top)))
+        return Slot(key, label, "number", question, numbers=tuple(range(low, top)))
 
     # -- what the card shows ------------------------------------------------------------------
 
@@ -546,6 +550,23 @@ class Card:
             return self.slots
         asked = set(self.needed({**self.entered, **self.values}))
         return [s for s in self.slots if s.key in asked or s.key in self.values]
+
+    @property
+    def noted(self) -> str:
+        """The component's values given before, off this card, in words ("Metal to build: 3 ·
+        Living quarters: 2"), so that the card shows the tile as known so far."""
+        kind = {v: k for k, v in CARD_KINDS.items()}[self.kind]
+        asked = {s.key for s in self.slots}
+        shown = []
+        for key, value in self.entered.items():
+            part, record, field = key.split("/")
+            if (part, record) != (kind, self.record) or key in asked:
+                continue
+            if ability_index(field) is not None:
+                shown.append(_("Ability: quarter {number}").format(number=value + 1))
+            elif slot_label(part, record, field) is not None and field != "income_icons":
+                shown.append(f"{slot_label(part, record, field)}: {words(value)}")
+        return " · ".join(shown)
 
     @property
     def chip(self) -> str:

@@ -24,9 +24,11 @@ def test_a_construction_asks_the_tiles_values_on_its_card(run_ui_driver):
     """Bob builds Sector 101: each value the engine asks opens Sector 101's card; a number is
     one tap, the ability's quarter one, an income icon one and Done."""
     result = run_ui_driver(SCRIPT, "construction-values", shots=SHOTS, args=("--demo",))
-    assert result["asked"] == ["Metal to build", "Living quarters", "Ability", "Income icons"]
+    sector = [asked for asked in result["asked"] if asked.startswith("Sector 101")]
+    assert sector == [f"Sector 101: {label}" for label in
+                      ("Metal to build", "Living quarters", "Ability", "Income icons")]
     assert result["icon"] == "food"
-    assert result["value_taps"] == 5
+    assert result["value_taps"]["Sector 101"] == 5
     learned = result["learned"]
     assert learned["sectors/101/income_icons"] == [{"resource": "food", "amount": 1,
                                                     "quarter": 0}]
@@ -60,7 +62,7 @@ def test_the_setup_values_are_tapped_on_cards_like_the_tiles(run_ui_driver):
     check_cards(result)
     assert result["cards"][0] == ["Hub B-1", "35 to go"]
     assert result["cards"][2] == ["Sector 101 · level 1 · teal", "33 to go"]
-    assert (SHOTS / "setup-value-entry-800x480.png").stat().st_size > 10_000
+    assert (SHOTS / "setup-sector-card-800x480.png").stat().st_size > 10_000
 
 
 def test_the_setup_cards_read_german(run_ui_driver, tmp_path: Path):

@@ -115,7 +115,7 @@ def setup_cards(robot: Robot, size: tuple[int, int], shots: Path | None) -> Step
                     commands.first_game_sets({"Ann": 1, "Bob": 3})):
         assert session.send(command).problem == ""
     robot.app.open("setup")
-    taps, cards, bars, labels = {}, [], [], set()
+    taps, cards, bars, labels, cut = {}, [], [], set(), set()
 
     def card_open() -> Any:
         card = robot.popup()
@@ -128,8 +128,10 @@ def setup_cards(robot: Robot, size: tuple[int, int], shots: Path | None) -> Step
         assert card is not None
         cards.append([robot.text("values:title"), robot.text("values:progress")])
         bar = ["values:back", "values:skip", "values:later"]
-        bars.append([inside(robot, tag) for tag in bar + ["values:done"] * card.card.waits])
-        labels.update(robot.text(w.tag) for w in robot.all(lambda t: t.startswith("values:")))
+        bars.append([inside(robot, tag) for tag in bar])
+        shown = robot.all(lambda t: t.startswith("values:"))
+        labels.update(robot.text(w.tag) for w in shown)
+        cut.update(w.tag for w in shown if not whole(robot, w))
         return card
 
     card = yield from read_card()  # Hub B-1
@@ -153,6 +155,8 @@ def setup_cards(robot: Robot, size: tuple[int, int], shots: Path | None) -> Step
     yield from robot.tap("values:icon:0:food")
     yield from robot.tap("values:ability:abilities.0.quarter:1")
     yield from shot(robot, shots, f"setup-sector-card{suffix}", size)
+    bars.append([inside(robot, tag) for tag in ("values:back", "values:skip", "values:later",
+                                                "values:done")])  # Done, once complete
     yield from robot.tap("values:done")
     yield from robot.wait_for(lambda c=card: card_open() is not c, "Sector 101's card taken")
     taps["sector"] = robot.taps - before
@@ -169,7 +173,7 @@ def setup_cards(robot: Robot, size: tuple[int, int], shots: Path | None) -> Step
     yield from robot.wait_for(lambda: card_open() is None, "the starting bonuses")
     yield from robot.tap("setup:next")  # Ann takes her starting bonus: the values are sent
     yield from robot.wait_for(lambda: "Bob" in robot.text("setup:title"), "Bob's bonus")
-    result.update(card_taps=taps, cards=cards, bars=bars, labels=sorted(labels))
+    result.update(card_taps=taps, cards=cards, bars=bars, labels=sorted(labels), cut=sorted(cut))
     result["overlay"] = read_overlay(robot.app.overlay)
 
 
@@ -181,10 +185,16 @@ def inside(robot: Robot, tag: str) -> bool:
     if widget is None:
         return False
     left, bottom = widget.to_window(widget.x, widget.y)
-    laid_out = "".join(word.text for line in widget._label._cached_lines for word in line.words)
-    fits = "".join(robot.text(tag).split()) == "".join(laid_out.split())  # not shortened
     return (left >= 0 and bottom >= 0 and left + widget.width <= Window.width
-            and bottom + widget.height <= Window.height and fits)
+            and bottom + widget.height <= Window.height and whole(robot, widget))
+
+
+def whole(robot: Robot, widget: Any) -> bool:
+    """Whether a label's or button's words are all shown: none shortened, none taller than
+    its box."""
+    laid_out = "".join(word.text for line in widget._label._cached_lines for word in line.words)
+    shortened = "".join(robot.text(widget.tag).split()) != "".join(laid_out.split())
+    return not shortened and widget.texture_size[1] <= widget.height + 1
 
 
 def catalogue_color(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:

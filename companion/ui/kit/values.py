@@ -16,9 +16,10 @@ from typing import Any, TypeVar
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.lang import Builder
-from kivy.properties import ColorProperty, NumericProperty, StringProperty
+from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
 
@@ -166,6 +167,12 @@ def ask_card(card: Card, finish: Finish, *, skip: Leave | None = None,
     return view
 
 
+class Caption(Label):
+    """A line of words across a card, as tall as its text wraps to (values.kv)."""
+
+    tag = StringProperty("")
+
+
 class ValueCard(ModalView):
     """A component's printed values on one card that looks like the tile: its number and
     colour on top, each value a row of big buttons, a Sector's living quarters side by side
@@ -180,6 +187,7 @@ class ValueCard(ModalView):
     message = StringProperty("")
     offers = StringProperty("cancel")  # the bar: "cancel" (during play) or "skip" (setup)
     waits = StringProperty("")  # Done's words while the card waits for it
+    ready = BooleanProperty(False)  # every value on the card answered: Done takes it
 
     def __init__(self, card: Card, finish: Finish, *, skip: Leave | None = None,
                  later: Leave | None = None, back: Callable[[], None] | None = None,
@@ -217,6 +225,7 @@ class ValueCard(ModalView):
         card = self.card
         self.message = card.message
         self.waits = _("Done") if card.waits else ""
+        self.ready = card.complete
         body = self.ids.body
         body.clear_widgets()
         if card.noted:
@@ -345,10 +354,7 @@ class ValueCard(ModalView):
                              lambda s=slot, q=quarter: card.ability(s.key, q))
 
     def _caption(self, text: str, tag: str) -> None:
-        line = self._font(TagLabel(text=text, tag=tag, halign="left", shorten=False,
-                                   size_hint_y=0.7), 15)
-        line.bind(size=lambda lb, size: setattr(lb, "text_size", (size[0], None)))
-        self.ids.body.add_widget(line)
+        self.ids.body.add_widget(Caption(text=text, tag=tag))
 
     def _toggle(self, parent: Any, text: str, tag: str, down: bool,
                 on_tap: Callable[[], Any]) -> None:
@@ -368,7 +374,9 @@ class ValueCard(ModalView):
             self.refresh()
 
     def take(self) -> None:
-        """Give the card's values (Done); a refusal stays on the card."""
+        """Give the card's values (Done, once complete); a refusal stays on the card."""
+        if not self.card.complete:
+            return
         values = self.card.result()
         problem = self.card.message or (self.finish(values) if values else None)
         if problem:

@@ -47,6 +47,7 @@ def check_cards(result: dict) -> None:
     assert result["card_taps"] == {"hub": 7, "sector": 5, "ship": 3}
     assert result["bars"] and all(all(bar) and len(bar) >= 3 for bar in result["bars"])
     assert [text for text in result["labels"] if DATA_SHAPES.search(text)] == []
+    assert result["cut"] == []  # every word on every card shown whole
     assert result["overlay"]["hubs"]["B-1"] == {
         "starting_gems": 8, "starting_food": 2, "starting_water": 2, "starting_metal": 3,
         "starting_diplomacy": {"fixed": {"transport": 1}, "choice": 0},

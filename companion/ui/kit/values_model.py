@@ -461,10 +461,13 @@ def slot_label(kind: str, record: str, field: str) -> str | None:
                  "starting_metal": _("Metal at the start"),
                  "starting_diplomacy": _("Diplomacy"),
                  "income_gems_per_ship": _("Income: GEMs per ship"),
-                 "income_fixed_gems": _("Income: fixed GEMs")}
+                 "income_fixed_gems": _("Income: fixed GEMs"),
+                 "quarter_income": _("Income of the living quarters")}
     else:
         level = record.rpartition("-")[2]
-        names = {"lobbying_cost": _("Level {level}: lobbying cost").format(level=level)}
+        names = {"lobbying_cost": _("Level {level}: lobbying cost").format(level=level),
+                 **{f"bonus_{track}": _("Level {level}: {track} bonus").format(
+                     level=level, track=track_name(track)) for track in TRACKS}}
     return names.get(field)
 
 
@@ -529,8 +532,9 @@ class Card:
             return Slot(key, _("Ability"), "ability", question,
                         text=quote_rendering(ability.text) or ability.text)
         label = slot_label(kind, record, field)
-        if label is None:
-            return Slot(key, question, "other", question, text=question)
+        number = refusal(key, 0, self.catalogue) is None or refusal(key, 1, self.catalogue) is None
+        if label is None or not (number or field in ("income_icons", "starting_diplomacy")):
+            return Slot(key, label or question, "other", question, text=question)
         if field == "income_icons":
             return Slot(key, label, "icons", question)
         if field == "starting_diplomacy":

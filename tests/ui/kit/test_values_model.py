@@ -247,3 +247,13 @@ def test_a_card_during_play_shows_what_was_given_before(catalogue):
                "sectors/101/abilities.0.quarter": 0, "ships/L1-dismantle/fee": 1}
     card = Card(SECTOR_101[3:], catalogue, entered)
     assert card.noted == "Metal to build: 3 · Living quarters: 2 · Ability: quarter 1"
+
+
+def test_a_value_a_card_cannot_tap_is_named_and_built_in_the_pop_up(catalogue):
+    card = Card([("diplomacy/level-3/bonus_transport", "What does level 3 of the Transport "
+                  "Diplomacy track give?")], catalogue)
+    (slot,) = card.shown
+    assert (slot.label, slot.how) == ("Level 3: Transport bonus", "other")
+    entry = card.entry(slot)
+    assert entry.answer("points") and entry.answer(2) and entry.answer(DONE)
+    assert card.other(slot.key, entry.value) and card.result() == {slot.key: {"points": 2}}

@@ -24,7 +24,7 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
 
 from companion.i18n import _
-from companion.rules.words import TRACKS, color_name, track_name
+from companion.rules.words import TRACKS, track_name
 from companion.ui.kit.values_model import (
     ICONS,
     Card,
@@ -198,16 +198,9 @@ class ValueCard(ModalView):
         super().__init__(**kwargs)
         self.offers = "skip" if skip is not None else "cancel"
         self.progress, self.done = progress, done
-        self.title = card.title
-        if card.kind == "sector":
-            self.tile = card.record
-            color = card.color or ""
-            self.title = _("Sector {number} · level {level} · {color}").format(
-                number=card.record, level=card.level, color=color_name(color) if color else "")
-            if color in SPECIES_RGBA:
-                self.tile_bg, self.tile_ink = SPECIES_RGBA[color], SPECIES_TEXT[color]
-        else:
-            self.tile = card.chip
+        self.title, self.tile = card.heading, card.chip
+        if card.color in SPECIES_RGBA:
+            self.tile_bg, self.tile_ink = SPECIES_RGBA[card.color], SPECIES_TEXT[card.color]
         self.refresh()
 
     @staticmethod

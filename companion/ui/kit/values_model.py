@@ -573,6 +573,16 @@ class Card:
         return " · ".join(shown)
 
     @property
+    def heading(self) -> str:
+        """The card's title: the component, and for a Sector its level and colour as the tile
+        shows them ("Sector 101 · level 1 · teal")."""
+        if self.kind != "sector":
+            return self.title
+        return _("Sector {number} · level {level} · {color}").format(
+            number=self.record, level=self.level,
+            color=color_name(self.color) if self.color else "?")
+
+    @property
     def chip(self) -> str:
         """What the card's corner shows, as the tile prints it: a Sector's number, a Hub's
         letter and number, a ship's level ("" for a neutral ship and the board)."""

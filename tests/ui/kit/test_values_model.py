@@ -141,6 +141,7 @@ SECTOR_101 = [("sectors/101/cost", "How much metal does Sector 101 cost?"),
 def test_a_sector_card_reads_like_the_tile_and_is_answered_in_five_taps(catalogue):
     card = Card(SECTOR_101, catalogue)
     assert (card.title, card.chip, card.color, card.level) == ("Sector 101", "101", "teal", 1)
+    assert card.heading == "Sector 101 · level 1 · teal"
     assert [(s.label, s.how) for s in card.shown] == [
         ("Metal to build", "number"), ("Living quarters", "number"), ("Ability", "ability"),
         ("Income icons", "icons")]

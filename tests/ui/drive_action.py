@@ -12,6 +12,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -57,19 +58,47 @@ def answer_value(robot: Robot, answers: Mapping[str, str | Sequence[str]] | None
     contains - digits typed on the keypad (default "2"), or a value pop-up's buttons tapped by
     their choice's id, the same in every language ("0" for Quarter 1, "done" for Done:
     values_model.choice_id); its question is noted in result["asked"]; OK."""
-    from companion.ui.kit.values import ValuePopup
+    from companion.ui.kit.values import ValueCard, ValuePopup
 
     popup = robot.popup()
-    question = popup.question if isinstance(popup, ValuePopup) else popup.title
+    question = popup.question if isinstance(popup, ValuePopup | ValueCard) else popup.title
     robot.result.setdefault("asked", []).append(question)
     answer = next((a for words, a in (answers or {}).items() if words in question), "2")
-    if isinstance(popup, ValuePopup):
+    if isinstance(popup, ValueCard):
+        yield from answer_card(robot, popup, answer)
+    elif isinstance(popup, ValuePopup):
         for text in answer:
             yield from robot.tap(f"values:choice:{text}")
     else:
         yield from robot.tap_keys(answer)
         yield from robot.tap("key:ok")
     yield from robot.wait_for(lambda: robot.popup() is not popup, "the next question")
+
+
+def answer_card(robot: Robot, card: Any, answer: str | Sequence[str]) -> Steps:
+    """The value the engine asks on its card (values.ValueCard): a number's button (else its
+    keypad), the ability's quarter ("0": the first), or the icons' toggles ("0:food") and
+    "done"."""
+    slot = card.card.slots[0]
+    field = slot.key.split("/")[-1]
+    if slot.how == "number":
+        yield from tap_number(robot, field, str(answer))
+    elif slot.how == "ability":
+        yield from robot.tap(f"values:ability:{field}:{answer[0]}")
+    else:
+        for tap in answer:
+            yield from robot.tap("values:done" if tap == "done" else f"values:icon:{tap}")
+
+
+def tap_number(robot: Robot, name: str, digits: str) -> Steps:
+    """A number on a card's row (`name`: the value's field): its button, or its keypad."""
+    if robot.find(f"values:{name}:{digits}") is not None:
+        yield from robot.tap(f"values:{name}:{digits}")
+        return
+    yield from robot.tap(f"values:{name}:keypad")
+    yield from robot.wait_for(lambda: robot.find("key:ok") is not None, "the keypad")
+    yield from robot.tap_keys(digits)
+    yield from robot.tap("key:ok")
 
 
 def confirm(robot: Robot, shots: Path | None, size: tuple[int, int],

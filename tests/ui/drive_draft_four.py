@@ -22,6 +22,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from drive_action import tap_number
 from drive_setup import keypad, lay_out, read_lines, shot
 from drive_table import read_table
 from harness import Robot, Steps, plain, run
@@ -166,14 +167,14 @@ def answer_asked(robot: Robot) -> Steps:
     track, no free choice)."""
     title = robot.text("setup:title")
     yield from robot.tap("setup:keypad")
+    yield from robot.wait_for(lambda: robot.popup() is not None, "the Hub's card")
     if "starting_diplomacy" in title or "Diplomacy" in title:
-        yield from robot.tap("values:choice:done")
-        yield from keypad(robot, "", 0)
+        yield from robot.tap("values:free:0")
     else:
         field = next((f for f in HUB_START if f in title.lower()), None)
         if field is None:
             raise AssertionError(f"an unexpected question: {title}")
-        yield from keypad(robot, "", HUB_START[field])
+        yield from tap_number(robot, f"starting_{field}", str(HUB_START[field]))
     yield from robot.wait_for(lambda: robot.popup() is None
                               and robot.text("setup:title") != title, "the next question")
 
@@ -238,9 +239,9 @@ def four_player_draft(robot: Robot, size: tuple[int, int], shots: Path | None) -
     yield from draft(robot, 3, size, shots)
     yield from draft(robot, 2, size, shots)
     yield from choose_hubs(robot)
-    yield from robot.wait_for(lambda: robot.find("setup:values-done"), "the values step")
-    result["values_title"] = robot.text("setup:title")
-    yield from robot.tap("setup:values-done")
+    yield from robot.wait_for(lambda: robot.find("values:later"), "the values step's card")
+    result["values_title"] = robot.text("values:title")
+    yield from robot.tap("values:later")
     yield from bonuses(robot, size, shots)
     yield from robot.wait_for(lambda: robot.text("setup:title") == "Setup complete", "the end")
     result["start"] = yield from read_lines(robot, 5)

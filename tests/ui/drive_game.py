@@ -28,6 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import drive_setup
+from drive_action import answer_value
 from drive_play import read_sheet, take_income
 from drive_table import read_table, shot
 from harness import RESULT_PREFIX, Robot, Steps, run
@@ -49,13 +50,14 @@ def setup(robot: Robot) -> Steps:
 
 
 def answer_values(robot: Robot) -> Steps:
-    """Type ASKED_VALUE into every keypad the engine's questions open, until none is open."""
+    """Tap ASKED_VALUE on every card the engine's questions open (a keypad: typed), until
+    none is open."""
+    from companion.ui.kit.values import ValueCard
+
     yield from robot.frames(3)
-    while (keypad := robot.popup()) is not None and robot.find("key:ok") is not None:
-        robot.result.setdefault("asked", []).append(keypad.title)
-        yield from robot.tap_keys(ASKED_VALUE)
-        yield from robot.tap("key:ok")
-        yield from robot.wait_for(lambda k=keypad: robot.popup() is not k, "the keypad to close")
+    while (asked := robot.popup()) is not None and (isinstance(asked, ValueCard)
+                                                    or robot.find("key:ok") is not None):
+        yield from answer_value(robot, {"": ASKED_VALUE})
         yield from robot.frames(3)
 
 

@@ -127,39 +127,44 @@ def three_player_first_game(robot: Robot, size: tuple[int, int], shots: Path | N
     result["sets_title"] = yield from robot.read("setup:title")
     for number in (1, 2, 3):
         yield from robot.tap(f"setup:choice:{number}")
-    yield from robot.wait_for(lambda: robot.find("setup:progress:Values from the tiles")
-                              and robot.find("setup:next"), "the values step")
-    result["values_title"] = robot.text("setup:title")
+    yield from robot.wait_for(lambda: robot.find("values:title"), "the values step's first card")
     yield from shot(robot, shots, "setup-values", size)
     for hub in ("B-1", "B-2", "B-3"):
-        result.setdefault("panels", []).append(robot.text("setup:title"))
+        yield from robot.wait_for(lambda h=hub: robot.text("values:title") == f"Hub {h}",
+                                  f"Hub {hub}'s card")
+        result.setdefault("cards", []).append(
+            [robot.text("values:title"), robot.text("values:progress")])
+        if hub == "B-2":  # Back: Hub B-1's card again, as it was tapped
+            yield from robot.tap("values:back")
+            yield from robot.wait_for(lambda: robot.text("values:title") == "Hub B-1", "B-1")
+            result["kept"] = [robot.text(f"values:{f}:{v}") for f, v in HUB_VALUES.items()]
+            yield from robot.tap("values:skip")
+            yield from robot.wait_for(lambda: robot.text("values:title") == "Hub B-2", "B-2")
+        taps, card = robot.taps, robot.popup()
         for field, value in HUB_VALUES.items():
-            yield from keypad(robot, f"setup:value:hubs/{hub}/{field}", value)
-        yield from robot.tap(f"setup:value:hubs/{hub}/starting_diplomacy")
+            if robot.find(f"values:{field}:{value}") is not None:  # still asked
+                yield from robot.tap(f"values:{field}:{value}")
         if hub == "B-1":
-            yield from robot.tap("values:choice:transport")  # a step printed on a track ...
-            yield from keypad(robot, "", 1)
-            yield from robot.wait_for(lambda: robot.find("values:back"), "the value pop-up")
-            result["so_far"] = yield from robot.read("values:so-far")
+            yield from robot.tap("values:track:transport")  # a step printed on a track
+            result["track"] = yield from robot.read("values:track:transport")
             yield from shot(robot, shots, "setup-value-entry", size)
-            yield from robot.tap("values:back")  # ... taken back: the amount asked again
-            yield from keypad(robot, "", 0)  # none after all
-            yield from robot.wait_for(lambda: robot.find("values:choice:done"), "the tracks")
-        yield from robot.tap("values:choice:done")  # nothing printed on a track
-        yield from keypad(robot, "", 0)  # no free choice
-        yield from robot.wait_for(lambda: robot.popup() is None, "the panel")
-        if hub == "B-1":
-            result["hub_summary"] = yield from robot.read("setup:component:Hub B-1")
-            yield from robot.tap("setup:next")  # the next component's panel
-        elif hub == "B-2":
-            yield from robot.tap("setup:next")
-    yield from robot.tap("setup:values-done")  # the Sectors' and ships' values: during play
+            for _ in range(3):  # round to none: nothing printed on a track after all
+                yield from robot.tap("values:track:transport")
+        yield from robot.tap("values:free:0")  # no free choice
+        yield from robot.frames(2)
+        if robot.popup() is card or hub == "B-3":  # not complete, or the Sectors' card next
+            yield from robot.tap("values:skip" if hub != "B-3" else "values:later")
+        result.setdefault("card_taps", []).append(robot.taps - taps)
+    yield from robot.wait_for(lambda: robot.popup() is None, "the last step")
     # the first game's Hubs ask nothing at the start: their bonuses are taken at once
     result["start"] = yield from read_lines(robot, 4)
     yield from robot.tap("setup:next")
     yield from robot.wait_for(lambda: robot.app.screens.current == "table", "the table")
     result["screen"] = robot.app.screens.current
     result["phase"] = robot.app.session.state["phase"]
+    result["hubs_learned"] = {key.split("/")[2]: value for key, value
+                              in robot.app.session.state["learned"].items()
+                              if key.startswith("hubs/B-2/")}
 
 
 def type_name(robot: Robot, name: str) -> Steps:

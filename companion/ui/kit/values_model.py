@@ -1,6 +1,9 @@
-"""One catalogue value entered from a physical copy, built from simple answers (plain Python, no
-Kivy; `values.py` renders it): whole numbers on the keypad, words as big buttons, lists one item
-at a time ("Add an income icon" / "Done"), objects one part at a time. No JSON for the player.
+"""What a tile prints, entered from a physical copy (plain Python, no Kivy; `values.py` renders
+it). A component's values go on one card that looks like the tile (`Card`: numbers as rows of
+buttons, a Sector's income icons as toggles per living quarter, the ability's quarter tapped, a
+Hub's starting Diplomacy as its tracks tapped); a value a card cannot tap is built from simple
+answers (`ValueEntry`): whole numbers on the keypad, words as big buttons, lists one item at a
+time ("Add an income icon" / "Done"), objects one part at a time. No JSON for the player.
 
 What a value looks like comes from the catalogue's schema: plain numbers, yes/no and words are
 found by asking the field's check (`check_entry`) which answers it takes; the few fields that are
@@ -15,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from companion.i18n import _
+from companion.i18n import _, quote_rendering
 from companion.rules.catalogue import Catalogue, CatalogueError, check_entry
 from companion.rules.catalogue.model import ability_index
 from companion.rules.catalogue.schema import ALL_SHIP_TYPES
@@ -27,6 +30,7 @@ from companion.rules.words import (
     SPECIES,
     TRACKS,
     color_name,
+    design_name,
     resource_name,
     track_name,
 )
@@ -428,3 +432,299 @@ class ValueEntry:
                                                          self.entered), [], ""
         for value in answers:
             self.answer(value)
+
+
+# -- a component's printed values on one card that looks like the tile --------------------------
+
+ICONS = ("gems", *RESOURCES)  # the income icons a Sector prints, as the schema names them
+MOST_TAPPED = 3  # an icon's amount, a track's steps go round 0 .. 3 as they are tapped
+NUMBERS_SHOWN = 10  # a number row's buttons (one tap each); any other number on the keypad
+CARD_KINDS = {"sectors": "sector", "ships": "ship", "hubs": "hub", "diplomacy": "board"}
+
+
+def slot_label(kind: str, record: str, field: str) -> str | None:
+    """What a card calls one printed value, in the language spoken now (None: the card asks it
+    with the engine's question)."""
+    if kind == "sectors":
+        names = {"cost": _("Metal to build"), "quarters": _("Living quarters"),
+                 "income_icons": _("Income icons")}
+    elif kind == "ships":
+        names = {"cost": _("GEMs to use"), "fee": _("Owner's fee"),
+                 "metal_value": _("Metal value"), "extra_metal": _("Extra metal"),
+                 "metal_discount": _("Metal discount"), "duration": _("Dice rolled"),
+                 "capacity": _("Dice kept"), "transactions": _("Transactions"),
+                 "tracks": _("Diplomacy tracks"), "food": resource_name("food")}
+    elif kind == "hubs":
+        names = {"starting_gems": _("GEMs at the start"),
+                 "starting_food": _("Food at the start"),
+                 "starting_water": _("Water at the start"),
+                 "starting_metal": _("Metal at the start"),
+                 "starting_diplomacy": _("Diplomacy"),
+                 "income_gems_per_ship": _("Income: GEMs per ship"),
+                 "income_fixed_gems": _("Income: fixed GEMs"),
+                 "quarter_income": _("Income of the living quarters")}
+    else:
+        level = record.rpartition("-")[2]
+        names = {"lobbying_cost": _("Level {level}: lobbying cost").format(level=level),
+                 **{f"bonus_{track}": _("Level {level}: {track} bonus").format(
+                     level=level, track=track_name(track)) for track in TRACKS}}
+    return names.get(field)
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One printed value on a card: its catalogue key, what the tile calls it and how it is
+    tapped - "number" (a row of number buttons, the keypad for others), "icons" (toggles per
+    living quarter), "ability" (its living quarter tapped), "diplomacy" (the tracks tapped, then
+    the free steps), or "other" (the value pop-up, with the engine's question)."""
+
+    key: str
+    label: str
+    how: str
+    question: str  # the engine's question as it asked it (the card says it in its own words)
+    numbers: tuple[int, ...] = ()
+    text: str = ""  # an ability's words (in the language spoken now, where rendered);
+    # the engine's question for "other"
+
+
+def icon_name(resource: str) -> str:
+    """An income icon's resource as the game names it ("GEMs", "food")."""
+    return _("GEMs") if resource == "gems" else resource_name(resource)
+
+
+def card_title(key: str) -> str:
+    """The component a key belongs to as the table names it ("Sector 214", "Hub B-1")."""
+    kind, record, _field = key.split("/")
+    if kind == "sectors":
+        return _("Sector {number}").format(number=record)
+    if kind == "hubs":
+        return _("Hub {hub}").format(hub=record)
+    if kind == "ships":
+        return design_name(record)
+    return _("Diplomacy board")
+
+
+class Card:
+    """The values one component prints that the catalogue lacks, on one card that looks like
+    the tile: each answered by a tap or two, checked by the catalogue's schema when taken.
+    `needed` (optional) says which keys the engine still asks, given the values on the card
+    (a Hub's fixed income is not asked once it pays per ship)."""
+
+    def __init__(self, asked: Sequence[tuple[str, str]], catalogue: Catalogue,
+                 entered: Mapping[str, Any] | None = None,
+                 needed: Callable[[Mapping[str, Any]], Sequence[str]] | None = None) -> None:
+        self.catalogue, self.needed = catalogue, needed
+        self.entered = dict(entered or {})
+        self.slots = [self._slot(key, question) for key, question in asked]
+        kind, self.record, _field = asked[0][0].split("/")
+        self.kind = CARD_KINDS[kind]
+        self.title = card_title(asked[0][0])
+        self.values: dict[str, Any] = {s.key: self.entered[s.key] for s in self.slots
+                                       if s.key in self.entered}
+        self.fixed: dict[str, int] = {}  # Diplomacy steps printed on a track
+        self.message = ""
+
+    def _slot(self, key: str, question: str) -> Slot:
+        kind, record, field = key.split("/")
+        index = ability_index(field)
+        if index is not None:
+            ability = self.catalogue.sectors[int(record)].abilities[index]
+            return Slot(key, _("Ability"), "ability", question,
+                        text=quote_rendering(ability.text) or ability.text)
+        label = slot_label(kind, record, field)
+        number = refusal(key, 0, self.catalogue) is None or refusal(key, 1, self.catalogue) is None
+        if label is None or not (number or field in ("income_icons", "starting_diplomacy")):
+            return Slot(key, label or question, "other", question, text=question)
+        if field == "income_icons":
+            return Slot(key, label, "icons", question)
+        if field == "starting_diplomacy":
+            return Slot(key, label, "diplomacy", question, numbers=tuple(range(3)))
+        below = refusal(key, -1, self.catalogue)
+        low, high = below.number if below is not None and below.number else (0, None)
+        shown = NUMBERS_SHOWN * (2 if (kind, field) == ("sectors", "cost") else 1)
+        top = low + shown if high is None else min(low + shown, high + 1)
+        return Slot(key, label, "number", question, numbers=tuple(range(low, top)))
+
+    # -- what the card shows ------------------------------------------------------------------
+
+    @property
+    def shown(self) -> list[Slot]:
+        """The slots the engine still asks for, given the values on the card."""
+        if self.needed is None:
+            return self.slots
+        asked = set(self.needed({**self.entered, **self.values}))
+        return [s for s in self.slots if s.key in asked or s.key in self.values]
+
+    @property
+    def noted(self) -> str:
+        """The component's values given before, off this card, in words ("Metal to build: 3 ·
+        Living quarters: 2"), so that the card shows the tile as known so far."""
+        kind = {v: k for k, v in CARD_KINDS.items()}[self.kind]
+        asked = {s.key for s in self.slots}
+        shown = []
+        for key, value in self.entered.items():
+            part, record, field = key.split("/")
+            if (part, record) != (kind, self.record) or key in asked:
+                continue
+            if ability_index(field) is not None:
+                shown.append(_("Ability: quarter {number}").format(number=value + 1))
+            elif slot_label(part, record, field) is not None and field != "income_icons":
+                shown.append(f"{slot_label(part, record, field)}: {words(value)}")
+        return " · ".join(shown)
+
+    @property
+    def heading(self) -> str:
+        """The card's title: the component, and for a Sector its level and colour as the tile
+        shows them ("Sector 101 · level 1 · teal")."""
+        if self.kind != "sector":
+            return self.title
+        return _("Sector {number} · level {level} · {color}").format(
+            number=self.record, level=self.level,
+            color=color_name(self.color) if self.color else "?")
+
+    @property
+    def chip(self) -> str:
+        """What the card's corner shows, as the tile prints it: a Sector's number, a Hub's
+        letter and number, a ship's level ("" for a neutral ship and the board)."""
+        if self.kind == "ship":
+            level = self.catalogue.ships[self.record].level
+            return f"L{level}" if level is not None else ""
+        return self.record if self.kind in ("sector", "hub") else ""
+
+    @property
+    def color(self) -> str | None:
+        """A Sector's colour, as the tile shows it (None for any other card)."""
+        return self.catalogue.sectors[int(self.record)].color if self.kind == "sector" else None
+
+    @property
+    def level(self) -> int | None:
+        return self.catalogue.sectors[int(self.record)].level if self.kind == "sector" else None
+
+    @property
+    def quarters(self) -> int | None:
+        """The Sector's living quarters: tapped on the card, entered before, or known."""
+        if self.kind != "sector":
+            return None
+        key = f"sectors/{self.record}/quarters"
+        known = self.values.get(key, self.entered.get(key))
+        return known if known is not None else self.catalogue.sectors[
+            int(self.record)].value("quarters")
+
+    @property
+    def boxes(self) -> int | None:
+        """The living quarters drawn for icons and abilities: the Sector's, else - when the
+        card does not ask them (a single value corrected) - QUARTERS_SHOWN; None while the
+        card asks them."""
+        quarters = self.quarters
+        if quarters is not None or any(s.key.endswith("/quarters") for s in self.shown):
+            return quarters
+        return QUARTERS_SHOWN
+
+    def icon_amount(self, quarter: int, resource: str) -> int:
+        """How many of `resource` the icon above `quarter` shows (0: none)."""
+        slot = next((s for s in self.slots if s.how == "icons"), None)
+        icons = self.values.get(slot.key, []) if slot else []
+        return sum(i["amount"] for i in icons if i["quarter"] == quarter
+                   and i["resource"] == resource)
+
+    def answered(self, slot: Slot) -> bool:
+        """Whether the card holds a value for `slot` (a Sector's icons: once its quarters are
+        known - none tapped means it shows none)."""
+        if slot.how == "icons":
+            return self.boxes is not None
+        return slot.key in self.values
+
+    def shows(self, slot: Slot) -> str:
+        """A slot's value in words ("" while open)."""
+        return words(self.values[slot.key]) if slot.key in self.values else ""
+
+    @property
+    def complete(self) -> bool:
+        """Every value the card shows is answered."""
+        return all(self.answered(s) for s in self.shown)
+
+    @property
+    def waits(self) -> bool:
+        """Whether the card waits for Done once complete (icons are tapped in any number);
+        any other card is taken as soon as its last value is tapped."""
+        return any(s.how == "icons" for s in self.shown)
+
+    @property
+    def open(self) -> int:
+        """How many values on the card are still open."""
+        return sum(not self.answered(s) for s in self.shown)
+
+    # -- taps ---------------------------------------------------------------------------------
+
+    def number(self, key: str, value: int) -> bool:
+        """A number tapped or typed for `key`; False (with `message`) when the schema refuses
+        it."""
+        self.message = problem(key, value, self.catalogue) or ""
+        if not self.message:
+            self.values[key] = value
+            if key.endswith("/quarters"):  # fewer quarters: drop what sat above the others
+                self._keep_quarters(value)
+        return not self.message
+
+    def _keep_quarters(self, quarters: int) -> None:
+        for slot in self.slots:
+            if slot.how == "icons" and slot.key in self.values:
+                self.values[slot.key] = [i for i in self.values[slot.key]
+                                         if i["quarter"] is None or i["quarter"] < quarters]
+            elif slot.how == "ability" and self.values.get(slot.key, -1) >= quarters:
+                del self.values[slot.key]
+
+    def icon(self, quarter: int, resource: str) -> None:
+        """One more of `resource` on the icon above `quarter` (after MOST_TAPPED: none)."""
+        slot = next(s for s in self.slots if s.how == "icons")
+        amount = (self.icon_amount(quarter, resource) + 1) % (MOST_TAPPED + 1)
+        icons = [i for i in self.values.get(slot.key, [])
+                 if (i["quarter"], i["resource"]) != (quarter, resource)]
+        if amount:
+            icons.append({"resource": resource, "amount": amount, "quarter": quarter})
+        self.values[slot.key] = sorted(icons, key=lambda i: (i["quarter"],
+                                                             ICONS.index(i["resource"])))
+
+    def ability(self, key: str, quarter: int) -> None:
+        """The living quarter that activates the ability of `key`."""
+        self.values[key] = quarter
+
+    def track(self, key: str, track: str) -> None:
+        """One more Diplomacy step printed on `track` (after MOST_TAPPED: none); the free
+        steps follow."""
+        steps = (self.fixed.get(track, 0) + 1) % (MOST_TAPPED + 1)
+        if steps:
+            self.fixed[track] = steps
+        else:
+            self.fixed.pop(track, None)
+        if key in self.values:
+            self.values[key] = {"fixed": dict(self.fixed), "choice": self.values[key]["choice"]}
+
+    def free(self, key: str, steps: int) -> bool:
+        """The Diplomacy steps the player chooses freely: the starting Diplomacy is complete."""
+        return self._take(key, {"fixed": dict(self.fixed), "choice": steps})
+
+    def other(self, key: str, value: Any) -> bool:
+        """A value entered in the value pop-up."""
+        return self._take(key, value)
+
+    def _take(self, key: str, value: Any) -> bool:
+        self.message = problem(key, value, self.catalogue) or ""
+        if not self.message:
+            self.values[key] = value
+        return not self.message
+
+    def result(self) -> dict[str, Any]:
+        """The values answered, by key (a Sector's icons as a list, none: []); the first the
+        schema refuses leaves `message` set and nothing taken."""
+        found = {s.key: (self.values.get(s.key, []) if s.how == "icons" else self.values[s.key])
+                 for s in self.shown if self.answered(s)}
+        for key, value in found.items():
+            self.message = problem(key, value, self.catalogue) or ""
+            if self.message:
+                return {}
+        return found
+
+    def entry(self, slot: Slot) -> ValueEntry:
+        """The value pop-up's entry for a slot the card asks with the engine's question."""
+        return ValueEntry(slot.key, self.catalogue, slot.text, {**self.entered, **self.values})

@@ -18,9 +18,8 @@ from kivy.uix.screenmanager import Screen
 
 from companion.i18n import _
 from companion.rules.words import color_name
-from companion.ui.kit.values import ask_value
+from companion.ui.kit.values import ValueCard, ask_card, ask_value
 from companion.ui.kit.values_model import ValueEntry
-from companion.ui.kit.values_model import words as in_words
 from companion.ui.kit.widgets import (
     ACCENT,
     BUTTON,
@@ -62,6 +61,7 @@ class SetupScreen(Screen):
         super().__init__(**kwargs)
         self.wizard: model.SetupWizard | None = None
         self._shown = ""  # the title shown last
+        self._card: ValueCard | None = None  # the values step's card, while it is open
 
     # -- the frame --------------------------------------------------------------------------
 
@@ -315,31 +315,33 @@ class SetupScreen(Screen):
                 button.bg, button.color = PANEL, DIM
 
     def show_values(self, step: model.Values) -> None:
+        """The current component's card over the screen (values.ask_card): taken, skipped or
+        left for play, the wizard moves on and the next card opens."""
         component = step.current
         if component is None:
             self._line(_("The catalogue knows every value these components need."))
             return
-        self._line(step.summary(component), f"setup:component:{component}")
-        for item in step.groups[component]:
-            self._value_row(step, item)
-        grid = self._grid(2)
-        self._button(grid, _("Skip this component"), "setup:skip-component",
-                     step.skip_component)
-        self._button(grid, _("Ask the rest during play"), "setup:values-done", step.done)
+        self._line(step.progress, "setup:values-progress")
+        if self._card is not None:
+            return
 
-    def _value_row(self, step: model.Values, item: dict) -> None:
-        key = item["key"]
-        value = self.wizard.values.get(key)
-        skipped = key in self.wizard.skipped
-        row = self._grid(3)
-        row.cols_minimum = {0: self._unit(470)}
-        row.add_widget(TagLabel(text=item["question"], halign="left", font_size=self._unit(15)))
-        shown = _("skipped") if skipped else "?" if value is None else in_words(value)
-        button = TagButton(text=shown, tag=f"setup:value:{key}")
-        button.bind(on_release=lambda _b: self.ask(
-            step.entry(item), lambda v: step.enter(key, v)))
-        row.add_widget(button)
-        self._button(row, _("Skip"), f"setup:skip:{key}", lambda: step.skip(key))
+        def taken(values: dict[str, Any]) -> str | None:
+            if not step.take(values):
+                return self.wizard.message if self.wizard else None
+            self._moved()
+            return None
+
+        def moved(move: Callable[..., Any]) -> Callable[..., None]:
+            return lambda *values: (move(*values), self._moved())
+
+        self._card = ask_card(step.card(), taken, skip=moved(step.skip_component),
+                              later=moved(step.done), back=moved(self.wizard.back),
+                              progress=step.progress, done=step.part_done)
+
+    def _moved(self) -> None:
+        """The values card closed: the next card (or step) once it is gone."""
+        self._card = None
+        Clock.schedule_once(lambda _dt: self.refresh(), 0)
 
     def ask(self, entry: ValueEntry, take: Callable[[Any], bool]) -> None:
         """A value on the value-entry component; `take` returns True when the wizard keeps it

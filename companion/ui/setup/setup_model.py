@@ -10,7 +10,7 @@ becomes a question.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar, cast
 
@@ -40,7 +40,7 @@ from companion.rules.words import (
     ship_name,
     track_name,
 )
-from companion.ui.kit.values_model import ValueEntry, words
+from companion.ui.kit.values_model import Card, ValueEntry
 from companion.ui.kit.values_model import problem as value_problem
 
 # The steps by their (English) names, which the wizard goes by; `step_name` says them.
@@ -658,9 +658,9 @@ class ChooseHub(_Picks[ChooseHubStep]):
 
 
 class Values:
-    """Every value the catalogue lacks for the components on the table, one component per
-    panel ("Sector 214: cost, quarters, ..."); each value entered (checked as the catalogue
-    does) or skipped (asked when play needs it)."""
+    """Every value the catalogue lacks for the components on the table, one card per component
+    (values_model.Card, like the tile); each value entered (checked as the catalogue does) or
+    skipped (asked when play needs it)."""
 
     def __init__(self, wizard: SetupWizard) -> None:
         self.wizard = wizard
@@ -677,31 +677,37 @@ class Values:
 
     @property
     def title(self) -> str:
-        if self.current is None:
-            return _("Values printed on the tiles")
-        return _("{component} ({number} of {count})").format(
-            component=self.current, number=self.wizard.component + 1,
-            count=len(self.components))
+        return _("Values printed on the tiles")
 
-    def summary(self, component: str) -> str:
-        """'Sector 214: cost, quarters, ...' with the values entered so far."""
-        fields = []
-        for item in self.groups[component]:
-            field = item["key"].split("/")[-1]
-            value = self.wizard.values.get(item["key"])
-            fields.append(field if value is None else f"{field} {words(value)}")
-        return f"{component}: {', '.join(fields)}"
+    @property
+    def progress(self) -> str:
+        """How many cards are left, this one included ("12 to go")."""
+        return _("{count} to go").format(count=len(self.components) - self.wizard.component)
+
+    @property
+    def part_done(self) -> float:
+        """The share of the cards already behind (0..1), for the progress bar."""
+        return self.wizard.component / max(len(self.components), 1)
+
+    def card(self) -> Card:
+        """The current component's card, with the values entered so far; it shows only what
+        the engine still asks, given the values on the card (`still_asked`)."""
+        items = self.groups[self.current or ""]
+        return Card([(item["key"], item["question"]) for item in items],
+                    self.wizard.catalogue, self.wizard.values, self.still_asked)
+
+    def still_asked(self, values: Mapping[str, Any]) -> list[str]:
+        """The values the engine asks at setup once `values` are known (a Hub paying GEMs
+        per ship is asked no fixed income)."""
+        state = copy.deepcopy(self.wizard.state)
+        state["learned"].update(values)
+        return [item["key"] for item in options(state, self.wizard.catalogue)["missing"]]
 
     @property
     def open(self) -> list[MissingValue]:
         """The values neither entered nor skipped, in order."""
         return [item for items in self.groups.values() for item in items
                 if item["key"] not in self.wizard.values and item["key"] not in self.wizard.skipped]
-
-    def entry(self, item: MissingValue) -> ValueEntry:
-        """How `item`'s value is entered (values_model.py), knowing the values entered so far."""
-        return ValueEntry(item["key"], self.wizard.catalogue, item["question"],
-                          self.wizard.values)
 
     def enter(self, key: str, value: Any) -> bool:
         self.wizard.message = self.wizard.check_value(key, value) or ""
@@ -714,20 +720,30 @@ class Values:
         self.wizard.values.pop(key, None)
         self.wizard.skipped.add(key)
 
+    def take(self, values: Mapping[str, Any]) -> bool:
+        """The card's values entered, then the next card (False, with the message, when one
+        is refused)."""
+        return all(self.enter(key, value) for key, value in values.items()) and self.next()
+
     def next(self) -> bool:
         """The next component's panel (after the last: the step is done)."""
         self.wizard.component += 1
         return self.current is not None or self.done()
 
-    def skip_component(self) -> bool:
-        """Skip the values of this component still open, then the next panel."""
+    def skip_component(self, values: Mapping[str, Any] | None = None) -> bool:
+        """Keep the values tapped on this card, skip the rest of it, then the next card."""
+        for key, value in (values or {}).items():
+            self.enter(key, value)
         for item in self.groups.get(self.current or "", []):
             if item["key"] not in self.wizard.values:
                 self.skip(item["key"])
         return self.next()
 
-    def done(self) -> bool:
-        """Enough: what is still open is asked when play needs it."""
+    def done(self, values: Mapping[str, Any] | None = None) -> bool:
+        """Enough: the values tapped on this card are kept; what is still open is asked when
+        play needs it."""
+        for key, value in (values or {}).items():
+            self.enter(key, value)
         self.wizard.values_done = True
         return self.wizard.take_plain_bonuses()
 

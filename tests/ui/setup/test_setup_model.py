@@ -118,7 +118,9 @@ def test_a_three_player_first_game_from_an_empty_overlay(empty):
     assert wizard.name == "Values from the tiles"
     values = wizard.step
     assert "Hub B-1" in values.groups and any(c.startswith("Sector ") for c in values.groups)
-    assert values.summary("Hub B-1").startswith("Hub B-1: starting_gems, starting_food")
+    card = values.card()  # the first component's card, like the tile: no field names
+    assert card.title == values.components[0]
+    assert [slot.label for slot in card.shown][:2] == ["GEMs at the start", "Food at the start"]
     asked = finish(wizard, tile_values(empty))
     assert asked == []  # everything was given in the values step
     assert game.state["phase"] == "play" and wizard.name == "Start"
@@ -269,11 +271,12 @@ def test_a_value_is_checked_as_the_catalogue_checks_it(empty):
     to_the_values(wizard)
     values = wizard.step
     key = values.open[0]["key"]
-    assert key == "hubs/B-1/starting_gems" and values.entry(values.open[0]).prompt.number
+    assert key == "hubs/B-1/starting_gems"
+    assert values.card().slots[0].how == "number"
     assert not values.enter(key, "eight") and "whole number" in wizard.message
-    assert values.title.startswith("Hub B-1 (1 of ")  # one component per panel
-    diplomacy = next(i for i in values.open if i["key"] == "hubs/B-1/starting_diplomacy")
-    assert not values.entry(diplomacy).prompt.number  # built by its parts, no JSON
+    assert values.current == "Hub B-1" and values.progress == f"{len(values.components)} to go"
+    diplomacy = next(s for s in values.card().slots if s.key == "hubs/B-1/starting_diplomacy")
+    assert diplomacy.how == "diplomacy"  # the tracks tapped, no JSON
     values.skip(key)
     assert key not in [item["key"] for item in values.open]
     values.done()  # Ann's bonus asks no choice: sent; the engine asks the value skipped
@@ -316,21 +319,41 @@ def test_a_setup_resumed_after_a_restart_goes_on_where_it_was(empty):
     assert again.name == "Values from the tiles"
 
 
-def test_the_values_step_shows_one_component_per_panel(empty):
+def test_the_values_step_shows_one_card_per_component(empty):
     wizard = wizard_for(Game(empty))
     to_the_values(wizard)
     values = wizard.step
     total = len(values.components)
-    assert values.current == "Hub B-1" and values.title == f"Hub B-1 (1 of {total})"
+    assert values.current == "Hub B-1" and values.progress == f"{total} to go"
     assert values.next() and wizard.step.current == values.components[1]
     wizard.back()
     assert wizard.step.current == "Hub B-1"
     wizard.step.next()
     second = wizard.step
-    assert second.skip_component() and wizard.step.title.endswith(f"(3 of {total})")
+    assert second.skip_component() and wizard.step.progress == f"{total - 2} to go"
     assert {i["key"] for i in second.groups[second.components[1]]} <= wizard.skipped
     wizard.component = total - 1
     assert wizard.step.next() and wizard.name == "Starting bonuses"
+
+
+def test_a_card_shows_only_what_the_engine_still_asks(empty):
+    """A Hub paying GEMs per ship is asked no fixed income: the engine says so, the card
+    follows; a card's values are entered together, then the next card."""
+    wizard = wizard_for(Game(empty))
+    to_the_values(wizard)
+    values = wizard.step
+    card = values.card()
+    fixed = "hubs/B-1/income_fixed_gems"
+    assert fixed in [s.key for s in card.shown]
+    assert card.number("hubs/B-1/income_gems_per_ship", 1)
+    assert fixed not in [s.key for s in card.shown]
+    for key, number in (("starting_gems", 8), ("starting_food", 2), ("starting_water", 2),
+                        ("starting_metal", 3)):
+        assert card.number(f"hubs/B-1/{key}", number)
+    assert not card.complete and card.free("hubs/B-1/starting_diplomacy", 0)
+    assert card.complete and not card.waits  # taken at its last tap
+    assert values.take(card.result()) and wizard.step.current == values.components[1]
+    assert wizard.values["hubs/B-1/starting_gems"] == 8 and fixed not in wizard.values
 
 
 def test_a_name_typed_on_the_on_screen_keyboard_is_checked_before_it_is_taken(empty):

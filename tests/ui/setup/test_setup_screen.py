@@ -27,10 +27,14 @@ def test_a_three_player_first_game_is_set_up_by_touch(run_ui_driver) -> None:
     assert result["stack_after_a_tap"] == "Level-1 brown: 112"
     assert result["stack_after_two"] == "Level-1 brown: –"  # tapped again: taken back
     assert result["sets_title"] == "First game: which set does Ann take?"
-    assert result["hub_summary"].startswith("Hub B-1: starting_gems 8, starting_food 2")
-    assert "starting_diplomacy fixed nothing, choice 0" in result["hub_summary"]
-    assert result["so_far"] == "So far: fixed Transport 1"
-    assert result["panels"] == [f"Hub B-{n} ({n} of 49)" for n in (1, 2, 3)]
+    # the values step: one card per component, tapped; Back shows the last card as tapped
+    assert result["cards"] == [[f"Hub B-{n}", f"{50 - n} to go"] for n in (1, 2, 3)]
+    assert result["track"] == "Transport\n+1"
+    assert result["kept"] == ["8", "2", "2", "3"]
+    assert result["card_taps"][1:] == [6, 6]  # 4 resources, no free step, Skip / later
+    assert result["hubs_learned"] == {"starting_gems": 8, "starting_food": 2,
+                                      "starting_water": 2, "starting_metal": 3,
+                                      "starting_diplomacy": {"fixed": {}, "choice": 0}}
     assert result["start"] == ["Ann (blue): Hub B-1, 8 GEMs, 2 food, 2 water, 3 metal",
                                "Björn (red): Hub B-2, 9 GEMs, 2 food, 2 water, 3 metal",
                                "Cäcilie (yellow): Hub B-3, 10 GEMs, 2 food, 2 water, 3 metal",

@@ -39,8 +39,9 @@ from typing import Any
 
 # tests/ (for ui_fixtures) after the project itself: its tests/hardware folder must not
 # stand in for the hardware package
-sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parents[2]),
-                str(Path(__file__).resolve().parents[1])]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from harness import DriverError, Robot, Steps, in_view, plain, run
 from ui_fixtures import EXAMPLES, replayed

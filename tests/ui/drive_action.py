@@ -41,6 +41,12 @@ def roll_and_keep(robot: Robot, rolled: Sequence[str], kept: Sequence[str]) -> S
     return panels
 
 
+def count_taps(robot: Robot, turn: str, start: int) -> None:
+    """The taps of one turn (from the ship's tap to the table, Next counted as one more) in
+    result["turn_taps"], to compare the flows' lengths (issue 27: a turn in 5 taps)."""
+    robot.result.setdefault("turn_taps", {})[turn] = robot.taps - start + 1
+
+
 def shown_whole(robot: Robot, tag: str) -> bool:
     """Whether a tagged label or button shows all its text (none cut off by max_lines or
     shortening), from the lines Kivy laid out."""
@@ -119,6 +125,7 @@ def construction_dismantle_transport(robot: Robot, size: tuple[int, int],
     yield from robot.tap("action:back")
     yield from robot.wait_for(lambda: robot.find("sector:101") is not None, "the Sectors")
     yield from robot.tap("action:back-to-table")
+    start = robot.taps
     yield from robot.tap("ship:Ann:L2-dismantle")
     robot.result["targets"] = read_panel(robot)
     yield from robot.tap("target:Bob:L1-transport")
@@ -127,9 +134,11 @@ def construction_dismantle_transport(robot: Robot, size: tuple[int, int],
     yield from shot(robot, shots, "action-dismantle", size)
     yield from confirm(robot, shots, size)
     yield from read_table(robot)
+    count_taps(robot, "dismantle-with-a-fee-asked", start)
     robot.result["after_dismantle"] = robot.result["table"]
     yield from robot.tap("table:next")
     yield from robot.wait_for(lambda: robot.text("table:active") == "Cat", "Cat's turn")
+    start = robot.taps
     yield from robot.tap("ship:Bob:L2-transport")
     yield from robot.tap("trade:metal+metal:food")
     yield from robot.tap("trade:metal+metal:water")
@@ -143,6 +152,7 @@ def construction_dismantle_transport(robot: Robot, size: tuple[int, int],
     yield from confirm(robot, shots, size)
     robot.result["prompts"] = yield from choose_bonuses(robot)
     yield from read_table(robot)
+    count_taps(robot, "transport-two-trades", start)
 
 
 def expedition_and_neutral(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
@@ -150,6 +160,7 @@ def expedition_and_neutral(robot: Robot, size: tuple[int, int], shots: Path | No
     the engine's reason), Bob's Diplomacy bonus; then Cat dismantles with the neutral
     Dismantle ship."""
     yield from to_bobs_turn(robot)
+    start = robot.taps
     yield from robot.tap("ship:Bob:L3-expedition")
     for face in ("food", "food", "water", "metal", "human", "human", "human"):
         yield from robot.tap(f"die:{face}")
@@ -171,9 +182,11 @@ def expedition_and_neutral(robot: Robot, size: tuple[int, int], shots: Path | No
     yield from confirm(robot, shots, size)
     robot.result["prompts"] = yield from choose_bonuses(robot)
     yield from read_table(robot)
+    count_taps(robot, "expedition-7-dice", start)
     robot.result["after_expedition"] = robot.result["table"]
     yield from robot.tap("table:next")
     yield from robot.wait_for(lambda: robot.text("table:active") == "Cat", "Cat's turn")
+    start = robot.taps
     yield from robot.tap("ship:neutral:dismantle")
     yield from robot.wait_for(lambda: robot.all(lambda t: t.startswith("target:")), "targets")
     robot.result["neutral_targets"] = read_panel(robot)
@@ -184,6 +197,7 @@ def expedition_and_neutral(robot: Robot, size: tuple[int, int], shots: Path | No
     yield from confirm(robot, shots, size)
     robot.result["prompts"] += yield from choose_bonuses(robot)
     yield from read_table(robot)
+    count_taps(robot, "neutral-dismantle-cost-asked", start)
 
 
 def first_answer_in_view(robot: Robot) -> bool:

@@ -23,7 +23,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from drive_action import answer_value, choose_bonuses, confirm, read_panel, roll_and_keep
+from drive_action import (
+    answer_value,
+    choose_bonuses,
+    confirm,
+    count_taps,
+    read_panel,
+    roll_and_keep,
+)
 from drive_table import engine_player, read_table, shot
 from harness import Robot, Steps, run
 
@@ -38,6 +45,7 @@ def sector_321(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps
     result = robot.result
     yield from read_table(robot)
     result["before"] = result.pop("table")
+    start = robot.taps
     yield from robot.tap("ship:Cat:L3-construction")
     yield from robot.tap("sector:321")
     yield from robot.wait_for(lambda: robot.find("action:value") is not None,
@@ -64,6 +72,7 @@ def sector_321(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps
     result["undo_at_prompt"] = robot.text("action:undo")
     result["prompts"] = yield from choose_bonuses(robot)
     yield from read_table(robot)
+    count_taps(robot, "construction-321-tile-values-and-dice", start)
     result["after"] = result.pop("table")
     yield from robot.tap("table:station")
     yield from robot.wait_for(lambda: robot.find("resident:321:0") is not None, "the station")

@@ -16,7 +16,6 @@ from companion.rules.commands import CommandDict, Outcome
 from companion.ui.kit.values import ask_value
 from companion.ui.kit.values_model import ValueEntry
 from companion.ui.kit.widgets import BUTTON, PLAYER_RGBA, PLAYER_TEXT, SELECTED, TagButton
-from companion.ui.play.flows.abilities import Abilities
 from companion.ui.play.flows.choices import Button, Panel
 
 LAYOUT = str(Path(__file__).with_suffix(".kv"))
@@ -41,26 +40,14 @@ def show_answers(grid: GridLayout, panel: Panel, press: Callable[[Button], None]
         widget.bind(on_release=lambda _w, b=button: press(b))
         grid.add_widget(widget)
     scroll = grid.parent
+    while scroll is not None and not isinstance(scroll, ScrollView):
+        scroll = scroll.parent
     if isinstance(scroll, ScrollView):
         for effect in (scroll.effect_x, scroll.effect_y):
             if effect is not None:
                 effect.velocity = 0
                 effect.cancel()
         scroll.scroll_y = 1
-
-
-def ask_first(abilities: Abilities, key: str, question: str, catalogue: Catalogue,
-              done: Callable[[], None]) -> None:
-    """A value the catalogue lacks that the engine needs before a bonus action, asked on the
-    value-entry component (as on confirming); given, it goes with the command and `done` shows
-    the bonus action, now offered where it fires."""
-    def given(command: CommandDict) -> str:
-        abilities.values.update(command["catalogue"])
-        done()
-        return ""
-
-    ask_missing(Outcome({"catalogue": dict(abilities.values)}, key=key, question=question),
-                catalogue, given)
 
 
 def ask_missing(outcome: Outcome, catalogue: Catalogue,

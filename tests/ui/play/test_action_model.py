@@ -4,6 +4,7 @@ player, ends in a preview whose command the engine accepts."""
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parents[2] / "rules"))
@@ -17,7 +18,7 @@ from companion.ui.shell.session import GameSession
 
 
 def model_for(table, ship_id: str) -> ActionModel:
-    return ActionModel(ship_flow(table.state, table.catalogue, ship_id))
+    return ActionModel(partial(ship_flow, table.state, table.catalogue, ship_id))
 
 
 def press(model: ActionModel, tag: str) -> Panel:
@@ -43,7 +44,7 @@ def test_construction_sectors_then_preview(table):
     assert not tile.allowed and "needs its Level-1 Sector" in tile.reason
     assert "needs its Level-1 Sector" in model.press(tile.act)
     panel = press(model, "sector:101")
-    assert panel.lines[:2] == ["Ann puts 2 GEMs on Ann:L1-construction (Construction)",
+    assert panel.lines[:2] == ["Ann puts 2 GEMs on Construction L1",
                                "builds Sector 101 (teal wing, Level 1) for 3 metal"]
     confirm(table, model)
 

@@ -5,6 +5,7 @@ ends in a command the engine accepts, with the bonus done on the table."""
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parents[2] / "rules"))
@@ -51,7 +52,7 @@ def confirm(table: Table, model: ActionModel) -> list[str]:
 
 def test_a3_rolls_three_dice_keeps_two_after_a_transport(table_catalogue):
     table = scene(table_catalogue, "A-3", [(101, [])])
-    model = ActionModel(ship_flow(table.state, table.catalogue, "Ann:L1-transport"))
+    model = ActionModel(partial(ship_flow, table.state, table.catalogue, "Ann:L1-transport"))
     panel = press(model, "buy:water", "action:done")
     assert panel.title == "Ann uses Transport L1: use A-3?"
     panel = press(model, "ability:yes")
@@ -71,7 +72,7 @@ def test_a3_rolls_three_dice_keeps_two_after_a_transport(table_catalogue):
 
 def test_a3_makes_one_transaction_after_an_expedition(table_catalogue):
     table = scene(table_catalogue, "A-3")
-    model = ActionModel(ship_flow(table.state, table.catalogue, "Ann:L1-expedition"))
+    model = ActionModel(partial(ship_flow, table.state, table.catalogue, "Ann:L1-expedition"))
     press(model, *["die:water"] * 6, "action:dice", "keep:water", "action:kept")
     panel = press(model, "ability:yes")
     assert panel.title == "Ann uses Terran Expedition L1: A-3: transactions (0 of 1)"
@@ -91,7 +92,7 @@ def test_321s_dice_see_sector_321_built_its_human_goes_there(table_catalogue):
     rest of the station full, the recruited Human may still go into 321 itself."""
     table = scene(table_catalogue, "B-5", [(121, ["pink", "pink"]),
                                            (221, ["pink", "pink", "pink"])])
-    model = ActionModel(ship_flow(table.state, table.catalogue, "Ann:L3-construction"))
+    model = ActionModel(partial(ship_flow, table.state, table.catalogue, "Ann:L3-construction"))
     panel = press(model, "sector:321")
     assert panel.title == "Ann uses Construction L3: 321: Roll 7 · keep 5"
     panel = press(model, *["die:human"] * 2, *["die:metal"] * 5, "action:dice",
@@ -109,7 +110,7 @@ def test_301s_transaction_pays_with_the_food_and_water_just_kept(table_catalogue
     """301's transaction comes "after the Expedition action": what it kept pays the Alien."""
     table = scene(table_catalogue, "B-5", [(301, ["teal", "teal", "teal", "teal"]), (101, [])])
     table.set("Ann", food=0, water=0)
-    model = ActionModel(ship_flow(table.state, table.catalogue, "Ann:L1-expedition"))
+    model = ActionModel(partial(ship_flow, table.state, table.catalogue, "Ann:L1-expedition"))
     press(model, "die:food", "die:water", *["die:metal"] * 4, "action:dice",
           "keep:food", "keep:water", "action:kept")
     panel = press(model, "ability:yes")
@@ -125,7 +126,7 @@ def test_301s_transaction_pays_with_the_food_and_water_just_kept(table_catalogue
 
 def test_306_advances_a_track_for_free_and_117_pays_its_lobbying(table_catalogue):
     table = scene(table_catalogue, "B-5", [(306, ["teal", "teal", "teal", "teal"])])
-    model = ActionModel(ship_flow(table.state, table.catalogue, "Ann:L1-transport"))
+    model = ActionModel(partial(ship_flow, table.state, table.catalogue, "Ann:L1-transport"))
     panel = press(model, "buy:water", "action:done", "ability:yes")
     assert panel.title == "Ann uses Transport L1: 306: lobby on which track (up to 1)?"
     free = next(b for b in panel.buttons if b.tag == "track:construction")
@@ -137,7 +138,7 @@ def test_306_advances_a_track_for_free_and_117_pays_its_lobbying(table_catalogue
     assert table.player("Ann")["gems"] == gems - 2 - 3  # the ship and the water: no lobbying
 
     table = scene(table_catalogue, "B-5", [(117, ["brown", "brown"])])
-    model = ActionModel(ship_flow(table.state, table.catalogue, "Ann:L1-diplomacy"))
+    model = ActionModel(partial(ship_flow, table.state, table.catalogue, "Ann:L1-diplomacy"))
     panel = press(model, "track:transport", "action:done", "ability:yes")
     assert next(b for b in panel.buttons if b.tag == "track:expedition").label == (
         "Expedition: level 0 -> 1, 1 GEM")
@@ -150,7 +151,7 @@ def test_306_advances_a_track_for_free_and_117_pays_its_lobbying(table_catalogue
 def test_326_takes_a_free_level1_sector_from_the_display(table_catalogue):
     table = scene(table_catalogue, "B-5", [(121, []), (221, [])])
     table.state["display"].append(326)
-    model = ActionModel(ship_flow(table.state, table.catalogue, "Ann:L3-construction"))
+    model = ActionModel(partial(ship_flow, table.state, table.catalogue, "Ann:L3-construction"))
     panel = press(model, "sector:326")
     assert panel.title == "Ann uses Construction L3: 326: which free Sector?"
     pink = next(b for b in panel.buttons if b.tag == "pick:122")
@@ -233,7 +234,7 @@ def test_automatic_diplomacy_bonuses_are_listed_for_the_table(table):
         table.run({"cmd": "use_ship", "player": name, "ship": f"{name}:L1-diplomacy",
                    "tracks": ["dismantle"]})
         table.end_turn()
-    model = ActionModel(ship_flow(table.state, table.catalogue, "Ann:L3-dismantle"))
+    model = ActionModel(partial(ship_flow, table.state, table.catalogue, "Ann:L3-dismantle"))
     press(model, "target:Ann:L1-transport")
     assert model.flow.automatic_bonuses() == [("Ann", "1 GEM"), ("Bob", "1 GEM")]
     confirm(table, model)

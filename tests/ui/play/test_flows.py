@@ -51,7 +51,7 @@ def test_construction_sector_tiles_preview_and_command(table):
     assert flow.questions() == ["which Sector"]
     flow.choose(101)
     assert flow.questions() == []
-    assert flow.preview()[:2] == ["Ann puts 2 GEMs on Ann:L1-construction (Construction)",
+    assert flow.preview()[:2] == ["Ann puts 2 GEMs on Construction L1",
                                   "builds Sector 101 (teal wing, Level 1) for 3 metal"]
     accepted(table, flow.command())
     ann = table.player("Ann")
@@ -69,7 +69,7 @@ def test_construction_with_another_players_ship_shows_the_fee(table):
     flow = flow_for(table, "Ann:L1-construction")
     assert flow.usable
     flow.choose(102)
-    assert flow.preview()[:3] == ["Bob puts 2 GEMs on Ann:L1-construction (Construction)",
+    assert flow.preview()[:3] == ["Bob puts 2 GEMs on Ann's Construction L1",
                                   "Bob pays Ann the owner's fee: 1 GEM",
                                   "builds Sector 102 (teal wing, Level 1) for 3 metal"]
     ann_gems = table.player("Ann")["gems"]
@@ -400,7 +400,15 @@ def test_a_missing_value_becomes_a_question_from_an_example_game():
         game.execute(earlier.command)
     flow = ship_flow(game.state, catalogue, "Ann:L3-expedition")
     assert flow.dice is None and flow.ship["cost"] is None
-    assert flow.preview()[0] == "Ann puts ? GEMs on Ann:L3-expedition (Terran Expedition)"
+    # asked before the preview: the ship's cost first, then the other values printed on it
+    key, question = flow.unknown()
+    assert question == "What is the cost to use (GEMs) of the L3-expedition ship?"
+    values = {}
+    while (unknown := flow.unknown()) is not None:
+        values[unknown[0]] = lines[line].command["catalogue"][unknown[0]]
+        flow = ship_flow(game.state, catalogue, "Ann:L3-expedition", values)
+    assert flow.dice == 7
+    assert flow.preview()[0] == f"Ann puts {values[key]} GEMs on Terran Expedition L3"
     flow.read(TappedDice({"human": 7}))
     flow.keep("human")
     flow.plan_human(0, "observe")
@@ -408,10 +416,10 @@ def test_a_missing_value_becomes_a_question_from_an_example_game():
     command, asked = flow.command(), []
     while (outcome := attempt(game, command)).step is None:
         assert outcome.refused is None, outcome.refused
-        asked.append(outcome.question)
+        asked.append(outcome.key)
         command = outcome.answer(given[outcome.key])
     assert sorted(outcome.command["catalogue"]) == sorted(given)
-    assert asked[0] == "What is the cost to use (GEMs) of the L3-expedition ship?"
+    assert set(values) <= set(given) and not set(values) & set(asked)
     assert game.state["players"][0]["points"] == 1
 
 

@@ -71,7 +71,6 @@ class Abilities:
         self.offers = offers
         self.entries: dict[str, Entry] = {}
         self.built_from: dict[str, BonusOffer] = {}  # the offer each entry was built from
-        self.values: dict[str, Any] = {}  # catalogue values given before a bonus action
 
     def entry(self, source: str) -> Entry | None:
         """The entry for `source`'s bonus action, built from the engine's offer as the answers
@@ -93,7 +92,7 @@ class Abilities:
     def asks(self, source: str) -> Asked | None:
         """A value the catalogue lacks that the engine needs before it gets to `source`'s
         bonus action (Sector 321's cost before its dice): {"key", "question"}, to give first
-        (`values`) so the bonus action is offered where it fires; else None."""
+        (with the command) so the bonus action is offered where it fires; else None."""
         if source in self.bonus or self.entry(source) is None:
             return None
         return self.built_from[source].get("asks")
@@ -180,8 +179,7 @@ class Abilities:
         self.choices[f"{source}:pay"] = [resource]
 
     def fields(self) -> dict:
-        """The command fields the answers make (`use`, `choices`, `where`, `bonus`, and the
-        `catalogue` values given before a bonus action)."""
+        """The command fields the answers make (`use`, `choices`, `where`, `bonus`)."""
         def asked_times(source: str) -> bool:
             """Whether `source`'s choice is asked several times (a list in the command)."""
             need = self.needs.get(source)
@@ -194,7 +192,7 @@ class Abilities:
             if source in self.bonus:
                 where.update(entry.where())
         found = {"use": sorted(self.used), "choices": choices, "where": where,
-                 "bonus": dict(self.bonus), "catalogue": dict(self.values)}
+                 "bonus": dict(self.bonus)}
         return {key: value for key, value in found.items() if value}
 
     def lines(self) -> list[str]:

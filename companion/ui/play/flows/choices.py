@@ -38,13 +38,17 @@ def turn_player(found: TableOptions) -> str:
 
 
 def amounts_text(amounts: Mapping[str, int] | None) -> str:
-    return "?" if amounts is None else describe(amounts)
+    """'1 metal, 1 food', or what the tile prints when the catalogue lacks it (asked once
+    chosen, before the preview)."""
+    return _("as the tile prints") if amounts is None else describe(amounts)
 
 
 def count_text(counter: str, n: int | None) -> str:
-    """'3 metal', or '? metal' for a value the catalogue lacks (asked on confirming)."""
+    """'3 metal', or 'metal as the tile prints' for a value the catalogue lacks: it is asked
+    once chosen, before the preview, so a preview never shows it unknown."""
     if n is None:
-        return {"gems": _("? GEMs"), "points": _("? points")}.get(counter) or f"? {word(counter)}"
+        name = {"gems": _("GEMs"), "points": _("points")}.get(counter) or word(counter)
+        return _("{counter} as the tile prints").format(counter=name)
     return describe({counter: n})
 
 
@@ -56,7 +60,7 @@ def choose_among(choices: Sequence[Choice], value: Any) -> Choice:
                 raise FlowError(choice.reason or _("{choice} cannot be taken now").format(
                     choice=choice.label))
             return choice
-    raise FlowError(_("{value} is not on offer").format(value=repr(value)))
+    raise FlowError(_("that is not on offer now"))
 
 
 def place_text(where: Any) -> str:
@@ -75,6 +79,7 @@ class Button:
     reason: str = ""
     on: bool = False
     color: str = ""  # a player's colour: the button is theirs
+    forward: bool = False  # the panel's way on (Confirm, Done): in the bar, never moving
 
 
 @dataclass(frozen=True)
@@ -87,6 +92,7 @@ class Panel:
     lines: list[str] = field(default_factory=list)
     cols: int = 1
     reads: Any = None  # dice being entered (flows.dice.Dice): a camera may read them
+    asks: tuple[str, str] | None = None  # a value the tile prints (key, question), asked now
 
 
 def choice_buttons(kind: str, choices: Sequence[Choice]) -> list[Button]:
@@ -161,9 +167,9 @@ class Entry(Answers):
 
     def answer(self, value: Any) -> None:
         """A one-tap entry's answer (again: it replaces the one before)."""
-        raise FlowError(_("{value} is not on offer").format(value=repr(value)))
+        raise FlowError(_("that is not on offer now"))
 
 
 def done_button(finish: tuple, ready: bool, why: str) -> Button:
     """Done (its act `finish`): pressed before anything is entered, it says `why`."""
-    return Button("action:done", _("Done"), finish, ready, why)
+    return Button("action:done", _("Done"), finish, ready, why, forward=True)

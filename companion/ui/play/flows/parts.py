@@ -177,6 +177,7 @@ class Tracks(Entry):
                                   else count_text("gems", t["cost"])),
                               t["allowed"], t["reason"])
                        for t in offer["tracks"]]
+        self.missing = {t["track"]: t["missing"] for t in offer["tracks"]}
         self.chosen: list[str] = []
 
     @classmethod
@@ -195,6 +196,10 @@ class Tracks(Entry):
             raise FlowError(_("{ship} advances on at most {most} track(s)").format(
                 ship=self.name, most=self.most))
         self.chosen.append(track)
+
+    def tracks_missing(self) -> list[str]:
+        """The catalogue keys the tracks chosen need (a lobbying cost the board prints)."""
+        return [key for track in self.chosen for key in self.missing[track]]
 
     def entry_lines(self) -> list[str]:
         return [_("lobbies: {track}").format(track=choose_among(self.tracks, track).label)

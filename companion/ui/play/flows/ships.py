@@ -62,6 +62,9 @@ class ShipFlow(Answers, Generic[A]):
         self.action: A = cast(A, self.ship["action"])  # the ship's type picked this flow
         self.offers = None if judge is None else BonusOffers(judge, self.command)
         self.abilities = Abilities(self.ship["abilities"], self.offers)
+        # the engine's question for each value the catalogue lacks, by its key
+        self.asked_by = {m["key"]: m["question"] for m in found["missing"]}
+        self.values: dict[str, Any] = {}  # the tile's values given (ship_flow), sent along
 
     @property
     def usable(self) -> bool:
@@ -86,18 +89,35 @@ class ShipFlow(Answers, Generic[A]):
         return [f"{source}: {question_word(what)}"
                 for source, what in self.abilities.questions()]
 
+    def needed(self) -> list[str]:
+        """The catalogue keys the answers so far need that the catalogue lacks: the ship's
+        cost and fee, its action's numbers, what the choices made print."""
+        action = cast(Mapping[str, Any], self.action)
+        return [*self.ship["missing"], *action.get("missing", []), *self.chosen_missing()]
+
+    def chosen_missing(self) -> list[str]:
+        """The catalogue keys the choices made so far need (a Sector's cost...)."""
+        return []
+
+    def unknown(self) -> tuple[str, str] | None:
+        """The first value the tiles print that the answers so far need and the catalogue
+        lacks, with the engine's question: asked before the preview (None: all known)."""
+        return next(((key, self.asked_by[key]) for key in self.needed()
+                     if key in self.asked_by and key not in self.values), None)
+
     def command(self) -> commands.UseShip:
         details, answers = self.details(), self.abilities.fields()
         where = {**answers.get("where", {}), **details.get("where", {})}
         return commands.use_ship(self.player, self.ship["ship"], **{
-            **details, **answers, **({"where": where} if where else {})})
+            **details, **answers, **({"where": where} if where else {}),
+            **({"catalogue": dict(self.values)} if self.values else {})})
 
     def preview(self) -> list[str]:
         """What will be paid and gained, in order, before confirming."""
         ship = self.ship
-        lines = [_("{player} puts {gems} on {ship} ({name})").format(
-            player=self.player, gems=count_text("gems", ship["cost"]), ship=ship["ship"],
-            name=ship_name(ship["type"]))]
+        lines = [_("{player} puts {gems} on {ship}").format(
+            player=self.player, gems=count_text("gems", ship["cost"]),
+            ship=ship_words(ship, self.player))]
         if ship["fee"] != 0 and ship["owner"] not in (None, self.player):
             lines.append(_("{player} pays {owner} the owner's fee: {gems}").format(
                 player=self.player, owner=ship["owner"], gems=count_text("gems", ship["fee"])))
@@ -118,6 +138,16 @@ class ShipFlow(Answers, Generic[A]):
         what they get), for the whole table to see once the action is confirmed."""
         return [(bonus["player"], bonus_label(bonus["options"][0], bonus["gives"][0]))
                 for bonus in self.ship.get("diplomacy_bonuses", []) if bonus["automatic"]]
+
+
+def ship_words(ship: ShipOptions, player: str) -> str:
+    """A ship as players call it: 'Construction L2', "Bob's Transport L1", 'the neutral
+    Dismantle'."""
+    if ship["owner"] is None:
+        return _("the neutral {ship}").format(ship=ship_name(ship["type"]))
+    if ship["owner"] == player:
+        return design_name(ship["design"])
+    return _("{owner}'s {ship}").format(owner=ship["owner"], ship=design_name(ship["design"]))
 
 
 class DismantleFlow(ShipFlow[DismantleAction]):
@@ -144,6 +174,10 @@ class DismantleFlow(ShipFlow[DismantleAction]):
     def questions(self) -> list[str]:
         return ([_("which ship to dismantle")] if self.target is None else []) \
             + super().questions()
+
+    def chosen_missing(self) -> list[str]:
+        return [key for t in self.action["dismantle"] if t["ship"] == self.target
+                for key in t["missing"]]
 
     def details(self) -> dict:
         return {} if self.target is None else {"dismantle": self.target}
@@ -180,6 +214,9 @@ class ConstructionFlow(ShipFlow[ConstructionAction]):
 
     def questions(self) -> list[str]:
         return ([_("which Sector")] if self.sector is None else []) + super().questions()
+
+    def chosen_missing(self) -> list[str]:
+        return [] if self.sector is None else self.built[self.sector]["missing"]
 
     def details(self) -> dict:
         return {} if self.sector is None else {"sector": self.sector}
@@ -266,6 +303,9 @@ class DiplomacyFlow(ShipFlow[DiplomacyAction], Tracks):
     def questions(self) -> list[str]:
         return ([_("which track")] if not self.chosen else []) + super().questions()
 
+    def chosen_missing(self) -> list[str]:
+        return self.tracks_missing()
+
     def details(self) -> dict:
         return {"tracks": list(self.chosen)}
 
@@ -289,7 +329,14 @@ FLOWS: dict[str, type[ShipFlow[Any]]] = {
     "ice_collector": GainFlow}
 
 
-def ship_flow(state: State, catalogue: Catalogue, ship_id: str) -> ShipFlow[Any]:
-    """The flow for the active player's use of `ship_id`."""
+def ship_flow(state: State, catalogue: Catalogue, ship_id: str,
+              values: Mapping[str, Any] | None = None) -> ShipFlow[Any]:
+    """The flow for the active player's use of `ship_id`; `values` the tiles print that the
+    catalogue lacks, given already (the options are judged with them, the command sends
+    them)."""
+    if values:
+        state = cast(State, {**state, "learned": {**state["learned"], **values}})
     found = options(state, catalogue, ship=ship_id)
-    return FLOWS[found["ship"]["type"]](found, judge(state, catalogue))
+    flow = FLOWS[found["ship"]["type"]](found, judge(state, catalogue))
+    flow.values = dict(values or {})
+    return flow

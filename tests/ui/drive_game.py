@@ -60,10 +60,13 @@ def answer_values(robot: Robot) -> Steps:
 
 
 def use_ship(robot: Robot, ship: str, *taps: str) -> Steps:
-    """Tap a ship on the table, then the answers, then Confirm; answer any value asked."""
+    """Tap a ship on the table, then the answers, then Confirm; answer any value asked (as
+    soon as a choice needs it, or on Confirm)."""
     yield from robot.tap(f"ship:{ship}")
+    yield from answer_values(robot)
     for tag in taps:
         yield from robot.tap(tag)
+        yield from answer_values(robot)
     yield from robot.tap("action:confirm")
     yield from answer_values(robot)
 

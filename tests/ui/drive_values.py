@@ -52,33 +52,36 @@ def construction_values(robot: Robot, size: tuple[int, int], shots: Path | None)
     from companion.ui.kit.values import ValuePopup  # Kivy only once the window is configured
 
     asked: list[str] = robot.result.setdefault("asked", [])
+
+    def answer_asked() -> Steps:
+        """Every value asked now (the ship's as it is chosen, the Sector's before the
+        preview, any left on Confirm), each on its component."""
+        yield from robot.frames(3)
+        while (popup := robot.popup()) is not None:
+            if isinstance(popup, ValuePopup) and "income icons" in popup.question:
+                asked.append(popup.question)
+                yield from shot(robot, shots, "values", size)
+                yield from answer_icons(robot)
+            elif isinstance(popup, ValuePopup):  # which quarter activates an ability
+                asked.append(popup.question)
+                yield from robot.tap("values:choice:0")
+            else:
+                asked.append(popup.title)
+                yield from robot.tap_keys("2" if "living quarters" in popup.title else "0")
+                yield from robot.tap("key:ok")
+            yield from robot.wait_for(lambda shown=popup: robot.popup() is not shown,
+                                      "the next question")
+            yield from robot.frames(3)
+
     yield from to_bobs_turn(robot)
     yield from robot.tap("ship:Ann:L2-construction")
     yield from settle(2.5)
+    yield from answer_asked()
     yield from robot.tap("sector:101")
+    yield from answer_asked()
     yield from robot.wait_for(lambda: robot.find("action:confirm") is not None, "the preview")
     yield from robot.tap("action:confirm")
-    while True:
-        yield from robot.wait_for(lambda: robot.popup() is not None
-                                  or robot.app.screens.current != "action"
-                                  or robot.find("action:confirm") is None,
-                                  "a question or the next screen")
-        popup = robot.popup()
-        if popup is None:
-            break
-        if isinstance(popup, ValuePopup) and "income icons" in popup.question:
-            asked.append(popup.question)
-            yield from shot(robot, shots, "values", size)
-            yield from answer_icons(robot)
-        elif isinstance(popup, ValuePopup):  # which quarter activates an ability
-            asked.append(popup.question)
-            yield from robot.tap("values:choice:0")
-        else:
-            asked.append(popup.title)
-            yield from robot.tap_keys("2" if "living quarters" in popup.title else "0")
-            yield from robot.tap("key:ok")
-        yield from robot.wait_for(lambda shown=popup: robot.popup() is not shown,
-                                  "the next question")
+    yield from answer_asked()
     yield from robot.wait_for(lambda: robot.app.screens.current == "table", "the table")
     yield from read_table(robot)
     robot.result["learned"] = {k: v for k, v in robot.app.session.state["learned"].items()

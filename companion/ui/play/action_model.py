@@ -23,6 +23,7 @@ from companion.ui.kit.dice_camera_model import CameraDice
 from companion.ui.kit.wording import word
 from companion.ui.play.flows.abilities import Abilities, question_word
 from companion.ui.play.flows.choices import (
+    MOST_CHOICES,
     Button,
     Entry,
     FlowError,
@@ -44,9 +45,6 @@ def ship_title(flow: ShipFlow) -> str:
                                                 ship=design_name(ship["design"]))
     return _("{player} uses {owner}'s {ship}").format(
         player=flow.player, owner=ship["owner"], ship=design_name(ship["design"]))
-
-
-MOST_CHOICES = 8  # the most answers a panel shows before they are grouped (docs: UI.md)
 
 
 def prompt_panel(prompt: BonusPrompt, color: str, group: str | None = None) -> Panel:

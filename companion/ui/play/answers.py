@@ -16,6 +16,7 @@ from companion.rules.commands import CommandDict, Outcome
 from companion.ui.kit.values import ask_value
 from companion.ui.kit.values_model import ValueEntry
 from companion.ui.kit.widgets import BUTTON, PLAYER_RGBA, PLAYER_TEXT, SELECTED, TagButton
+from companion.ui.play.flows.abilities import Abilities
 from companion.ui.play.flows.choices import Button, Panel
 
 LAYOUT = str(Path(__file__).with_suffix(".kv"))
@@ -48,6 +49,21 @@ def show_answers(grid: GridLayout, panel: Panel, press: Callable[[Button], None]
                 effect.velocity = 0
                 effect.cancel()
         scroll.scroll_y = 1
+
+
+def ask_first(abilities: Abilities, key: str, question: str, catalogue: Catalogue,
+              done: Callable[[], None]) -> None:
+    """A value the catalogue lacks that the engine needs before an income's bonus action,
+    asked on the value-entry component; given, it goes with the command and `done` shows the
+    bonus action, now offered where it fires. (A ship's flow is built again with the values
+    given instead: action_model.ActionModel.give.)"""
+    def given(command: CommandDict) -> str:
+        abilities.values.update(command["catalogue"])
+        done()
+        return ""
+
+    ask_missing(Outcome({"catalogue": dict(abilities.values)}, key=key, question=question),
+                catalogue, given)
 
 
 def ask_missing(outcome: Outcome, catalogue: Catalogue,

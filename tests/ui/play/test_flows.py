@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from companion.rules.commands import CommandError, adjust, attempt, end_turn, un
 from companion.rules.game import Game
 from companion.rules.options import options
 from companion.rules.script import parse
+from companion.ui.play.action_model import ActionModel
 from companion.ui.play.flows.abilities import Abilities
 from companion.ui.play.flows.choices import FlowError
 from companion.ui.play.flows.dice import TappedDice
@@ -135,7 +137,9 @@ def test_expedition_dice_tapped_kept_and_a_human_observed(table):
     flow.keep("metal")
     with pytest.raises(FlowError, match="at most 4 dice"):
         flow.keep("water")
-    assert flow.questions() == ["Human 1: observe or recruit"]
+    # 4 kept, the capacity: they are the dice kept; Recruit is refused (no quarter free), so
+    # the Human is observed without asking
+    assert flow.kept_chosen and flow.humans == ["observe"] and flow.questions() == []
     with pytest.raises(FlowError, match="may reroll 0 time"):
         flow.reroll()
     flow.plan_human(0, "observe")
@@ -402,13 +406,19 @@ def test_a_missing_value_becomes_a_question_from_an_example_game():
     assert flow.dice is None and flow.ship["cost"] is None
     # asked before the preview: the ship's cost first, then the other values printed on it
     key, question = flow.unknown()
-    assert question == "What is the cost to use (GEMs) of the L3-expedition ship?"
+    assert question == "What is the cost to use (GEMs) of the Terran Expedition L3 ship?"
     values = {}
     while (unknown := flow.unknown()) is not None:
         values[unknown[0]] = lines[line].command["catalogue"][unknown[0]]
         flow = ship_flow(game.state, catalogue, "Ann:L3-expedition", values)
     assert flow.dice == 7
     assert flow.preview()[0] == f"Ann puts {values[key]} GEMs on Terran Expedition L3"
+    # on the action screen: the value's panel (its card opens at once), then the dice
+    model = ActionModel(partial(ship_flow, game.state, catalogue, "Ann:L3-expedition"))
+    assert model.panel().asks == (key, question)
+    for given_key, value in values.items():
+        model.give(given_key, value)
+    assert model.panel().title == "Ann uses Terran Expedition L3: Roll 7 · keep 5"
     flow.read(TappedDice({"human": 7}))
     flow.keep("human")
     flow.plan_human(0, "observe")
@@ -438,7 +448,7 @@ def test_a_bonus_level_the_catalogue_lacks_is_offered_and_asked_when_chosen():
     assert attempt(game, expedition).step is not None
     (prompt,) = bonus_prompts(game.state, catalogue)
     assert [c.label for c in prompt.choices] == ["1 GEM", "2 GEMs", "1 point",
-                                                  "level 3: ? (asked)"]
+                                                  "level 3 (asked when chosen)"]
     points = game.state["players"][1]["points"]
     outcome = attempt(game, prompt.command([3]))
     assert outcome.step is None and outcome.refused is None

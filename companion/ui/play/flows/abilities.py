@@ -14,6 +14,7 @@ from companion.rules.ledger import describe
 from companion.rules.option_types import AbilityNeed, Asked, BonusOffer, Place
 from companion.rules.options import bonus_offer
 from companion.rules.state import State
+from companion.ui.kit.wording import word, words
 from companion.ui.play.flows.choices import Entry, FlowError, place_text
 from companion.ui.play.flows.parts import bonus_entry
 
@@ -71,6 +72,7 @@ class Abilities:
         self.offers = offers
         self.entries: dict[str, Entry] = {}
         self.built_from: dict[str, BonusOffer] = {}  # the offer each entry was built from
+        self.values: dict[str, Any] = {}  # catalogue values given before a bonus action
 
     def entry(self, source: str) -> Entry | None:
         """The entry for `source`'s bonus action, built from the engine's offer as the answers
@@ -92,7 +94,7 @@ class Abilities:
     def asks(self, source: str) -> Asked | None:
         """A value the catalogue lacks that the engine needs before it gets to `source`'s
         bonus action (Sector 321's cost before its dice): {"key", "question"}, to give first
-        (with the command) so the bonus action is offered where it fires; else None."""
+        (`values`) so the bonus action is offered where it fires; else None."""
         if source in self.bonus or self.entry(source) is None:
             return None
         return self.built_from[source].get("asks")
@@ -114,7 +116,7 @@ class Abilities:
         need = self._need(source)
         if value not in need.get("choice", []):
             raise FlowError(_("{source}: {value} is not one of {choices}").format(
-                source=source, value=repr(value), choices=need.get("choice", [])))
+                source=source, value=word(value), choices=words(need.get("choice", []))))
         picked = self.choices.setdefault(source, [])
         if len(picked) >= need.get("times", 1):
             picked.clear()
@@ -125,7 +127,7 @@ class Abilities:
         places = self.places(source)
         if where not in places:
             raise FlowError(_("{source}: the free quarters are in {places}").format(
-                source=source, places=places))
+                source=source, places=", ".join(map(place_text, places))))
         self.where[source] = where
 
     def give_bonus(self, source: str, detail: Any) -> None:
@@ -175,11 +177,12 @@ class Abilities:
         """The resource paid for an "any resource" cost."""
         if resource not in self._need(source).get("pay", []):
             raise FlowError(_("{source} is paid with one of {resources}").format(
-                source=source, resources=self._need(source).get("pay", [])))
+                source=source, resources=words(self._need(source).get("pay", []))))
         self.choices[f"{source}:pay"] = [resource]
 
     def fields(self) -> dict:
-        """The command fields the answers make (`use`, `choices`, `where`, `bonus`)."""
+        """The command fields the answers make (`use`, `choices`, `where`, `bonus`, and the
+        `catalogue` values given before a bonus action)."""
         def asked_times(source: str) -> bool:
             """Whether `source`'s choice is asked several times (a list in the command)."""
             need = self.needs.get(source)
@@ -192,7 +195,7 @@ class Abilities:
             if source in self.bonus:
                 where.update(entry.where())
         found = {"use": sorted(self.used), "choices": choices, "where": where,
-                 "bonus": dict(self.bonus)}
+                 "bonus": dict(self.bonus), "catalogue": dict(self.values)}
         return {key: value for key, value in found.items() if value}
 
     def lines(self) -> list[str]:
@@ -215,8 +218,9 @@ class Abilities:
 
 
 def bonus_label(levels: list[int], gives: list[dict] | None) -> str:
-    """'2 GEMs', '1 point + 1 metal' (two levels), or 'level 3: ?' when the catalogue lacks
-    what a level gives (asked when it is chosen)."""
+    """'2 GEMs', '1 point + 1 metal' (two levels), or 'level 3 (asked when chosen)' when the
+    catalogue lacks what the board prints for a level."""
     if gives is None:
-        return _("level {levels}: ?").format(levels="+".join(map(str, levels)))
+        return _("level {levels} (asked when chosen)").format(
+            levels=" + ".join(map(str, levels)))
     return " + ".join(describe(amounts) for amounts in gives)

@@ -101,6 +101,22 @@ def choice_buttons(kind: str, choices: Sequence[Choice]) -> list[Button]:
                    c.reason or "") for c in choices]
 
 
+MOST_CHOICES = 8  # the most answers a panel shows; more are grouped (UI.md: "at most ~8")
+
+
+def paged(buttons: Sequence[Button], page: int) -> list[Button]:
+    """At most MOST_CHOICES answers: the ones allowed now first, the rest behind "More…" (its
+    act ("page", the next page); the last page's goes back to the first)."""
+    ordered = [b for b in buttons if b.allowed] + [b for b in buttons if not b.allowed]
+    if len(ordered) <= MOST_CHOICES:
+        return ordered
+    size = MOST_CHOICES - 1
+    pages = [ordered[i:i + size] for i in range(0, len(ordered), size)]
+    page %= len(pages)
+    return [*pages[page], Button("action:more", _("More… ({page} of {pages})").format(
+        page=page + 1, pages=len(pages)), ("page", page + 1))]
+
+
 def value_tag(value: Any) -> str:
     """A value in a tag: '101', 'construction', 'slot2-101', 'none' (A-12's nothing)."""
     if not isinstance(value, dict):

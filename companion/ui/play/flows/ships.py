@@ -42,6 +42,7 @@ from companion.ui.play.flows.choices import (
     choice_buttons,
     choose_among,
     count_text,
+    paged,
     turn_player,
 )
 from companion.ui.play.flows.dice import Dice
@@ -65,6 +66,11 @@ class ShipFlow(Answers, Generic[A]):
         # the engine's question for each value the catalogue lacks, by its key
         self.asked_by = {m["key"]: m["question"] for m in found["missing"]}
         self.values: dict[str, Any] = {}  # the tile's values given (ship_flow), sent along
+        self.page = 0  # the page of a long list of choices shown (choices.paged)
+
+    def turn_page(self, page: int) -> None:
+        """Show the next page of a long list of choices ("More…")."""
+        self.page = page
 
     @property
     def usable(self) -> bool:
@@ -108,9 +114,10 @@ class ShipFlow(Answers, Generic[A]):
     def command(self) -> commands.UseShip:
         details, answers = self.details(), self.abilities.fields()
         where = {**answers.get("where", {}), **details.get("where", {})}
+        values = {**self.values, **answers.pop("catalogue", {})}
         return commands.use_ship(self.player, self.ship["ship"], **{
             **details, **answers, **({"where": where} if where else {}),
-            **({"catalogue": dict(self.values)} if self.values else {})})
+            **({"catalogue": values} if values else {})})
 
     def preview(self) -> list[str]:
         """What will be paid and gained, in order, before confirming."""
@@ -153,12 +160,13 @@ def ship_words(ship: ShipOptions, player: str) -> str:
 class DismantleFlow(ShipFlow[DismantleAction]):
     """Dismantle: which unused ship of one's own, for its metal."""
 
-    ACTS: ClassVar[Mapping[str, str]] = {"target": "choose"}
+    ACTS: ClassVar[Mapping[str, str]] = {"target": "choose", "page": "turn_page"}
 
     def __init__(self, found: TableOptions, judge: Judge | None = None) -> None:
         super().__init__(found, judge)
-        self.targets = [Choice(t["ship"], f"{design_name(t['design'])}: "
-                                          f"{count_text('metal', t['metal'])}")
+        # the metal once known (else it is asked once the ship is chosen)
+        self.targets = [Choice(t["ship"], design_name(t["design"]) + (
+                            "" if t["metal"] is None else f": {count_text('metal', t['metal'])}"))
                         for t in self.action["dismantle"]]
         self.target = self.targets[0].value if len(self.targets) == 1 else None
 
@@ -169,7 +177,7 @@ class DismantleFlow(ShipFlow[DismantleAction]):
         if self.target is not None:
             return None
         return Panel(_("{title}: which ship is dismantled?").format(title=title),
-                     choice_buttons("target", self.targets))
+                     paged(choice_buttons("target", self.targets), self.page))
 
     def questions(self) -> list[str]:
         return ([_("which ship to dismantle")] if self.target is None else []) \
@@ -191,7 +199,7 @@ class ConstructionFlow(ShipFlow[ConstructionAction]):
     """Construction: which Sector (price after discounts; the ones that cannot be built with the
     engine's reason), then what its immediate abilities ask."""
 
-    ACTS: ClassVar[Mapping[str, str]] = {"sector": "choose"}
+    ACTS: ClassVar[Mapping[str, str]] = {"sector": "choose", "page": "turn_page"}
 
     def __init__(self, found: TableOptions, judge: Judge | None = None) -> None:
         super().__init__(found, judge)
@@ -210,7 +218,7 @@ class ConstructionFlow(ShipFlow[ConstructionAction]):
         if self.sector is not None:
             return None
         return Panel(_("{title}: which Sector?").format(title=title),
-                     choice_buttons("sector", self.sectors), cols=2)
+                     paged(choice_buttons("sector", self.sectors), self.page), cols=2)
 
     def questions(self) -> list[str]:
         return ([_("which Sector")] if self.sector is None else []) + super().questions()
@@ -234,15 +242,17 @@ def _price(offer: SectorOffer) -> str:
     """'7 metal (9 - 2)', or the price when there is no discount."""
     price, cost = offer["price"], offer["cost"]
     if price is None:
-        return _("? metal")
+        return _("the price on the tile")
     return _("{price} metal").format(price=price) + (
         f" ({cost} - {cost - price})" if cost is not None and cost != price else "")
 
 
 def _sector_label(offer: SectorOffer) -> str:
-    return _("Sector {number} · {wing} · Level {level} · {price}").format(
-        number=offer["number"], wing=word(offer["wing"]), level=offer["level"],
-        price=_price(offer))
+    """'Sector 101 · teal · Level 1 · 3 metal' (no price while the tile's is not known: it is
+    asked once the Sector is chosen)."""
+    label = _("Sector {number} · {wing} · Level {level}").format(
+        number=offer["number"], wing=word(offer["wing"]), level=offer["level"])
+    return label if offer["price"] is None else f"{label} · {_price(offer)}"
 
 
 class TransportFlow(ShipFlow[TransportAction], Transactions):
@@ -250,7 +260,8 @@ class TransportFlow(ShipFlow[TransportAction], Transactions):
 
     def __init__(self, found: TableOptions, judge: Judge | None = None) -> None:
         ShipFlow.__init__(self, found, judge)
-        Transactions.__init__(self, self.action, self.action["transactions"], self.ship["ship"])
+        Transactions.__init__(self, self.action, self.action["transactions"],
+                              ship_words(self.ship, self.player))
 
     def action_panel(self, title: str) -> Panel | None:
         return self.panel(title, ("done",))
@@ -295,7 +306,7 @@ class DiplomacyFlow(ShipFlow[DiplomacyAction], Tracks):
 
     def __init__(self, found: TableOptions, judge: Judge | None = None) -> None:
         ShipFlow.__init__(self, found, judge)
-        Tracks.__init__(self, self.action, self.ship["ship"])
+        Tracks.__init__(self, self.action, ship_words(self.ship, self.player))
 
     def action_panel(self, title: str) -> Panel | None:
         return self.panel(title, ("done",))

@@ -187,11 +187,20 @@ def transport_trades(robot: Robot, shots: Path | None, size: tuple[int, int]) ->
     """Bob's own Transport (its cost asked at once): what kind first (the Aliens, Trade…,
     Buy…), a trade's gain, then what it pays; Buy… opened and closed with Back; the trade
     removed, another made; Done; the preview; Back to the table (nothing done)."""
+    start = robot.taps
     yield from robot.tap("ship:Bob:L1-transport")
     yield from values_first(robot)  # its cost, printed on the ship card
     robot.result["transport_kinds"] = read_panel(robot)
     robot.result["transport_in_view"] = needed_in_view(robot)
     yield from shot(robot, shots, "action-transport", size)
+    yield from robot.tap("group:buy")
+    yield from robot.tap("buy:water")
+    yield from robot.tap("action:done")
+    yield from robot.wait_for(lambda: robot.find("action:confirm") is not None, "the preview")
+    count_taps(robot, "transport-one-buy-to-confirm", start - 1)  # Confirm and Next to come
+    yield from robot.tap("action:back")  # Done taken back
+    yield from robot.tap("remove:0")
+    yield from robot.wait_for(lambda: robot.find("remove:0") is None, "the buy removed")
     yield from robot.tap("group:trade")
     yield from robot.tap("trade-for:food")
     robot.result["transport_pay"] = read_panel(robot)

@@ -171,6 +171,7 @@ def whole_game(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps
     yield from read_table(robot)
     result["final_round"] = result["table"]["end"]
     yield from robot.tap("ship:Björn:L3-ice_collector")
+    yield from answer_values(robot)  # what the ship prints, asked as it is chosen
     press(robot.app, CONFIRM)  # the button panel's Confirm: the action screen's confirm()
     yield from answer_values(robot)
     yield from next_turn(robot, "Cäcilie")

@@ -72,8 +72,8 @@ def use_ship(robot: Robot, ship: str, *taps: str) -> Steps:
 
 
 def lobby(robot: Robot, ship: str) -> Steps:
-    """A Diplomacy ship lobbying on the Dismantle track."""
-    yield from use_ship(robot, ship, "track:dismantle", "action:done")
+    """A Diplomacy ship lobbying on the Dismantle track (its one track: Done is implied)."""
+    yield from use_ship(robot, ship, "track:dismantle")
 
 
 def next_turn(robot: Robot, name: str) -> Steps:

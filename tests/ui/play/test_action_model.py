@@ -116,9 +116,11 @@ def test_dismantle_diplomacy_and_farm(table):
     table.run({"cmd": "income", "player": "Bob", "override": "test"})
     table.end_turn()
     model = model_for(table, "Ann:L1-diplomacy")
-    panel = press(model, "track:construction")
-    assert next(b for b in panel.buttons if b.tag == "track:construction").on
-    press(model, "action:done")
+    panel = press(model, "track:construction")  # its one track: Done is implied
+    assert panel.title == "Ann uses Diplomacy L1: confirm?"
+    model.back()  # taken back: the tracks again, none chosen
+    assert not next(b for b in model.panel().buttons if b.tag == "track:construction").on
+    press(model, "track:construction")
     confirm(table, model)
     table.end_turn()
     table.run({"cmd": "income", "player": "Bob", "override": "test"})

@@ -132,7 +132,7 @@ def test_306_advances_a_track_for_free_and_117_pays_its_lobbying(table_catalogue
     assert panel.title == "Ann uses Transport L1: 306: lobby on which track (up to 1)?"
     free = next(b for b in panel.buttons if b.tag == "track:construction")
     assert free.label == "Construct: level 0 -> 1, free"
-    press(model, "track:construction", "action:done")
+    press(model, "track:construction")  # up to 1 track: Done is implied
     gems = table.player("Ann")["gems"]
     confirm(table, model)
     assert table.player("Ann")["diplomacy"]["construction"] == 1
@@ -140,10 +140,10 @@ def test_306_advances_a_track_for_free_and_117_pays_its_lobbying(table_catalogue
 
     table = scene(table_catalogue, "B-5", [(117, ["brown", "brown"])])
     model = ActionModel(partial(ship_flow, table.state, table.catalogue, "Ann:L1-diplomacy"))
-    panel = press(model, "track:transport", "action:done", "ability:yes")
+    panel = press(model, "track:transport", "ability:yes")
     assert next(b for b in panel.buttons if b.tag == "track:expedition").label == (
         "Expedition: level 0 -> 1, 1 GEM")
-    press(model, "track:expedition", "action:done")
+    press(model, "track:expedition")
     confirm(table, model)
     ann = table.player("Ann")
     assert (ann["diplomacy"]["transport"], ann["diplomacy"]["expedition"]) == (1, 1)

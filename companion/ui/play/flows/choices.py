@@ -38,17 +38,17 @@ def turn_player(found: TableOptions) -> str:
 
 
 def amounts_text(amounts: Mapping[str, int] | None) -> str:
-    """'1 metal, 1 food', or what the tile prints when the catalogue lacks it (asked once
-    chosen, before the preview)."""
-    return _("as the tile prints") if amounts is None else describe(amounts)
+    """'1 metal, 1 food', or that it is asked when chosen (before the preview) when the
+    catalogue lacks it."""
+    return _("asked when chosen") if amounts is None else describe(amounts)
 
 
 def count_text(counter: str, n: int | None) -> str:
-    """'3 metal', or 'metal as the tile prints' for a value the catalogue lacks: it is asked
+    """'3 metal', or 'metal (asked when chosen)' for a value the catalogue lacks: it is asked
     once chosen, before the preview, so a preview never shows it unknown."""
     if n is None:
         name = {"gems": _("GEMs"), "points": _("points")}.get(counter) or word(counter)
-        return _("{counter} as the tile prints").format(counter=name)
+        return _("{counter} (asked when chosen)").format(counter=name)
     return describe({counter: n})
 
 

@@ -249,8 +249,11 @@ class Tracks(Entry):
         """The tracks chosen (a bonus action's details)."""
         return list(self.chosen)
 
-    def panel(self, title: str, finish: tuple) -> Panel:
-        """Each track (a chosen one on), and Done."""
+    def panel(self, title: str, finish: tuple) -> Panel | None:
+        """Each track (a chosen one on), and Done; None once as many as the ship allows are
+        chosen (Done implied; Back takes the last one back)."""
+        if self.most is not None and len(self.chosen) >= self.most:
+            return None
         question = (_("{title}: lobby on which track?") if self.most is None
                     else _("{title}: lobby on which track (up to {most})?"))
         return Panel(question.format(title=title, most=self.most), [

@@ -117,6 +117,17 @@ def paged(buttons: Sequence[Button], page: int) -> list[Button]:
         page=page + 1, pages=len(pages)), ("page", page + 1))]
 
 
+class Pages:
+    """A long list of choices shown page by page (`paged`): the page shown, and "More…"'s act
+    ("page", n) turning it."""
+
+    page = 0
+
+    def turn_page(self, page: int) -> None:
+        """Show page `page` of a long list of choices ("More…")."""
+        self.page = page
+
+
 def value_tag(value: Any) -> str:
     """A value in a tag: '101', 'construction', 'slot2-101', 'none' (A-12's nothing)."""
     if not isinstance(value, dict):

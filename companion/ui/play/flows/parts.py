@@ -26,12 +26,14 @@ from companion.ui.play.flows.choices import (
     Choice,
     Entry,
     FlowError,
+    Pages,
     Panel,
     amounts_text,
     choice_buttons,
     choose_among,
     count_text,
     done_button,
+    paged,
     place_text,
 )
 from companion.ui.play.flows.dice import Dice
@@ -269,12 +271,12 @@ class Tracks(Entry):
         self.choose(value)
 
 
-class Picks(Entry):
+class Picks(Entry, Pages):
     """One of the choices the engine offers for a bonus action, picked with one tap: 326's free
     Sector, A-11's Hub resident moving out, what A-12 returns to the supply (a subclass each:
     its question and how a choice reads)."""
 
-    ACTS: ClassVar[Mapping[str, str]] = {"pick": "pick"}
+    ACTS: ClassVar[Mapping[str, str]] = {"pick": "pick", "page": "turn_page"}
     CARD = "pick"
 
     def __init__(self, offer: PicksBonus) -> None:
@@ -308,7 +310,8 @@ class Picks(Entry):
     def panel(self, title: str, finish: tuple) -> Panel | None:
         if self.picked is not None:
             return None
-        return Panel(self.question().format(title=title), choice_buttons("pick", self.choices))
+        return Panel(self.question().format(title=title),
+                     paged(choice_buttons("pick", self.choices), self.page))
 
     def card_choices(self) -> list[Choice]:
         return self.choices

@@ -38,6 +38,7 @@ from companion.ui.play.flows.abilities import (
 from companion.ui.play.flows.choices import (
     Answers,
     Choice,
+    Pages,
     Panel,
     choice_buttons,
     choose_among,
@@ -51,7 +52,7 @@ from companion.ui.play.flows.parts import Tracks, Transactions
 A = TypeVar("A", bound=ShipAction)  # a ship type's action (option_types.ShipAction)
 
 
-class ShipFlow(Answers, Generic[A]):
+class ShipFlow(Answers, Pages, Generic[A]):
     """Using one ship: what its action asks (its panels, what their buttons do: ACTS), the
     preview of what will be paid and gained, and the `use_ship` command. `A` is the shape of
     its action, which the ship's type picks (FLOWS: each flow is built for the action of its
@@ -66,11 +67,6 @@ class ShipFlow(Answers, Generic[A]):
         # the engine's question for each value the catalogue lacks, by its key
         self.asked_by = {m["key"]: m["question"] for m in found["missing"]}
         self.values: dict[str, Any] = {}  # the tile's values given (ship_flow), sent along
-        self.page = 0  # the page of a long list of choices shown (choices.paged)
-
-    def turn_page(self, page: int) -> None:
-        """Show the next page of a long list of choices ("More…")."""
-        self.page = page
 
     @property
     def usable(self) -> bool:

@@ -433,6 +433,26 @@ def test_a_missing_value_becomes_a_question_from_an_example_game():
     assert game.state["players"][0]["points"] == 1
 
 
+def test_the_neutral_diplomacy_ships_tracks_are_asked_before_the_tracks_are_chosen():
+    """The neutral Diplomacy ship's card prints how many tracks it advances on: from an empty
+    overlay, its cost and then that number are asked before any track, and the tracks' panel
+    then says how many may be chosen."""
+    catalogue = load_catalogue()
+    game = Game(catalogue)
+    lines = list(parse(read_script(EXAMPLES / "two-players-first-game.jsonl")))
+    for line in lines[:next(i for i, line in enumerate(lines)
+                            if line.command["cmd"] == "use_ship")]:
+        game.execute(line.command)
+    model = ActionModel(partial(ship_flow, game.state, catalogue, "neutral:diplomacy"))
+    asked = []
+    while (panel := model.panel()).asks is not None:
+        key, _question = panel.asks
+        asked.append(key)
+        model.give(key, 1)
+    assert asked == ["ships/neutral-diplomacy/cost", "ships/neutral-diplomacy/tracks"]
+    assert panel.title == "Ann uses the neutral Diplomacy: lobby on which track (up to 1)?"
+
+
 def test_a_bonus_level_the_catalogue_lacks_is_offered_and_asked_when_chosen():
     """The 3-player draft example to Cat's Expedition on turn 30: Bob, on the Expedition
     track, may take level 3, which no line of the example gives; its button says it is

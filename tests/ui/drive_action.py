@@ -178,7 +178,7 @@ def construction_dismantle_transport(robot: Robot, size: tuple[int, int],
     teal = robot.all(lambda t: t.startswith("alien:teal"))[0].tag
     yield from robot.tap(teal)
     robot.result["refused"] = yield from robot.read("action:message")
-    yield from shot(robot, shots, "action-refused", size)
+    yield from shot(robot, shots, "action-transport-refused", size)
     yield from robot.tap("action:back-to-table")
     yield from read_table(robot)
 

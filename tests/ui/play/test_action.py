@@ -52,8 +52,8 @@ def test_construction_dismantle_and_transport_with_other_players_ships(run_ui_dr
     assert result["transport_preview"]["lines"].splitlines()[:2] == [
         "Bob puts 2 GEMs on Transport L1", "trades metal and metal for 1 water"]
     assert result["refused"] == "using Bob's Transport L2 ship costs 5 GEMs; Cat has 1 GEM"
-    for kind in ("construction", "dismantle", "transport", "transport-pay", "refused",
-                 "preview"):
+    for kind in ("construction", "dismantle", "transport", "transport-pay",
+                 "transport-refused", "preview"):
         assert (SHOTS / f"action-{kind}-800x480.png").stat().st_size > 10_000
 
 
@@ -84,5 +84,5 @@ def test_expedition_then_a_neutral_ship_and_the_bonus_prompts(run_ui_driver):
     assert table["undo"] == ("Undo: Cat uses the neutral Dismantle ship and puts 2 GEMs on "
                              "it")
     assert table["players"]["Cat"]["counters"] == "-1 GEMs  0 food  0 water  12 metal"
-    for kind in ("expedition", "expedition-kept", "neutral"):
+    for kind in ("expedition", "expedition-kept", "neutral", "refused"):
         assert (SHOTS / f"action-{kind}-800x480.png").stat().st_size > 10_000

@@ -131,10 +131,12 @@ class ActionScreen(Screen):
         self.camera = True
         if view.dice is not panel.reads or view.watcher is None:
             view.watch(panel.reads, dice_watcher(camera), self.camera_changed)
-        extra = [camera_button(panel.reads, view.seen)]
-        if view.taken:
-            extra.append(Button("action:camera-again", _("Read again"), ("camera-again",)))
-        return Panel(panel.title, extra + panel.buttons, panel.lines, panel.cols, panel.reads)
+        # the camera's reading first (the way on, in the bar); "Read again" after the faces,
+        # which stay in their pairs
+        again = [Button("action:camera-again", _("Read again"), ("camera-again",))] \
+            if view.taken else []
+        return Panel(panel.title, [camera_button(panel.reads, view.seen), *panel.buttons, *again],
+                     panel.lines, panel.cols, panel.reads)
 
     def release_camera(self) -> None:
         """No camera reads here now: it is let go, and its problem leaves the status strip."""

@@ -280,9 +280,10 @@ def value_panel(title: str, key: str, question: str) -> Panel:
 
 def camera_button(dice: Dice, seen: CameraDice | None) -> Button:
     """'These N dice (camera)': the camera's reading goes to the flow once it shows as many
-    dice as were rolled."""
+    dice as were rolled; while the camera watches, it is the way on (in the bar)."""
     count = len(seen.dice) if seen is not None else 0
     return Button("action:camera-dice", _("These {count} dice (camera)").format(count=count),
                   ("camera",), count == dice.dice,
                   _("the camera shows {count} of the {dice} dice rolled: tap a missed die on "
-                    "the picture, or tap the faces in").format(count=count, dice=dice.dice))
+                    "the picture, or tap the faces in").format(count=count, dice=dice.dice),
+                  forward=True)

@@ -14,7 +14,7 @@ from companion.i18n import N_, _
 from companion.rules import abilities, gains, ledger
 from companion.rules.diplomacy import TOP, advance, lobbying_cost, pay_out
 from companion.rules.gains import BUY_GEMS, check_wing, modifiers, total, wing_problem
-from companion.rules.message import Message, message
+from companion.rules.message import Message, message, say
 from companion.rules.move import Missing, Move
 from companion.rules.state import Event, State, count
 from companion.rules.station import add_sector, sector_color
@@ -47,7 +47,7 @@ def ship_value(move: Move, design: str, field: str) -> Any:
     """A number printed on a ship card (asked once when the catalogue lacks it)."""
     return move.value("ships", design, field,
                       _("What is the {value} of the {design} ship?").format(
-                          value=i18n._(SHIP_VALUES[field]), design=design))
+                          value=i18n._(SHIP_VALUES[field]), design=say(design_message(design))))
 
 
 def use_ship(move: Move) -> None:

@@ -21,25 +21,57 @@ from harness import Robot, Steps, in_view, run
 
 
 def read_panel(robot: Robot) -> dict:
-    """The action screen's question, lines and button texts."""
+    """The action screen's question, lines and button texts (the answers and the way on in
+    the bar)."""
+    screen = robot.app.screens.get_screen("action")
     return {"question": robot.text("action:question"), "lines": robot.text("action:lines"),
             "undo": robot.text("action:undo"),
-            "buttons": {w.tag: robot.text(w.tag) for w in robot.app.screens.get_screen(
-                "action").ids.choices.children}}
+            "buttons": {w.tag: robot.text(w.tag) for w in [*screen.ids.choices.children,
+                                                            *screen.ids.forward.children]
+                        if getattr(w, "tag", "")}}
 
 
 def roll_and_keep(robot: Robot, rolled: Sequence[str], kept: Sequence[str]) -> Steps:
-    """The dice panels of an Expedition or a bonus roll: each face rolled tapped, then each die
-    kept; returns the two panels as read ({"dice": after the faces, "kept": after keeping})."""
-    for face in rolled:
+    """The dice panels of an Expedition or a bonus roll: each face rolled tapped (the last one
+    reads them), then each die kept ("Keep these" tapped unless the capacity is reached);
+    returns the two panels as read ({"dice": before the last face, "kept": after keeping})."""
+    for face in rolled[:-1]:
         yield from robot.tap(f"die:{face}")
     dice = read_panel(robot)
-    yield from robot.tap("action:dice")
-    for face in kept:
+    yield from robot.tap(f"die:{rolled[-1]}")
+    yield from robot.wait_for(lambda: robot.find("action:kept") is not None, "the dice kept")
+    for face in kept[:-1]:
         yield from robot.tap(f"keep:{face}")
     panels = {"dice": dice, "kept": read_panel(robot)}
-    yield from robot.tap("action:kept")
+    yield from robot.tap(f"keep:{kept[-1]}")
+    yield from robot.frames(2)
+    if robot.find("action:kept") is not None:
+        yield from robot.tap("action:kept")
     return panels
+
+
+def page_to(robot: Robot, tag: str) -> Steps:
+    """"More…" tapped until the answer tagged `tag` shows (the pages go round)."""
+    yield from robot.frames(2)
+    while robot.find(tag) is None:
+        yield from robot.tap("action:more")
+        yield from robot.frames(2)
+
+
+def values_first(robot: Robot, answers: Mapping[str, str | Sequence[str]] | None = None,
+                 ) -> Steps:
+    """The values the tiles print that the flow asks at once (each answered with
+    `answer_value`), until the flow's panel shows."""
+    yield from robot.frames(3)
+    while robot.popup() is not None:
+        yield from answer_value(robot, answers)
+        yield from robot.frames(3)
+
+
+def count_taps(robot: Robot, turn: str, start: int) -> None:
+    """The taps of one turn (from the ship's tap to the table, Next counted as one more) in
+    result["turn_taps"], to compare the flows' lengths (issue 27: a turn in 5 taps)."""
+    robot.result.setdefault("turn_taps", {})[turn] = robot.taps - start + 1
 
 
 def shown_whole(robot: Robot, tag: str) -> bool:
@@ -137,18 +169,27 @@ def construction_dismantle_transport(robot: Robot, size: tuple[int, int],
     keypad); Cat trades with Bob's Transport ship, which the engine refuses: overridden."""
     yield from to_bobs_turn(robot)
     yield from robot.tap("ship:Ann:L2-construction")
+    yield from values_first(robot)  # Ann's fee, printed on her ship: asked at once
+    yield from robot.wait_for(lambda: robot.find("sector:101") is not None, "the Sectors")
+    robot.result["sectors"] = read_panel(robot)
+    robot.result["sectors_in_view"] = needed_in_view(robot)
+    yield from shot(robot, shots, "action-construction", size)
+    yield from page_to(robot, "sector:201")  # the Sectors that cannot be built come after
     yield from robot.tap("sector:201")
     robot.result["refused_tile"] = yield from robot.read("action:message")
-    robot.result["sectors"] = read_panel(robot)
-    yield from shot(robot, shots, "action-construction", size)
+    yield from page_to(robot, "sector:101")
     yield from robot.tap("sector:101")
+    yield from values_first(robot)  # what Sector 101 costs: asked before the preview
     yield from robot.wait_for(lambda: robot.find("action:confirm") is not None, "the preview")
     robot.result["construction"] = read_panel(robot)
     yield from shot(robot, shots, "action-preview", size)
     yield from robot.tap("action:back")
     yield from robot.wait_for(lambda: robot.find("sector:101") is not None, "the Sectors")
     yield from robot.tap("action:back-to-table")
+    yield from transport_trades(robot, shots, size)
+    start = robot.taps
     yield from robot.tap("ship:Ann:L2-dismantle")
+    yield from values_first(robot)  # Ann's fee, printed on her ship: asked at once
     robot.result["targets"] = read_panel(robot)
     yield from robot.tap("target:Bob:L1-transport")
     yield from robot.wait_for(lambda: robot.find("action:confirm") is not None, "the preview")
@@ -156,22 +197,59 @@ def construction_dismantle_transport(robot: Robot, size: tuple[int, int],
     yield from shot(robot, shots, "action-dismantle", size)
     yield from confirm(robot, shots, size)
     yield from read_table(robot)
+    count_taps(robot, "dismantle-with-a-fee-asked", start)
     robot.result["after_dismantle"] = robot.result["table"]
     yield from robot.tap("table:next")
     yield from robot.wait_for(lambda: robot.text("table:active") == "Cat", "Cat's turn")
     yield from robot.tap("ship:Bob:L2-transport")
-    yield from robot.tap("trade:metal+metal:food")
-    yield from robot.tap("trade:metal+metal:water")
-    yield from robot.tap("remove:0")
-    yield from robot.frames(2)
-    robot.result["transport"] = read_panel(robot)
+    yield from values_first(robot)  # Bob's fee
+    robot.result["transport_kinds"] = read_panel(robot)
+    teal = robot.all(lambda t: t.startswith("alien:teal"))[0].tag
+    yield from robot.tap(teal)
+    robot.result["refused"] = yield from robot.read("action:message")
+    yield from shot(robot, shots, "action-transport-refused", size)
+    yield from robot.tap("action:back-to-table")
+    yield from read_table(robot)
+
+
+def transport_trades(robot: Robot, shots: Path | None, size: tuple[int, int]) -> Steps:
+    """Bob's own Transport (its cost asked at once): what kind first (the Aliens, Trade…,
+    Buy…), a trade's gain, then what it pays; Buy… opened and closed with Back; the trade
+    removed, another made; Done; the preview; Back to the table (nothing done)."""
+    start = robot.taps
+    yield from robot.tap("ship:Bob:L1-transport")
+    yield from values_first(robot)  # its cost, printed on the ship card
+    robot.result["transport_kinds"] = read_panel(robot)
+    robot.result["transport_in_view"] = needed_in_view(robot)
     yield from shot(robot, shots, "action-transport", size)
+    yield from robot.tap("group:buy")
+    yield from robot.tap("buy:water")
+    yield from robot.tap("action:done")
+    yield from robot.wait_for(lambda: robot.find("action:confirm") is not None, "the preview")
+    count_taps(robot, "transport-one-buy-to-confirm", start - 1)  # Confirm and Next to come
+    yield from robot.tap("action:back")  # Done taken back
+    yield from robot.tap("remove:0")
+    yield from robot.wait_for(lambda: robot.find("remove:0") is None, "the buy removed")
+    yield from robot.tap("group:trade")
+    yield from robot.tap("trade-for:food")
+    robot.result["transport_pay"] = read_panel(robot)
+    yield from shot(robot, shots, "action-transport-pay", size)
+    yield from robot.tap("trade:metal+metal:food")
+    yield from robot.tap("group:buy")
+    robot.result["transport_buy"] = read_panel(robot)
+    yield from robot.tap("action:back")  # the buying closed again: what kind
+    yield from robot.wait_for(lambda: robot.find("group:trade") is not None, "the kinds")
+    yield from robot.tap("remove:0")
+    yield from robot.wait_for(lambda: robot.find("remove:0") is None, "the trade removed")
+    robot.result["transport_removed"] = read_panel(robot)
+    yield from robot.tap("group:trade")
+    yield from robot.tap("trade-for:water")
+    yield from robot.tap("trade:metal+metal:water")
+    robot.result["transport"] = read_panel(robot)
     yield from robot.tap("action:done")
     yield from robot.wait_for(lambda: robot.find("action:confirm") is not None, "the preview")
     robot.result["transport_preview"] = read_panel(robot)
-    yield from confirm(robot, shots, size)
-    robot.result["prompts"] = yield from choose_bonuses(robot)
-    yield from read_table(robot)
+    yield from robot.tap("action:back-to-table")
 
 
 def expedition_and_neutral(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
@@ -179,56 +257,85 @@ def expedition_and_neutral(robot: Robot, size: tuple[int, int], shots: Path | No
     the engine's reason), Bob's Diplomacy bonus; then Cat dismantles with the neutral
     Dismantle ship."""
     yield from to_bobs_turn(robot)
+    start = robot.taps
     yield from robot.tap("ship:Bob:L3-expedition")
-    for face in ("food", "food", "water", "metal", "human", "human", "human"):
+    for face in ("food", "food", "water", "metal", "human", "human"):
         yield from robot.tap(f"die:{face}")
     robot.result["dice"] = read_panel(robot)
+    robot.result["needed_in_view"] = needed_in_view(robot)
     yield from shot(robot, shots, "action-expedition", size)
-    yield from robot.tap("action:dice")
+    yield from robot.tap("die:human")  # the 7th die: they are the dice rolled
+    yield from robot.wait_for(lambda: robot.find("action:kept") is not None, "the dice kept")
     yield from robot.frames(2)
     robot.result["kept_panel_at_top"] = first_answer_in_view(robot)
-    for face in ("food", "food", "human", "metal"):
+    for face in ("food", "food", "human"):
         yield from robot.tap(f"keep:{face}")
     robot.result["kept"] = read_panel(robot)
+    robot.result["needed_in_view"] &= needed_in_view(robot)
+    yield from shot(robot, shots, "action-expedition-kept", size)
     yield from robot.tap("action:kept")
-    yield from robot.tap("human:recruit:None")
-    robot.result["recruit"] = yield from robot.read("action:message")
-    yield from shot(robot, shots, "action-expedition-human", size)
-    yield from robot.tap("human:observe:None")
     yield from robot.wait_for(lambda: robot.find("action:confirm") is not None, "the preview")
     robot.result["expedition"] = read_panel(robot)
     yield from confirm(robot, shots, size)
     robot.result["prompts"] = yield from choose_bonuses(robot)
     yield from read_table(robot)
+    count_taps(robot, "expedition-7-dice", start)
     robot.result["after_expedition"] = robot.result["table"]
     yield from robot.tap("table:next")
     yield from robot.wait_for(lambda: robot.text("table:active") == "Cat", "Cat's turn")
+    start = robot.taps
     yield from robot.tap("ship:neutral:dismantle")
+    yield from values_first(robot)  # the neutral ship's cost, asked before anything else
     yield from robot.wait_for(lambda: robot.all(lambda t: t.startswith("target:")), "targets")
     robot.result["neutral_targets"] = read_panel(robot)
     yield from shot(robot, shots, "action-neutral", size)
     yield from robot.tap(robot.all(lambda t: t.startswith("target:"))[0].tag)
+    yield from values_first(robot)  # the metal the ship dismantled gives
     yield from robot.wait_for(lambda: robot.find("action:confirm") is not None, "the preview")
     robot.result["neutral"] = read_panel(robot)
     yield from confirm(robot, shots, size)
     robot.result["prompts"] += yield from choose_bonuses(robot)
     yield from read_table(robot)
+    count_taps(robot, "neutral-dismantle-cost-asked", start)
+
+
+def needed_in_view(robot: Robot) -> bool:
+    """Whether every button of the panel shown, and the bar's, lies inside the window
+    without scrolling (nothing a flow needs is below the fold)."""
+    from kivy.core.window import Window
+
+    screen = robot.app.screens.get_screen("action")
+    widgets = [*screen.ids.choices.children, *screen.ids.forward.children,
+               robot.find("action:back-to-table")]
+    for widget in widgets:
+        if widget is None or not getattr(widget, "tag", ""):
+            continue
+        x, y = widget.to_window(widget.x, widget.y)
+        if y < 0 or y + widget.height > Window.height or x < 0 or x + widget.width > Window.width:
+            return False
+    return True
 
 
 def first_answer_in_view(robot: Robot) -> bool:
     """Whether the panel's first button is in view (a new panel starts at the top)."""
+    from kivy.uix.scrollview import ScrollView
+
     choices = robot.app.screens.get_screen("action").ids.choices
-    return in_view(choices.children[-1], choices.parent)
+    scroll = choices.parent
+    while not isinstance(scroll, ScrollView):
+        scroll = scroll.parent
+    return in_view(choices.children[-1], scroll)
 
 
 def choose_bonuses(robot: Robot) -> Steps:
-    """Every Diplomacy bonus prompt waiting, answered with its first choice; what each asked."""
+    """Every Diplomacy bonus prompt waiting, answered with the first choice shown (a top
+    level's pairs come first); what each asked."""
     yield from robot.frames(3)
     prompts = []
-    while robot.find("bonus:0") is not None:
+    while choices := robot.all(lambda t: t.startswith("bonus:") and t[6:].isdigit()):
         prompts.append({"question": robot.text("action:question"),
                         "choices": texts(robot, "bonus:")})
-        yield from robot.tap("bonus:0")
+        yield from robot.tap(min(choices, key=lambda w: int(w.tag[6:])).tag)
         yield from robot.frames(3)
     return prompts
 

@@ -6,13 +6,13 @@ tests/ui/test_bonus_screen.py on example games replayed into --db (as `phoenix-c
 
 `sector-321` (the 3-player draft example up to the line before Cat builds Sector 321, from an
 empty overlay): Cat taps her Construction L3 ship and Sector 321; the values the tile prints,
-needed before its dice, are entered first (cost, living quarters, the ability's quarter, the
-income icons); then the 7 dice rolled are tapped in, 5 kept, the Human recruited into Sector 321
-itself (built before the dice are rolled); Confirm; Bob's Construction bonus; the table and
-Cat's station are read.
+needed before its dice, are asked at once, one card after the other (cost, living quarters, the
+ability's quarter, the income icons); then the 7 dice rolled are tapped in, 5 kept, the Human
+recruited into Sector 321 itself (built before the dice are rolled); Confirm; Bob's
+Construction bonus; the table and Cat's station are read.
 `b5-income` (the same game with Hub B-5 for Cat, at her second turn, 1 GEM left): Income, B-5's
-power taken, its transaction entered in the pop-up (buy 1 water for 3 GEMs: the income pays
-first), Confirm; the table is read.
+power taken, its transaction entered in the pop-up (Buy…, then 1 water for 3 GEMs: the income
+pays first; Done is implied, its one transaction made), Confirm; the table is read.
 Prints `DRIVER-RESULT {...}` (what was read on screen) as its last stdout line.
 """
 
@@ -23,7 +23,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from drive_action import answer_value, choose_bonuses, confirm, read_panel, roll_and_keep
+from drive_action import (
+    choose_bonuses,
+    confirm,
+    count_taps,
+    read_panel,
+    roll_and_keep,
+    values_first,
+)
 from drive_table import engine_player, read_table, shot
 from harness import Robot, Steps, run
 
@@ -38,17 +45,14 @@ def sector_321(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps
     result = robot.result
     yield from read_table(robot)
     result["before"] = result.pop("table")
+    start = robot.taps
     yield from robot.tap("ship:Cat:L3-construction")
     yield from robot.tap("sector:321")
-    yield from robot.wait_for(lambda: robot.find("action:value") is not None,
-                              "the value needed first")
-    result["value_first"] = read_panel(robot)
+    yield from robot.wait_for(robot.popup, "the value needed first, on its card at once")
+    screen = robot.app.screens.get_screen("action")
+    result["value_first"] = {"question": screen.question, "lines": screen.lines}
     yield from shot(robot, shots, "action-bonus-value-first", size)
-    while robot.find("action:value") is not None:
-        yield from robot.tap("action:value")
-        yield from robot.wait_for(robot.popup, "the value's pop-up")
-        yield from answer_value(robot, TILE)
-        yield from robot.frames(3)
+    yield from values_first(robot, TILE)
     result.update((yield from roll_and_keep(robot, ROLLED, KEPT)))
     yield from robot.wait_for(lambda: robot.find("human:observe:None") is not None,
                               "the Human's question")
@@ -64,6 +68,7 @@ def sector_321(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps
     result["undo_at_prompt"] = robot.text("action:undo")
     result["prompts"] = yield from choose_bonuses(robot)
     yield from read_table(robot)
+    count_taps(robot, "construction-321-tile-values-and-dice", start)
     result["after"] = result.pop("table")
     yield from robot.tap("table:station")
     yield from robot.wait_for(lambda: robot.find("resident:321:0") is not None, "the station")
@@ -88,12 +93,11 @@ def b5_income(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
     yield from robot.frames(2)
     result["popup"] = {"question": robot.text("bonus:question"),
                        "lines": robot.text("bonus:lines"),
-                       "buy": robot.text("buy:water")}
-    yield from robot.tap("buy:water")
-    yield from robot.frames(2)
-    result["entered"] = robot.text("bonus:lines")
+                       "kinds": sorted(w.tag for w in robot.all(lambda t: ":" in t))}
+    yield from robot.tap("group:buy")
+    result["popup"]["buy"] = robot.text("buy:water")
     yield from shot(robot, shots, "income-bonus-popup", size)
-    yield from robot.tap("action:done")
+    yield from robot.tap("buy:water")  # its one transaction: the pop-up closes
     yield from robot.wait_for(lambda: robot.popup() is None, "the income screen")
     yield from robot.frames(3)
     result["card"] = robot.text("power:B-5:enter")

@@ -62,17 +62,20 @@ def answer_values(robot: Robot) -> Steps:
 
 
 def use_ship(robot: Robot, ship: str, *taps: str) -> Steps:
-    """Tap a ship on the table, then the answers, then Confirm; answer any value asked."""
+    """Tap a ship on the table, then the answers, then Confirm; answer any value asked (as
+    soon as a choice needs it, or on Confirm)."""
     yield from robot.tap(f"ship:{ship}")
+    yield from answer_values(robot)
     for tag in taps:
         yield from robot.tap(tag)
+        yield from answer_values(robot)
     yield from robot.tap("action:confirm")
     yield from answer_values(robot)
 
 
 def lobby(robot: Robot, ship: str) -> Steps:
-    """A Diplomacy ship lobbying on the Dismantle track."""
-    yield from use_ship(robot, ship, "track:dismantle", "action:done")
+    """A Diplomacy ship lobbying on the Dismantle track (its one track: Done is implied)."""
+    yield from use_ship(robot, ship, "track:dismantle")
 
 
 def next_turn(robot: Robot, name: str) -> Steps:
@@ -170,6 +173,7 @@ def whole_game(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps
     yield from read_table(robot)
     result["final_round"] = result["table"]["end"]
     yield from robot.tap("ship:Björn:L3-ice_collector")
+    yield from answer_values(robot)  # what the ship prints, asked as it is chosen
     press(robot.app, CONFIRM)  # the button panel's Confirm: the action screen's confirm()
     yield from answer_values(robot)
     yield from next_turn(robot, "Cäcilie")

@@ -46,17 +46,17 @@ def expedition(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps
     yield from shot(robot, shots, "table-de", size)
     yield from robot.tap("ship:Cat:L1-expedition")
     yield from robot.wait_for(lambda: robot.find("die:food") is not None, "the dice panel")
-    for face in ROLLED:
+    for face in ROLLED[:-1]:
         yield from robot.tap(f"die:{face}")
     result["dice"] = read_panel(robot)
     result["back_to_table"] = robot.text("action:back-to-table")
     yield from shot(robot, shots, "action-expedition-de", size)
-    yield from robot.tap("action:dice")
-    for face in KEPT:
+    yield from robot.tap(f"die:{ROLLED[-1]}")  # the last die rolled: they are read
+    for face in KEPT[:-1]:
         yield from robot.tap(f"keep:{face}")
     result["kept"] = read_panel(robot)
     yield from shot(robot, shots, "action-kept-de", size)
-    yield from robot.tap("action:kept")
+    yield from robot.tap(f"keep:{KEPT[-1]}")  # the capacity reached: they are kept
     for number in (1, 2):
         yield from robot.wait_for(lambda: robot.find("human:observe:None") is not None,
                                   f"the question of Human {number}")

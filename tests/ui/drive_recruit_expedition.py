@@ -24,7 +24,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from drive_action import confirm, read_panel, roll_and_keep, shown_whole
+from drive_action import confirm, count_taps, read_panel, roll_and_keep, shown_whole
 from drive_table import engine_player, read_table, shot, texts
 from harness import Robot, Steps, run
 
@@ -61,6 +61,7 @@ def recruit(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
     result = robot.result
     yield from read_table(robot)
     result["before"] = result.pop("table")
+    start = robot.taps
     yield from robot.tap("ship:Cat:L1-expedition")
     result.update((yield from roll_and_keep(robot, ROLLED, KEPT)))
     yield from robot.wait_for(lambda: robot.find("human:observe:None") is not None,
@@ -78,6 +79,7 @@ def recruit(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
     yield from confirm(robot, shots, size)
     result["prompts"] = yield from bonus_prompts(robot, "1 point")
     yield from read_table(robot)
+    count_taps(robot, "expedition-6-dice-recruit", start)
     result["after"] = result.pop("table")
     yield from robot.tap("table:station")
     yield from robot.wait_for(lambda: robot.find("resident:221:0") is not None, "the station")

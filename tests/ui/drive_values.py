@@ -64,13 +64,14 @@ def construction_values(robot: Robot, size: tuple[int, int], shots: Path | None)
     yield from to_bobs_turn(robot)
     yield from robot.tap("ship:Ann:L2-construction")
     yield from settle(2.5)
-    yield from robot.tap("sector:101")
     taps: dict[str, int] = {}  # the taps each card took, by what it shows
+    built = False  # Sector 101 chosen (the ship's values may be asked before, as it is chosen)
     while robot.app.screens.current != "table":
         yield from robot.wait_for(lambda: robot.popup() is not None
                                   or robot.app.screens.current != "action"
-                                  or robot.find("action:confirm") is not None,
-                                  "a card, the preview or the table")
+                                  or robot.find("action:confirm") is not None
+                                  or (not built and robot.find("sector:101") is not None),
+                                  "a card, the Sectors, the preview or the table")
         card = robot.popup()
         if isinstance(card, ValueCard):
             asked.append(f"{card.card.title}: {', '.join(s.label for s in card.card.shown)}")
@@ -81,6 +82,9 @@ def construction_values(robot: Robot, size: tuple[int, int], shots: Path | None)
             taps[card.card.title] = taps.get(card.card.title, 0) + robot.taps - before
             yield from robot.wait_for(lambda shown=card: robot.popup() is not shown,
                                       "the card taken")
+        elif card is None and not built and robot.find("sector:101") is not None:
+            yield from robot.tap("sector:101")
+            built = True
         elif robot.app.screens.current == "action" and card is None:
             yield from robot.tap("action:confirm")
             yield from robot.wait_for(lambda: robot.popup() is not None

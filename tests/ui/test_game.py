@@ -28,7 +28,7 @@ def test_a_whole_three_player_game_by_touch_to_the_score_sheet(run_ui_driver,
     assert game["start"][-1] == "Ann begins."
     assert game["after_farm"]["players"]["Ann"]["counters"] == "6 GEMs  6 food  2 water  3 metal"
     assert game["after_farm"]["players"]["Björn"]["counters"].startswith("10 GEMs")  # his fee
-    assert "What is the owner's fee (GEMs) of the L2-farm ship?" in game["asked"]
+    assert "What is the owner's fee (GEMs) of the Farm L2 ship?" in game["asked"]
     assert game["income"] == "Hub B-1: 1 GEM x 8 ships = 8 GEMs"
     assert game["prompts"] == ["Björn (red): Dismantle Diplomacy bonus - choose one",
                                "Cäcilie (yellow): Dismantle Diplomacy bonus - choose one"]
@@ -66,12 +66,12 @@ def test_a_kill_mid_setup_comes_back_at_the_same_step(run_ui_driver, tmp_path: P
 
 
 def test_the_panels_confirm_presses_the_primary_button() -> None:
-    back = Button("action:back", "Back", ("back",))
-    assert primary(Panel("?", [Button("action:confirm", "Confirm", ("confirm",)), back])).tag \
-        == "action:confirm"
+    confirm = Button("action:confirm", "Confirm", ("confirm",), forward=True)
+    assert primary(Panel("?", [Button("sector:101", "Sector 101", ("sector", 101)), confirm])) \
+        is confirm  # the way on, before any answer
     only = Button("bonus:1", "2 GEMs", ("bonus", [1]))
     assert primary(Panel("?", [Button("bonus:0", "1 GEM", ("bonus", [0]), False), only])) \
         is only
     assert primary(Panel("?", [only, Button("bonus:0", "1 GEM", ("bonus", [0]))])) is None
-    assert primary(Panel("?", [Button("action:override", "Override…", ("override",)),
-                               back])) is None
+    assert primary(Panel("?", [Button("action:override", "Override…", ("override",),
+                                      forward=True)])) is None

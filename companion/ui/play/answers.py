@@ -41,6 +41,8 @@ def show_answers(grid: GridLayout, panel: Panel, press: Callable[[Button], None]
         widget.bind(on_release=lambda _w, b=button: press(b))
         grid.add_widget(widget)
     scroll = grid.parent
+    while scroll is not None and not isinstance(scroll, ScrollView):
+        scroll = scroll.parent
     if isinstance(scroll, ScrollView):
         for effect in (scroll.effect_x, scroll.effect_y):
             if effect is not None:
@@ -51,9 +53,10 @@ def show_answers(grid: GridLayout, panel: Panel, press: Callable[[Button], None]
 
 def ask_first(abilities: Abilities, key: str, question: str, catalogue: Catalogue,
               done: Callable[[], None]) -> None:
-    """A value the catalogue lacks that the engine needs before a bonus action, asked on the
-    value-entry component (as on confirming); given, it goes with the command and `done` shows
-    the bonus action, now offered where it fires."""
+    """A value the catalogue lacks that the engine needs before an income's bonus action,
+    asked on the value-entry component; given, it goes with the command and `done` shows the
+    bonus action, now offered where it fires. (A ship's flow is built again with the values
+    given instead: action_model.ActionModel.give.)"""
     def given(command: CommandDict) -> str:
         abilities.values.update(command["catalogue"])
         done()

@@ -22,6 +22,7 @@ from companion.rules.commands import CommandDict, CommandError, Outcome
 from companion.ui.kit.widgets import ACCENT, BUTTON, NotePopup, TagButton, TagToggle
 from companion.ui.play.action_model import BonusModel
 from companion.ui.play.answers import ask_first, ask_missing, show_answers
+from companion.ui.play.flows.abilities import question_word
 from companion.ui.play.flows.choices import Button, Choice, FlowError, value_tag
 from companion.ui.play.flows.income import IncomeFlow, income_flow
 from companion.ui.play.income_model import PowerCard, dry_run, power_cards, relocations
@@ -84,8 +85,11 @@ class IncomeScreen(Screen):
             right.add_widget(button)
         right.add_widget(IncomeLine(text=_("What happens:"), bold=True))
         session = App.get_running_app().session
-        for index, line in enumerate(dry_run(session.state, session.game.catalogue,
-                                             flow.command())):
+        asked = flow.abilities.questions()  # the engine would refuse the command: no preview
+        lines = [_("Choose first: {source} ({question})").format(
+            source=source, question=question_word(what)) for source, what in asked] \
+            or dry_run(session.state, session.game.catalogue, flow.command())
+        for index, line in enumerate(lines):
             right.add_widget(IncomeLine(text=line, tag=f"preview:{index}"))
 
     def add_card(self, card: PowerCard) -> None:

@@ -14,57 +14,75 @@ SHOTS = Path(os.environ.get("PHOENIX_SCREENSHOTS")
 
 
 def test_construction_dismantle_and_transport_with_other_players_ships(run_ui_driver):
-    """Sector tiles (a dim one says why), the preview with Ann's fee, Back; Ann's Dismantle ship
-    (its fee asked on the keypad); Cat's Transport with Bob's ship: a running list with remove,
-    refused for want of GEMs, overridden with a reason; Bob's Diplomacy bonus."""
+    """Each value a ship or a Sector prints is asked as soon as it is chosen, so the preview
+    shows it (Ann's fee, Sector 101's price); the Sectors that can be built first, the rest
+    behind More… (a dim one says why); Back one step from the preview; Bob's Transport: what
+    kind first, then a trade's gain and payment, a running list with remove, Back closing a
+    group; Ann's Dismantle ship; Cat cannot pay for Bob's Transport: the Aliens say why."""
     result = run_ui_driver(SCRIPT, "construction-dismantle-transport", shots=SHOTS,
                            args=("--demo",))
     assert "needs its Level-1 Sector" in result["refused_tile"]
     assert result["sectors"]["question"] == "Bob uses Ann's Construction L2: which Sector?"
-    assert result["sectors"]["buttons"]["sector:101"].startswith("Sector 101 · teal · Level 1")
-    assert "Bob pays Ann the owner's fee" in result["construction"]["lines"]
+    assert result["sectors"]["buttons"]["sector:101"] == "Sector 101 · teal · Level 1"
+    assert len(result["sectors"]["buttons"]) <= 8 and result["sectors_in_view"]
+    assert result["asked"][:3] == [
+        "What is the cost to use (GEMs) of the Construction L2 ship?",
+        "What is the owner's fee (GEMs) of the Construction L2 ship?",
+        "How much metal does Sector 101 cost?"]  # before the preview, each when needed
+    assert result["construction"]["lines"].splitlines() == [
+        "Bob puts 2 GEMs on Ann's Construction L2", "Bob pays Ann the owner's fee: 2 GEMs",
+        "builds Sector 101 (teal wing, Level 1) for 1 metal (2 - 1)"]
     assert result["dismantle"]["lines"].endswith("dismantles Transport L1: 7 metal")
-    assert result["asked"] == ["What is the owner's fee (GEMs) of the L2-dismantle ship?",
-                               "What is the owner's fee (GEMs) of the L2-transport ship?"]
+    assert "What is the owner's fee (GEMs) of the Dismantle L2 ship?" in result["asked"]
     after = result["after_dismantle"]
     assert after["undo"] == "Undo: Bob uses Ann's Dismantle L2 ship and puts 3 GEMs on it"
-    assert after["players"]["Bob"]["counters"] == "3 GEMs  6 food  2 water  10 metal"
     assert after["players"]["Ann"]["counters"].startswith("15 GEMs")  # 13 + the fee typed: 2
+    kinds = result["transport_removed"]["buttons"]
+    assert sorted(kinds) == ["action:done", "alien:brown:None", "alien:gold:None",
+                             "alien:pink:None", "alien:teal:None", "group:buy", "group:trade"]
+    assert result["transport_in_view"]
+    assert len(result["transport_pay"]["buttons"]) == 7  # 6 pairs to pay with, Done
+    assert result["transport_pay"]["buttons"]["trade:metal+metal:food"] == \
+        "pay metal and metal for 1 food"
+    assert sorted(result["transport_buy"]["buttons"]) == ["action:done", "buy:food",
+                                                          "buy:metal", "buy:water"]
     transport = result["transport"]
-    assert transport["question"] == "Cat uses Bob's Transport L2: transactions (1 of 5)"
+    assert transport["question"] == "Bob uses Transport L1: transactions (1 of 2)"
     assert transport["lines"] == "trades metal and metal for 1 water"
-    assert "Cat pays Bob the owner's fee" in result["transport_preview"]["lines"]
-    [refused] = result["refused"]
-    assert refused["lines"] == "“using Bob's Transport L2 ship costs 3 GEMs; Cat has 1 GEM”"
-    assert result["prompts"][0]["question"] == \
-        "Bob (blue): Transport Diplomacy bonus - choose one"
-    table = result["table"]
-    assert table["players"]["Cat"]["counters"] == "-4 GEMs  0 food  1 water  6 metal"
-    for kind in ("construction", "dismantle", "transport", "refused", "preview"):
+    assert result["transport_preview"]["lines"].splitlines()[:2] == [
+        "Bob puts 2 GEMs on Transport L1", "trades metal and metal for 1 water"]
+    assert result["refused"] == "using Bob's Transport L2 ship costs 5 GEMs; Cat has 1 GEM"
+    for kind in ("construction", "dismantle", "transport", "transport-pay",
+                 "transport-refused", "preview"):
         assert (SHOTS / f"action-{kind}-800x480.png").stat().st_size > 10_000
 
 
 def test_expedition_then_a_neutral_ship_and_the_bonus_prompts(run_ui_driver):
-    """Seven dice tapped in, four kept, Recruit dim with the engine's reason, a Human observed,
-    Bob's Expedition bonus; Cat dismantles with the neutral ship (values on the keypad)."""
+    """Seven dice tapped in (the 7th reads them: no "These 7 dice" to tap), three kept, Keep
+    these in the bar, the Human observed without asking (Recruit is refused: no quarter free),
+    Bob's Expedition bonus; Cat dismantles with the neutral ship, each value asked as soon as
+    the ship or the target needing it is chosen; nothing the flow needs below the fold."""
     result = run_ui_driver(SCRIPT, "expedition-and-neutral", shots=SHOTS, args=("--demo",))
     assert result["dice"]["question"] == "Bob uses Terran Expedition L3: Roll 7 · keep 5"
-    assert result["dice"]["buttons"]["die:human"] == "human: 3"
+    assert result["dice"]["buttons"]["die:human"] == "human: 2"
     assert result["kept"]["buttons"]["keep:food"] == "keep food: 2 of 2"
-    assert result["kept_panel_at_top"]  # "These 7 dice" was scrolled to; the next panel is not
-    assert "no living quarters free for a Human" in result["recruit"]
+    assert "keep-less:food" not in result["kept"]["buttons"]  # tapped again: none kept
+    assert result["kept_panel_at_top"] and result["needed_in_view"]
     assert result["expedition"]["lines"].splitlines()[1:3] == [
-        "gains 2 food and 1 metal", "Human 1: Observe: 1 point"]
+        "gains 2 food", "Human 1: Observe: 1 point"]
+    assert "?" not in result["expedition"]["lines"]
     assert result["prompts"][0]["question"] == \
         "Bob (blue): Expedition Diplomacy bonus - choose one"
     bob = result["after_expedition"]["players"]["Bob"]
-    assert (bob["counters"], bob["points"]) == ("5 GEMs  8 food  2 water  4 metal", "5 points")
+    assert (bob["counters"], bob["points"]) == ("5 GEMs  8 food  2 water  3 metal", "5 points")
     assert result["neutral_targets"]["question"] == \
         "Cat uses the neutral Dismantle: which ship is dismantled?"
-    assert result["asked"][0] == "What is the cost to use (GEMs) of the neutral-dismantle ship?"
+    assert result["asked"][0] == "What is the cost to use (GEMs) of the neutral Dismantle ship?"
+    assert result["neutral"]["lines"].splitlines() == [
+        "Cat puts 2 GEMs on the neutral Dismantle", "dismantles Farm L2: 4 metal"]
     table = result["table"]
     assert table["undo"] == ("Undo: Cat uses the neutral Dismantle ship and puts 2 GEMs on "
                              "it")
     assert table["players"]["Cat"]["counters"] == "-1 GEMs  0 food  0 water  12 metal"
-    for kind in ("expedition", "expedition-human", "neutral"):
+    for kind in ("expedition", "expedition-kept", "neutral", "refused"):
         assert (SHOTS / f"action-{kind}-800x480.png").stat().st_size > 10_000

@@ -4,20 +4,22 @@ player, ends in a preview whose command the engine accepts."""
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parents[2] / "rules"))
 
+from companion.rules import diplomacy
 from companion.rules.commands import attempt
 from companion.ui.play.action_model import ActionModel, prompt_panel
-from companion.ui.play.flows.choices import Panel
-from companion.ui.play.flows.prompts import bonus_prompts
+from companion.ui.play.flows.choices import Choice, Panel
+from companion.ui.play.flows.prompts import BonusPrompt, bonus_prompts
 from companion.ui.play.flows.ships import ship_flow
 from companion.ui.shell.session import GameSession
 
 
 def model_for(table, ship_id: str) -> ActionModel:
-    return ActionModel(ship_flow(table.state, table.catalogue, ship_id))
+    return ActionModel(partial(ship_flow, table.state, table.catalogue, ship_id))
 
 
 def press(model: ActionModel, tag: str) -> Panel:
@@ -43,7 +45,7 @@ def test_construction_sectors_then_preview(table):
     assert not tile.allowed and "needs its Level-1 Sector" in tile.reason
     assert "needs its Level-1 Sector" in model.press(tile.act)
     panel = press(model, "sector:101")
-    assert panel.lines[:2] == ["Ann puts 2 GEMs on Ann:L1-construction (Construction)",
+    assert panel.lines[:2] == ["Ann puts 2 GEMs on Construction L1",
                                "builds Sector 101 (teal wing, Level 1) for 3 metal"]
     confirm(table, model)
 
@@ -53,6 +55,13 @@ def test_transport_running_list_with_remove_then_an_ability_choice(table):
     table.set("Ann", gems=20, food=3, water=3)
     model = model_for(table, "Ann:L1-transport")
     assert not next(b for b in model.panel().buttons if b.tag == "action:done").allowed
+    kinds = model.panel().buttons  # what kind first: 5 Aliens, Trade…, Buy…, Done
+    assert [b.tag.split(":")[:2] for b in kinds] == [
+        ["alien", "teal"], ["alien", "pink"], ["alien", "brown"], ["alien", "gold"],
+        ["group", "trade"], ["group", "buy"], ["action", "done"]]
+    panel = press(model, "group:buy")
+    assert [b.tag for b in panel.buttons] == ["buy:food", "buy:water", "buy:metal",
+                                              "action:done"]
     panel = press(model, "buy:water")
     assert panel.title.endswith("transactions (1 of 3)")
     assert panel.lines == ["pays 3 GEMs for 1 water"]
@@ -75,10 +84,13 @@ def test_expedition_dice_kept_and_a_human_recruited(table):
     panel = model.panel()
     assert panel.title.endswith("Roll 6 · keep 4")
     assert not next(b for b in panel.buttons if b.tag == "action:dice").allowed
-    for face in ("food", "food", "human", "human", "water", "water", "water"):
+    for face in ("food", "food", "human", "human", "water", "metal"):
         press(model, f"die:{face}")
-    press(model, "die-less:water")
-    panel = press(model, "action:dice")
+    panel = model.panel()  # the 6th die tapped in: they are the dice rolled
+    assert panel.lines == ["Rolled: food, food, human, human, water, metal"]
+    model.back()  # the last tap taken back: 5 dice entered
+    assert model.panel().buttons[0].label == "food: 2"
+    panel = press(model, "die:water")
     assert panel.lines == ["Rolled: food, food, human, human, water, water"]
     assert "action:reroll" not in [b.tag for b in panel.buttons]
     press(model, "keep:food")
@@ -104,9 +116,11 @@ def test_dismantle_diplomacy_and_farm(table):
     table.run({"cmd": "income", "player": "Bob", "override": "test"})
     table.end_turn()
     model = model_for(table, "Ann:L1-diplomacy")
-    panel = press(model, "track:construction")
-    assert next(b for b in panel.buttons if b.tag == "track:construction").on
-    press(model, "action:done")
+    panel = press(model, "track:construction")  # its one track: Done is implied
+    assert panel.title == "Ann uses Diplomacy L1: confirm?"
+    model.back()  # taken back: the tracks again, none chosen
+    assert not next(b for b in model.panel().buttons if b.tag == "track:construction").on
+    press(model, "track:construction")
     confirm(table, model)
     table.end_turn()
     table.run({"cmd": "income", "player": "Bob", "override": "test"})
@@ -128,3 +142,20 @@ def test_the_demo_waits_on_bobs_diplomacy_bonus(tmp_path: Path) -> None:
             "cmd": "diplomacy_bonus", "player": "Bob", "levels": [1]}
     finally:
         demo.close()
+
+
+def test_a_top_level_bonus_shows_the_pairs_first_the_single_bonuses_behind_one_button():
+    """"The top two spaces of each track allow a choice of 2 different bonuses from the first
+    four spaces of that track (they cannot be the same bonus)." Ten choices: the six pairs
+    first with "One bonus only…" (at most 8 answers on a panel), which opens the four single
+    ones; each answer keeps its index in the engine's list (its tag)."""
+    picks = diplomacy.options([0, 1, 2, 3, 4])
+    prompt = BonusPrompt("Ann", "dismantle", [Choice(levels, "+".join(map(str, levels)))
+                                              for levels in picks])
+    panel = prompt_panel(prompt, "red")
+    assert [b.label for b in panel.buttons] == ["0+1", "0+2", "0+3", "1+2", "1+3", "2+3",
+                                                "One bonus only…"]
+    assert panel.buttons[0].tag == f"bonus:{picks.index([0, 1])}"
+    singles = prompt_panel(prompt, "red", "one")
+    assert [b.label for b in singles.buttons] == ["0", "1", "2", "3"]
+    assert [b.act for b in singles.buttons] == [("bonus", [level]) for level in range(4)]

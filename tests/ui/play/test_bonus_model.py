@@ -5,6 +5,7 @@ ends in a command the engine accepts, with the bonus done on the table."""
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parents[2] / "rules"))
@@ -51,16 +52,16 @@ def confirm(table: Table, model: ActionModel) -> list[str]:
 
 def test_a3_rolls_three_dice_keeps_two_after_a_transport(table_catalogue):
     table = scene(table_catalogue, "A-3", [(101, [])])
-    model = ActionModel(ship_flow(table.state, table.catalogue, "Ann:L1-transport"))
-    panel = press(model, "buy:water", "action:done")
+    model = ActionModel(partial(ship_flow, table.state, table.catalogue, "Ann:L1-transport"))
+    panel = press(model, "group:buy", "buy:water", "action:done")
     assert panel.title == "Ann uses Transport L1: use A-3?"
     panel = press(model, "ability:yes")
     assert panel.title == "Ann uses Transport L1: A-3: Roll 3 · keep 2"
     assert "roll 3 Expedition dice and keep 2" in panel.lines[0]
-    panel = press(model, "die:food", "die:human", "die:metal", "action:dice",
-                  "keep:food", "keep:human")
+    panel = press(model, "die:food", "die:human", "die:metal",  # the 3rd die: read at once
+                  "keep:food")
     assert "keep:metal" in [b.tag for b in panel.buttons]
-    panel = press(model, "action:kept")
+    panel = press(model, "keep:human")  # 2 kept, the capacity: "Keep these" implied
     assert panel.title == "Ann uses Transport L1: A-3: Human 1: observe or recruit?"
     press(model, "human:observe:None")
     lines = confirm(table, model)
@@ -71,16 +72,17 @@ def test_a3_rolls_three_dice_keeps_two_after_a_transport(table_catalogue):
 
 def test_a3_makes_one_transaction_after_an_expedition(table_catalogue):
     table = scene(table_catalogue, "A-3")
-    model = ActionModel(ship_flow(table.state, table.catalogue, "Ann:L1-expedition"))
-    press(model, *["die:water"] * 6, "action:dice", "keep:water", "action:kept")
+    model = ActionModel(partial(ship_flow, table.state, table.catalogue, "Ann:L1-expedition"))
+    press(model, *["die:water"] * 6, "keep:water", "action:kept")
     panel = press(model, "ability:yes")
     assert panel.title == "Ann uses Terran Expedition L1: A-3: transactions (0 of 1)"
     done = next(b for b in panel.buttons if b.tag == "action:done")
     assert not done.allowed and done.reason == "add a transaction"
-    panel = press(model, "buy:metal")
-    assert model.press(next(b for b in panel.buttons if b.tag == "buy:food").act) == (
-        "A-3 makes at most 1 transactions")
-    press(model, "action:done")
+    panel = press(model, "group:buy", "buy:metal")  # its one transaction: Done is implied
+    assert panel.title.endswith("confirm?")
+    model.back()  # Back takes it back: the buying again
+    assert [b.tag for b in model.panel().buttons][:3] == ["buy:food", "buy:water", "buy:metal"]
+    press(model, "buy:metal")
     lines = confirm(table, model)
     assert "A-3: pays 3 GEMs for 1 metal" in lines
     assert table.player("Ann")["metal"] == RICH["metal"] + 1
@@ -91,10 +93,10 @@ def test_321s_dice_see_sector_321_built_its_human_goes_there(table_catalogue):
     rest of the station full, the recruited Human may still go into 321 itself."""
     table = scene(table_catalogue, "B-5", [(121, ["pink", "pink"]),
                                            (221, ["pink", "pink", "pink"])])
-    model = ActionModel(ship_flow(table.state, table.catalogue, "Ann:L3-construction"))
+    model = ActionModel(partial(ship_flow, table.state, table.catalogue, "Ann:L3-construction"))
     panel = press(model, "sector:321")
     assert panel.title == "Ann uses Construction L3: 321: Roll 7 · keep 5"
-    panel = press(model, *["die:human"] * 2, *["die:metal"] * 5, "action:dice",
+    panel = press(model, *["die:human"] * 2, *["die:metal"] * 5,
                   "keep:human", "keep:human", "keep:metal", "action:kept")
     assert panel.title == "Ann uses Construction L3: 321: Human 1: observe or recruit?"
     recruit = next(b for b in panel.buttons if b.tag.startswith("human:recruit"))
@@ -109,14 +111,14 @@ def test_301s_transaction_pays_with_the_food_and_water_just_kept(table_catalogue
     """301's transaction comes "after the Expedition action": what it kept pays the Alien."""
     table = scene(table_catalogue, "B-5", [(301, ["teal", "teal", "teal", "teal"]), (101, [])])
     table.set("Ann", food=0, water=0)
-    model = ActionModel(ship_flow(table.state, table.catalogue, "Ann:L1-expedition"))
-    press(model, "die:food", "die:water", *["die:metal"] * 4, "action:dice",
+    model = ActionModel(partial(ship_flow, table.state, table.catalogue, "Ann:L1-expedition"))
+    press(model, "die:food", "die:water", *["die:metal"] * 4,
           "keep:food", "keep:water", "action:kept")
     panel = press(model, "ability:yes")
     assert panel.title == "Ann uses Terran Expedition L1: 301: transactions (0 of 1)"
     teal = next(b for b in panel.buttons if b.tag == "alien:teal:101")
     assert teal.allowed, teal.reason
-    press(model, "alien:teal:101", "action:done")
+    press(model, "alien:teal:101")  # its one transaction made: Done is implied
     confirm(table, model)
     ann = table.player("Ann")
     assert (ann["food"], ann["water"]) == (0, 0)
@@ -125,23 +127,23 @@ def test_301s_transaction_pays_with_the_food_and_water_just_kept(table_catalogue
 
 def test_306_advances_a_track_for_free_and_117_pays_its_lobbying(table_catalogue):
     table = scene(table_catalogue, "B-5", [(306, ["teal", "teal", "teal", "teal"])])
-    model = ActionModel(ship_flow(table.state, table.catalogue, "Ann:L1-transport"))
-    panel = press(model, "buy:water", "action:done", "ability:yes")
+    model = ActionModel(partial(ship_flow, table.state, table.catalogue, "Ann:L1-transport"))
+    panel = press(model, "group:buy", "buy:water", "action:done", "ability:yes")
     assert panel.title == "Ann uses Transport L1: 306: lobby on which track (up to 1)?"
     free = next(b for b in panel.buttons if b.tag == "track:construction")
     assert free.label == "Construct: level 0 -> 1, free"
-    press(model, "track:construction", "action:done")
+    press(model, "track:construction")  # up to 1 track: Done is implied
     gems = table.player("Ann")["gems"]
     confirm(table, model)
     assert table.player("Ann")["diplomacy"]["construction"] == 1
     assert table.player("Ann")["gems"] == gems - 2 - 3  # the ship and the water: no lobbying
 
     table = scene(table_catalogue, "B-5", [(117, ["brown", "brown"])])
-    model = ActionModel(ship_flow(table.state, table.catalogue, "Ann:L1-diplomacy"))
-    panel = press(model, "track:transport", "action:done", "ability:yes")
+    model = ActionModel(partial(ship_flow, table.state, table.catalogue, "Ann:L1-diplomacy"))
+    panel = press(model, "track:transport", "ability:yes")
     assert next(b for b in panel.buttons if b.tag == "track:expedition").label == (
         "Expedition: level 0 -> 1, 1 GEM")
-    press(model, "track:expedition", "action:done")
+    press(model, "track:expedition")
     confirm(table, model)
     ann = table.player("Ann")
     assert (ann["diplomacy"]["transport"], ann["diplomacy"]["expedition"]) == (1, 1)
@@ -150,7 +152,7 @@ def test_306_advances_a_track_for_free_and_117_pays_its_lobbying(table_catalogue
 def test_326_takes_a_free_level1_sector_from_the_display(table_catalogue):
     table = scene(table_catalogue, "B-5", [(121, []), (221, [])])
     table.state["display"].append(326)
-    model = ActionModel(ship_flow(table.state, table.catalogue, "Ann:L3-construction"))
+    model = ActionModel(partial(ship_flow, table.state, table.catalogue, "Ann:L3-construction"))
     panel = press(model, "sector:326")
     assert panel.title == "Ann uses Construction L3: 326: which free Sector?"
     pink = next(b for b in panel.buttons if b.tag == "pick:122")
@@ -179,7 +181,8 @@ def test_b5_transaction_at_income_is_judged_after_the_income(table_catalogue):
     assert card.kind == "entry"
     panel = bonus.panel("Income")
     assert panel.title == "Income: B-5: transactions (0 of 1)"
-    buy = next(b for b in panel.buttons if b.tag == "buy:metal")
+    assert bonus.press(next(b for b in panel.buttons if b.tag == "group:buy").act) == ""
+    buy = next(b for b in bonus.panel("Income").buttons if b.tag == "buy:metal")
     assert buy.allowed  # 0 GEMs now, but the income pays before the transaction
     assert bonus.press(buy.act) == "" and bonus.press(("finish",)) == ""
     assert bonus.panel("Income") is None and flow.abilities.questions() == []
@@ -233,7 +236,7 @@ def test_automatic_diplomacy_bonuses_are_listed_for_the_table(table):
         table.run({"cmd": "use_ship", "player": name, "ship": f"{name}:L1-diplomacy",
                    "tracks": ["dismantle"]})
         table.end_turn()
-    model = ActionModel(ship_flow(table.state, table.catalogue, "Ann:L3-dismantle"))
+    model = ActionModel(partial(ship_flow, table.state, table.catalogue, "Ann:L3-dismantle"))
     press(model, "target:Ann:L1-transport")
     assert model.flow.automatic_bonuses() == [("Ann", "1 GEM"), ("Bob", "1 GEM")]
     confirm(table, model)

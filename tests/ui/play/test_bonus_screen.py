@@ -47,8 +47,9 @@ def test_sector_321s_dice_by_touch_the_human_recruited_into_321(run_ui_driver,
     assert before["active"] == "Cat"
     assert before["players"]["Cat"]["counters"] == "18 GEMs  6 food  2 water  8 metal"
     first = result["value_first"]
-    assert first["question"] == "Cat uses Construction L3: 321: a value first"
-    assert "Needed before: How much metal does Sector 321 cost?" in first["lines"]
+    # asked at once on its card, right after the Sector is chosen: the panel behind says so
+    assert first["question"] == "Cat uses Construction L3: a value from the tile"
+    assert first["lines"] == "How much metal does Sector 321 cost?"
     assert result["asked"] == [
         "How much metal does Sector 321 cost?",
         "How many living quarters does Sector 321 have?",
@@ -62,8 +63,8 @@ def test_sector_321s_dice_by_touch_the_human_recruited_into_321(run_ui_driver,
     assert human["question"] == "Cat uses Construction L3: 321: Human 1: observe or recruit?"
     assert human["buttons"] == {
         "human:observe:None": "Observe: 1 point",
-        "human:recruit:221": "Recruit: 1 metal, 1 food and 1 water to 221",
-        "human:recruit:321": "Recruit: 1 metal, 1 food and 1 water to 321"}
+        "human:recruit:221": "Recruit: 1 metal, 1 food and 1 water to Sector 221",
+        "human:recruit:321": "Recruit: 1 metal, 1 food and 1 water to Sector 321"}
     preview = result["preview"]["lines"].splitlines()
     assert "321: gains 2 metal, 1 food and 1 water" in preview
     assert "321: Human 1: Recruit: 1 metal, 1 food and 1 water to Sector 321" in preview
@@ -97,7 +98,8 @@ B5_VALUES = {"hubs/B-5/income_gems_per_ship": 1,
 def test_b5s_transaction_at_income_in_the_pop_up(run_ui_driver, tmp_path: Path) -> None:
     """B-5: "During income, you may perform 1 transport transaction." The 3-player draft
     example with Hub B-5 dealt to and kept by Cat (example values), to her second turn, her
-    GEMs corrected to 1: buying 1 water for 3 GEMs is offered, since the income pays first."""
+    GEMs corrected to 1: buying 1 water for 3 GEMs is offered, since the income pays first;
+    B-5's one transaction made, Done is implied."""
     commands = []
     for command in example():
         if command["cmd"] == "deal_hubs":
@@ -119,8 +121,10 @@ def test_b5s_transaction_at_income_in_the_pop_up(run_ui_driver, tmp_path: Path) 
     popup = result["popup"]
     assert popup["question"] == "Income: Cat: B-5: transactions (0 of 1)"
     assert popup["lines"].startswith("During income, you may perform 1 transport transaction")
+    # what kind first (the Aliens, Buy…), then what is bought; its one transaction made, the
+    # pop-up closes by itself
+    assert "group:buy" in popup["kinds"] and not any(t.startswith("buy:") for t in popup["kinds"])
     assert popup["buy"] == "buy 1 water for 3 GEMs"
-    assert result["entered"].endswith("pays 3 GEMs for 1 water")
     assert result["card"] == "pays 3 GEMs for 1 water"
     assert any("water" in line for line in result["preview"]), result["preview"]
     after = result["after"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import sys
 from collections.abc import Mapping
+from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -177,7 +178,7 @@ class ToyFarmFlow(GainFlow):
 def test_a_toy_ship_flow_asks_its_own_panel_through_the_action_model(table, monkeypatch):
     monkeypatch.setitem(FLOWS, "farm", ToyFarmFlow)
     table.set("Ann", gems=30)
-    model = ActionModel(ship_flow(table.state, table.catalogue, "Ann:L2-farm"))
+    model = ActionModel(partial(ship_flow, table.state, table.catalogue, "Ann:L2-farm"))
     panel = model.panel()
     assert panel.title == "Ann uses Farm L2: sure?"
     assert model.press(panel.buttons[0].act) == ""

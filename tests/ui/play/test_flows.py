@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from companion.rules.commands import CommandError, adjust, attempt, end_turn, un
 from companion.rules.game import Game
 from companion.rules.options import options
 from companion.rules.script import parse
+from companion.ui.play.action_model import ActionModel
 from companion.ui.play.flows.abilities import Abilities
 from companion.ui.play.flows.choices import FlowError
 from companion.ui.play.flows.dice import TappedDice
@@ -51,7 +53,7 @@ def test_construction_sector_tiles_preview_and_command(table):
     assert flow.questions() == ["which Sector"]
     flow.choose(101)
     assert flow.questions() == []
-    assert flow.preview()[:2] == ["Ann puts 2 GEMs on Ann:L1-construction (Construction)",
+    assert flow.preview()[:2] == ["Ann puts 2 GEMs on Construction L1",
                                   "builds Sector 101 (teal wing, Level 1) for 3 metal"]
     accepted(table, flow.command())
     ann = table.player("Ann")
@@ -69,7 +71,7 @@ def test_construction_with_another_players_ship_shows_the_fee(table):
     flow = flow_for(table, "Ann:L1-construction")
     assert flow.usable
     flow.choose(102)
-    assert flow.preview()[:3] == ["Bob puts 2 GEMs on Ann:L1-construction (Construction)",
+    assert flow.preview()[:3] == ["Bob puts 2 GEMs on Ann's Construction L1",
                                   "Bob pays Ann the owner's fee: 1 GEM",
                                   "builds Sector 102 (teal wing, Level 1) for 3 metal"]
     ann_gems = table.player("Ann")["gems"]
@@ -135,7 +137,9 @@ def test_expedition_dice_tapped_kept_and_a_human_observed(table):
     flow.keep("metal")
     with pytest.raises(FlowError, match="at most 4 dice"):
         flow.keep("water")
-    assert flow.questions() == ["Human 1: observe or recruit"]
+    # 4 kept, the capacity: they are the dice kept; Recruit is refused (no quarter free), so
+    # the Human is observed without asking
+    assert flow.kept_chosen and flow.humans == ["observe"] and flow.questions() == []
     with pytest.raises(FlowError, match="may reroll 0 time"):
         flow.reroll()
     flow.plan_human(0, "observe")
@@ -400,7 +404,21 @@ def test_a_missing_value_becomes_a_question_from_an_example_game():
         game.execute(earlier.command)
     flow = ship_flow(game.state, catalogue, "Ann:L3-expedition")
     assert flow.dice is None and flow.ship["cost"] is None
-    assert flow.preview()[0] == "Ann puts ? GEMs on Ann:L3-expedition (Terran Expedition)"
+    # asked before the preview: the ship's cost first, then the other values printed on it
+    key, question = flow.unknown()
+    assert question == "What is the cost to use (GEMs) of the Terran Expedition L3 ship?"
+    values = {}
+    while (unknown := flow.unknown()) is not None:
+        values[unknown[0]] = lines[line].command["catalogue"][unknown[0]]
+        flow = ship_flow(game.state, catalogue, "Ann:L3-expedition", values)
+    assert flow.dice == 7
+    assert flow.preview()[0] == f"Ann puts {values[key]} GEMs on Terran Expedition L3"
+    # on the action screen: the value's panel (its card opens at once), then the dice
+    model = ActionModel(partial(ship_flow, game.state, catalogue, "Ann:L3-expedition"))
+    assert model.panel().asks == (key, question)
+    for given_key, value in values.items():
+        model.give(given_key, value)
+    assert model.panel().title == "Ann uses Terran Expedition L3: Roll 7 · keep 5"
     flow.read(TappedDice({"human": 7}))
     flow.keep("human")
     flow.plan_human(0, "observe")
@@ -408,11 +426,31 @@ def test_a_missing_value_becomes_a_question_from_an_example_game():
     command, asked = flow.command(), []
     while (outcome := attempt(game, command)).step is None:
         assert outcome.refused is None, outcome.refused
-        asked.append(outcome.question)
+        asked.append(outcome.key)
         command = outcome.answer(given[outcome.key])
     assert sorted(outcome.command["catalogue"]) == sorted(given)
-    assert asked[0] == "What is the cost to use (GEMs) of the L3-expedition ship?"
+    assert set(values) <= set(given) and not set(values) & set(asked)
     assert game.state["players"][0]["points"] == 1
+
+
+def test_the_neutral_diplomacy_ships_tracks_are_asked_before_the_tracks_are_chosen():
+    """The neutral Diplomacy ship's card prints how many tracks it advances on: from an empty
+    overlay, its cost and then that number are asked before any track, and the tracks' panel
+    then says how many may be chosen."""
+    catalogue = load_catalogue()
+    game = Game(catalogue)
+    lines = list(parse(read_script(EXAMPLES / "two-players-first-game.jsonl")))
+    for line in lines[:next(i for i, line in enumerate(lines)
+                            if line.command["cmd"] == "use_ship")]:
+        game.execute(line.command)
+    model = ActionModel(partial(ship_flow, game.state, catalogue, "neutral:diplomacy"))
+    asked = []
+    while (panel := model.panel()).asks is not None:
+        key, _question = panel.asks
+        asked.append(key)
+        model.give(key, 1)
+    assert asked == ["ships/neutral-diplomacy/cost", "ships/neutral-diplomacy/tracks"]
+    assert panel.title == "Ann uses the neutral Diplomacy: lobby on which track (up to 1)?"
 
 
 def test_a_bonus_level_the_catalogue_lacks_is_offered_and_asked_when_chosen():
@@ -430,7 +468,7 @@ def test_a_bonus_level_the_catalogue_lacks_is_offered_and_asked_when_chosen():
     assert attempt(game, expedition).step is not None
     (prompt,) = bonus_prompts(game.state, catalogue)
     assert [c.label for c in prompt.choices] == ["1 GEM", "2 GEMs", "1 point",
-                                                  "level 3: ? (asked)"]
+                                                  "level 3 (asked when chosen)"]
     points = game.state["players"][1]["points"]
     outcome = attempt(game, prompt.command([3]))
     assert outcome.step is None and outcome.refused is None

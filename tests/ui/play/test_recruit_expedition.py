@@ -24,30 +24,33 @@ def test_an_expedition_recruits_a_human_to_the_sector_chosen(run_ui_driver,
     assert (cat["counters"], cat["points"]) == ("10 GEMs  6 food  2 water  2 metal", "0 points")
     # the rulebook's Level-1 Expedition ship: "costs 3 GEMs, rolls 6 and keeps 4"
     assert result["dice"]["question"] == "Cat uses Terran Expedition L1: Roll 6 · keep 4"
-    assert result["dice"]["buttons"]["die:food"] == "food: 2"
+    # read before the last die (a food) is tapped: the sixth reads them, nothing more to tap
+    assert result["dice"]["buttons"]["die:food"] == "food: 1"
     assert result["dice"]["buttons"]["die:human"] == "human: 2"
-    assert result["kept"]["buttons"]["keep:human"] == "keep human: 2 of 2"
+    # read before the last die kept (the 4th, the capacity: they are kept, nothing to tap)
+    assert result["kept"]["buttons"]["keep:human"] == "keep human: 1 of 2"
     # the first Human: observe, or recruit to either Sector with a free living quarter
     first = result["human_1"]
     assert first["question"] == "Cat uses Terran Expedition L1: Human 1: observe or recruit?"
     assert first["buttons"] == {
         "human:observe:None": "Observe: 1 point",
-        "human:recruit:221": "Recruit: 1 metal, 1 food and 1 water to 221",
-        "human:recruit:321": "Recruit: 1 metal, 1 food and 1 water to 321"}
+        "human:recruit:221": "Recruit: 1 metal, 1 food and 1 water to Sector 221",
+        "human:recruit:321": "Recruit: 1 metal, 1 food and 1 water to Sector 321"}
     assert result["human_2"]["question"].endswith("Human 2: observe or recruit?")
     # each die kept is one item ("faces: 2 food, 2 water, 1 metal, 1 Human"); Sector 321's
     # ability (an example value of that game) adds 1 food and 1 water to an Expedition
     assert result["preview"]["lines"].splitlines() == [
-        "Cat puts 3 GEMs on Cat:L1-expedition (Terran Expedition)",
+        "Cat puts 3 GEMs on Terran Expedition L1",
         "gains 1 food and 1 metal",
         "Human 1: Recruit: 1 metal, 1 food and 1 water to Sector 221",
         "Human 2: Observe: 1 point",
         "321: When using an Expedition ship, gain 1 food and 1 water.",
-        "Diplomacy bonus for Bob: 1 GEM or 2 GEMs or 1 point or level 3: ? (their choice)"]
+        "Diplomacy bonus for Bob: 1 GEM or 2 GEMs or 1 point or level 3 (asked when chosen) "
+        "(their choice)"]
     assert result["asked"] == []  # every value was known (the example's)
     [prompt] = result["prompts"]
     assert prompt["question"] == "Bob (blue): Expedition Diplomacy bonus - choose one"
-    assert prompt["choices"] == ["1 GEM", "1 point", "2 GEMs", "level 3: ? (asked)"]
+    assert prompt["choices"] == ["1 GEM", "1 point", "2 GEMs", "level 3 (asked when chosen)"]
     # the table: 10 - 3 GEMs; food 6 + 1 (die) + 1 (321) - 1 (recruit); water 2 + 1 - 1;
     # metal 2 + 1 - 1; the observed Human's point; one Human fewer on Terra
     after = result["after"]
@@ -88,10 +91,11 @@ def test_a_bonus_level_the_catalogue_lacks_is_asked_when_chosen(run_ui_driver,
     # panel before it was scrolled to (Kivy's overscroll left an 80 px gap)
     assert 0 <= result["gap_above_answers"] <= 20
     assert result["preview"]["lines"].splitlines()[-1] == (
-        "Diplomacy bonus for Bob: 1 GEM or 2 GEMs or 1 point or level 3: ? (their choice)")
+        "Diplomacy bonus for Bob: 1 GEM or 2 GEMs or 1 point or level 3 (asked when chosen) "
+        "(their choice)")
     prompt = result["prompt"]
     assert prompt["question"] == "Bob (blue): Expedition Diplomacy bonus - choose one"
-    assert prompt["buttons"]["bonus:3"] == "level 3: ? (asked)"
+    assert prompt["buttons"]["bonus:3"] == "level 3 (asked when chosen)"
     # the Undo box shows the whole step's name, not "... and puts 3"
     assert prompt["undo"] == (
         "Undo: Cat uses Cat's Terran Expedition L1 ship and puts 3 GEMs on it")

@@ -14,6 +14,7 @@ from companion.rules.ledger import describe
 from companion.rules.option_types import AbilityNeed, Asked, BonusOffer, Place
 from companion.rules.options import bonus_offer
 from companion.rules.state import State
+from companion.ui.kit.wording import word, words
 from companion.ui.play.flows.choices import Entry, FlowError, place_text
 from companion.ui.play.flows.parts import bonus_entry
 
@@ -115,7 +116,7 @@ class Abilities:
         need = self._need(source)
         if value not in need.get("choice", []):
             raise FlowError(_("{source}: {value} is not one of {choices}").format(
-                source=source, value=repr(value), choices=need.get("choice", [])))
+                source=source, value=word(value), choices=words(need.get("choice", []))))
         picked = self.choices.setdefault(source, [])
         if len(picked) >= need.get("times", 1):
             picked.clear()
@@ -126,7 +127,7 @@ class Abilities:
         places = self.places(source)
         if where not in places:
             raise FlowError(_("{source}: the free quarters are in {places}").format(
-                source=source, places=places))
+                source=source, places=", ".join(map(place_text, places))))
         self.where[source] = where
 
     def give_bonus(self, source: str, detail: Any) -> None:
@@ -176,7 +177,7 @@ class Abilities:
         """The resource paid for an "any resource" cost."""
         if resource not in self._need(source).get("pay", []):
             raise FlowError(_("{source} is paid with one of {resources}").format(
-                source=source, resources=self._need(source).get("pay", [])))
+                source=source, resources=words(self._need(source).get("pay", []))))
         self.choices[f"{source}:pay"] = [resource]
 
     def fields(self) -> dict:
@@ -217,8 +218,9 @@ class Abilities:
 
 
 def bonus_label(levels: list[int], gives: list[dict] | None) -> str:
-    """'2 GEMs', '1 point + 1 metal' (two levels), or 'level 3: ?' when the catalogue lacks
-    what a level gives (asked when it is chosen)."""
+    """'2 GEMs', '1 point + 1 metal' (two levels), or 'level 3 (asked when chosen)' when the
+    catalogue lacks what the board prints for a level."""
     if gives is None:
-        return _("level {levels}: ?").format(levels="+".join(map(str, levels)))
+        return _("level {levels} (asked when chosen)").format(
+            levels=" + ".join(map(str, levels)))
     return " + ".join(describe(amounts) for amounts in gives)

@@ -38,13 +38,17 @@ def turn_player(found: TableOptions) -> str:
 
 
 def amounts_text(amounts: Mapping[str, int] | None) -> str:
-    return "?" if amounts is None else describe(amounts)
+    """'1 metal, 1 food', or that it is asked when chosen (before the preview) when the
+    catalogue lacks it."""
+    return _("asked when chosen") if amounts is None else describe(amounts)
 
 
 def count_text(counter: str, n: int | None) -> str:
-    """'3 metal', or '? metal' for a value the catalogue lacks (asked on confirming)."""
+    """'3 metal', or 'metal (asked when chosen)' for a value the catalogue lacks: it is asked
+    once chosen, before the preview, so a preview never shows it unknown."""
     if n is None:
-        return {"gems": _("? GEMs"), "points": _("? points")}.get(counter) or f"? {word(counter)}"
+        name = {"gems": _("GEMs"), "points": _("points")}.get(counter) or word(counter)
+        return _("{counter} (asked when chosen)").format(counter=name)
     return describe({counter: n})
 
 
@@ -56,7 +60,7 @@ def choose_among(choices: Sequence[Choice], value: Any) -> Choice:
                 raise FlowError(choice.reason or _("{choice} cannot be taken now").format(
                     choice=choice.label))
             return choice
-    raise FlowError(_("{value} is not on offer").format(value=repr(value)))
+    raise FlowError(_("that is not on offer now"))
 
 
 def place_text(where: Any) -> str:
@@ -75,6 +79,7 @@ class Button:
     reason: str = ""
     on: bool = False
     color: str = ""  # a player's colour: the button is theirs
+    forward: bool = False  # the panel's way on (Confirm, Done): in the bar, never moving
 
 
 @dataclass(frozen=True)
@@ -87,12 +92,40 @@ class Panel:
     lines: list[str] = field(default_factory=list)
     cols: int = 1
     reads: Any = None  # dice being entered (flows.dice.Dice): a camera may read them
+    asks: tuple[str, str] | None = None  # a value the tile prints (key, question), asked now
 
 
 def choice_buttons(kind: str, choices: Sequence[Choice]) -> list[Button]:
     """A flow's Choices as buttons (a disallowed one says why when pressed)."""
     return [Button(f"{kind}:{value_tag(c.value)}", c.label, (kind, c.value), c.allowed,
                    c.reason or "") for c in choices]
+
+
+MOST_CHOICES = 8  # the most answers a panel shows; more are grouped (UI.md: "at most ~8")
+
+
+def paged(buttons: Sequence[Button], page: int) -> list[Button]:
+    """At most MOST_CHOICES answers: the ones allowed now first, the rest behind "More…" (its
+    act ("page", the next page); the last page's goes back to the first)."""
+    ordered = [b for b in buttons if b.allowed] + [b for b in buttons if not b.allowed]
+    if len(ordered) <= MOST_CHOICES:
+        return ordered
+    size = MOST_CHOICES - 1
+    pages = [ordered[i:i + size] for i in range(0, len(ordered), size)]
+    page %= len(pages)
+    return [*pages[page], Button("action:more", _("More… ({page} of {pages})").format(
+        page=page + 1, pages=len(pages)), ("page", page + 1))]
+
+
+class Pages:
+    """A long list of choices shown page by page (`paged`): the page shown, and "More…"'s act
+    ("page", n) turning it."""
+
+    page = 0
+
+    def turn_page(self, page: int) -> None:
+        """Show page `page` of a long list of choices ("More…")."""
+        self.page = page
 
 
 def value_tag(value: Any) -> str:
@@ -161,9 +194,9 @@ class Entry(Answers):
 
     def answer(self, value: Any) -> None:
         """A one-tap entry's answer (again: it replaces the one before)."""
-        raise FlowError(_("{value} is not on offer").format(value=repr(value)))
+        raise FlowError(_("that is not on offer now"))
 
 
 def done_button(finish: tuple, ready: bool, why: str) -> Button:
     """Done (its act `finish`): pressed before anything is entered, it says `why`."""
-    return Button("action:done", _("Done"), finish, ready, why)
+    return Button("action:done", _("Done"), finish, ready, why, forward=True)

@@ -90,15 +90,18 @@ class Dice(Entry):
         return cls(offer)
 
     def tap(self, face: str, step: int = 1) -> None:
-        """One more (step=-1: one fewer) die rolled showing `face`."""
+        """One more (step=-1: one fewer) die rolled showing `face`; the last die rolled tapped
+        in, they are the dice rolled ("These N dice" implied; Back takes the tap back)."""
         self.tapped.tap(face, step)
+        if step > 0 and len(self.tapped.faces) == self.dice:
+            self.read_taps()
 
     def read(self, reading: DiceReading) -> None:
         """The dice rolled (taps or camera); what was kept is chosen again."""
         unknown = [f for f in reading.faces if f not in self.faces]
         if unknown:
             raise FlowError(_("a die shows {faces}, not {face}").format(
-                faces=words(self.faces), face=repr(unknown[0])))
+                faces=words(self.faces), face=word(unknown[0])))
         self.reading, self.kept, self.humans, self.human_to = reading, Counter(), [], {}
         self.kept_chosen = False
 
@@ -125,7 +128,8 @@ class Dice(Entry):
         self.tapped, self.kept_chosen = TappedDice(), False
 
     def keep(self, face: str, step: int = 1) -> None:
-        """Keep one more (step=-1: one fewer) die showing `face`, up to the capacity."""
+        """Keep one more (step < 0: fewer) die showing `face`, up to the capacity; at the
+        capacity they are the dice kept ("Keep these" implied; Back takes the tap back)."""
         rolled = Counter(self.reading.faces if self.reading else [])
         count = self.kept[face] + step
         if count < 0 or count > rolled[face]:
@@ -137,12 +141,18 @@ class Dice(Entry):
         self.kept[face] = count
         self.humans = (self.humans + [None] * count)[:self.kept["human"]]
         self.human_to = {i: p for i, p in self.human_to.items() if i < self.kept["human"]}
+        if step > 0 and self.kept.total() == self.capacity:
+            self.choose_kept()
 
     def choose_kept(self) -> None:
-        """The dice kept are chosen: each Human kept is asked next."""
+        """The dice kept are chosen: each Human kept is asked next - unless the engine allows
+        only one answer (Recruit refused: each is observed)."""
         if not self.kept.total():
             raise FlowError(_("keep at least one die"))
         self.kept_chosen = True
+        allowed = [c.value for c in self.human_choices if c.allowed]
+        if allowed == ["observe"]:
+            self.humans = ["observe"] * len(self.humans)
 
     def plan_human(self, index: int, plan: str, where: Any = None) -> None:
         """Human `index` kept: "observe" or "recruit" (to `where` when there is a choice)."""
@@ -150,7 +160,7 @@ class Dice(Entry):
         places = self.human_offer["where"]
         if plan == "recruit" and len(places) > 1 and where not in places:
             raise FlowError(_("where does the Human go? ({places})").format(
-                places=", ".join(map(str, places))))
+                places=", ".join(map(place_text, places))))
         self.humans[index] = plan
         self.human_to.pop(index, None)
         if plan == "recruit" and len(places) > 1:
@@ -208,19 +218,22 @@ class Dice(Entry):
                 "action:dice", _("These {count} dice").format(count=entered), ("read",),
                 entered == self.dice,
                 _("enter the {dice} dice rolled ({entered} entered)").format(dice=self.dice,
-                                                                             entered=entered))],
+                                                                             entered=entered),
+                forward=True)],
                 [_("Tap a face once per die showing it.")], cols=2, reads=self)
         if not self.kept_chosen:
             rolled = Counter(self.reading.faces)
-            buttons = [b for face in self.faces if rolled[face] for b in (
-                Button(f"keep:{face}", _("keep {face}: {kept} of {rolled}").format(
+            # tapped again once all of a face are kept, it keeps none of them
+            buttons = [Button(f"keep:{face}", _("keep {face}: {kept} of {rolled}").format(
                     face=word(face), kept=self.kept[face], rolled=rolled[face]),
-                       ("keep", face, 1), on=bool(self.kept[face])),
-                Button(f"keep-less:{face}", f"{word(face)} −1", ("keep", face, -1)))]
+                    ("keep", face, 1 if self.kept[face] < rolled[face] else -self.kept[face]),
+                    on=bool(self.kept[face]))
+                for face in self.faces if rolled[face]]
             if self.rerolls < self.rerolls_allowed:
                 buttons.append(Button("action:reroll", _("Reroll"), ("reroll",)))
             buttons.append(Button("action:kept", _("Keep these"), ("kept",),
-                                  bool(self.kept.total()), _("keep at least one die")))
+                                  bool(self.kept.total()), _("keep at least one die"),
+                                  forward=True))
             return Panel(_("{title}: {roll} · which dice are kept?").format(title=title,
                                                                              roll=roll),
                          buttons, [_("Rolled: {faces}").format(faces=words(self.reading.faces))],
@@ -238,7 +251,7 @@ class Dice(Entry):
         for choice in self.human_choices:
             targets = places if choice.value == "recruit" and len(places) > 1 else [None]
             for where in targets:
-                to = "" if where is None else _(" to {place}").format(place=where)
+                to = "" if where is None else _(" to {place}").format(place=place_text(where))
                 found.append(Button(f"human:{choice.value}:{where}", choice.label + to,
                                     ("human", index, choice.value, where), choice.allowed,
                                     choice.reason or ""))

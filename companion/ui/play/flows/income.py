@@ -14,7 +14,7 @@ from companion.rules.options import options
 from companion.rules.state import State
 from companion.ui.kit.wording import word
 from companion.ui.play.flows.abilities import Abilities, BonusOffers, Judge, judge
-from companion.ui.play.flows.choices import FlowError, turn_player
+from companion.ui.play.flows.choices import FlowError, place_text, turn_player
 
 
 class IncomeFlow:
@@ -58,11 +58,12 @@ class IncomeFlow:
             if (resident["from"], resident["slot"]) == (source, slot):
                 if to not in resident["to"]:
                     raise FlowError(_("the {species} can go to {places}").format(
-                        species=word(resident["species"]), places=resident["to"]))
+                        species=word(resident["species"]),
+                        places=", ".join(map(place_text, resident["to"]))))
                 self.moves.append({"from": source, "slot": slot, "to": to})
                 return
         raise FlowError(_("no resident in {source} quarter {quarter}").format(
-            source=source, quarter=slot + 1))
+            source=place_text(source), quarter=slot + 1))
 
     def gain_human_first(self) -> None:
         """Hub A-8: gain a Human, then take income."""

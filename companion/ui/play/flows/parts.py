@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from companion.i18n import _
+from companion.rules.ledger import describe
 from companion.rules.option_types import (
     AbilityNeed,
     BonusOffer,
@@ -25,12 +26,14 @@ from companion.ui.play.flows.choices import (
     Choice,
     Entry,
     FlowError,
+    Pages,
     Panel,
     amounts_text,
     choice_buttons,
     choose_among,
     count_text,
     done_button,
+    paged,
     place_text,
 )
 from companion.ui.play.flows.dice import Dice
@@ -41,7 +44,8 @@ class Transactions(Entry):
     Transport ship's, or a bonus action's (B-5, 206, 218, 301, A-3)."""
 
     ACTS: ClassVar[Mapping[str, str]] = {"alien": "add_resident", "trade": "add_trade",
-                                         "buy": "add_buy", "remove": "remove"}
+                                         "buy": "add_buy", "remove": "remove",
+                                         "group": "open"}
 
     def __init__(self, offer: TransactionsOffer, limit: int | None, name: str) -> None:
         self.offer, self.limit, self.name = offer, limit, name
@@ -55,6 +59,7 @@ class Transactions(Entry):
         self.trades = [Choice(pair, _("pay {one} and {other}").format(
                                   one=word(pair[0]), other=word(pair[1])))
                        for pair in offer["trade"]["pay"]]
+        self.group: tuple[str, ...] = ()  # the group of transactions shown (open)
         self.buy = Choice("buy", _("buy 1 resource for {gems} GEMs").format(
                               gems=offer["buy"]["gems"]),
                           offer["buy"]["allowed"], offer["buy"]["reason"])
@@ -74,7 +79,7 @@ class Transactions(Entry):
             where = places[0]
         if where not in places:
             raise FlowError(_("where does the {color} Alien go? ({places})").format(
-                color=word(color), places=", ".join(map(str, places))))
+                color=word(color), places=", ".join(map(place_text, places))))
         self._add({**({"type": "gold"} if color == "gold" else {"type": "alien", "color": color}),
                    "where": where})
 
@@ -82,24 +87,26 @@ class Transactions(Entry):
         pair = choose_among(self.trades, sorted(pay, key=("food", "water", "metal").index)).value
         if gain not in self.offer["trade"]["gain"]:
             raise FlowError(_("a trade gains one of {resources}").format(
-                resources=self.offer["trade"]["gain"]))
+                resources=words(self.offer["trade"]["gain"])))
         self._add({"type": "trade", "pay": list(pair), "gain": gain})
 
     def add_buy(self, gain: str) -> None:
         choose_among([self.buy], "buy")
         if gain not in self.offer["buy"]["gain"]:
             raise FlowError(_("buy one of {resources}").format(
-                resources=self.offer["buy"]["gain"]))
+                resources=words(self.offer["buy"]["gain"])))
         self._add({"type": "buy", "gain": gain})
 
     def remove(self, index: int) -> None:
         del self.items[index]
+        self.group = ()
 
     def _add(self, item: dict) -> None:
         if self.limit is not None and len(self.items) >= self.limit:
             raise FlowError(_("{ship} makes at most {limit} transactions").format(
                 ship=self.name, limit=self.limit))
         self.items.append(item)
+        self.group = ()
 
     def entry_lines(self) -> list[str]:
         return [transaction_line(item, self.residents, self.offer) for item in self.items]
@@ -108,38 +115,72 @@ class Transactions(Entry):
         """The bonus action's details: the transactions, in order."""
         return list(self.items)
 
-    def panel(self, title: str, finish: tuple) -> Panel:
-        """Aliens by colour (one button per free quarter when there is a choice), gold, the
-        trade pairs, buying; the transactions chosen so far, each with a remove button."""
+    def open(self, *group: str) -> None:
+        """Show a group of transactions: ("alien", colour) its quarters, ("trade",) what a
+        trade gains, ("trade", gain) what it pays, ("buy",) what is bought."""
+        self.group = group
+
+    def panel(self, title: str, finish: tuple) -> Panel | None:
+        """What kind first - the Aliens by colour, Trade…, Buy… - then, for a trade or a buy,
+        what is gained and paid, for an Alien with a choice its quarter; the transactions
+        chosen so far as lines (the last with a remove button), Done. None once the limit is
+        reached: nothing more can be added (Back takes the last one back)."""
+        if self.limit is not None and len(self.items) >= self.limit:
+            return None
+        question = (_("{title}: transactions") if self.limit is None
+                    else _("{title}: transactions ({made} of {limit})"))
+        chosen = self.entry_lines()
+        lines = chosen or [_("No transaction yet.")]
+        done = done_button(finish, bool(self.detail()), _("add a transaction"))
+        heading = question.format(title=title, made=len(self.items), limit=self.limit)
+        if self.group:
+            return Panel(heading, [*self.group_buttons(*self.group), done], lines, cols=2)
         buttons = []
         for choice in self.aliens:
             color = choice.value
             places: Sequence[Place | None] = self.residents[color]["where"] or [None]
-            for where in places:
-                to = _(" to {place}").format(place=where) if len(places) > 1 else ""
-                buttons.append(Button(f"alien:{color}:{where}",
-                                      f"({ALIEN_LETTERS[color]}) {choice.label}{to}",
-                                      ("alien", color, where), choice.allowed,
+            label = f"({ALIEN_LETTERS[color]}) {choice.label}"
+            if len(places) == 1:
+                buttons.append(Button(f"alien:{color}:{places[0]}", label,
+                                      ("alien", color, places[0]), choice.allowed,
                                       choice.reason or ""))
-        for pair in self.trades:
-            for gain in self.offer["trade"]["gain"]:
-                buttons.append(Button(f"trade:{'+'.join(pair.value)}:{gain}",
-                                      _("{pay} for 1 {gain}").format(pay=pair.label,
-                                                                     gain=word(gain)),
-                                      ("trade", pair.value, gain)))
-        for gain in self.offer["buy"]["gain"]:
-            buttons.append(Button(f"buy:{gain}", _("buy 1 {gain} for {gems} GEMs").format(
-                                      gain=word(gain), gems=self.offer["buy"]["gems"]),
-                                  ("buy", gain), self.buy.allowed, self.buy.reason or ""))
-        chosen = self.entry_lines()
-        buttons += [Button(f"remove:{i}", _("remove: {transaction}").format(transaction=line),
-                           ("remove", i))
-                    for i, line in enumerate(chosen)]
-        question = (_("{title}: transactions") if self.limit is None
-                    else _("{title}: transactions ({made} of {limit})"))
-        done = done_button(finish, bool(self.detail()), _("add a transaction"))
-        return Panel(question.format(title=title, made=len(self.items), limit=self.limit),
-                     [*buttons, done], chosen or [_("No transaction yet.")], cols=2)
+            else:
+                buttons.append(Button(f"alien:{color}", f"{label} …", ("group", "alien", color),
+                                      choice.allowed, choice.reason or ""))
+        if self.trades:
+            buttons.append(Button("group:trade", _("Trade 2 resources for 1 …"),
+                                  ("group", "trade")))
+        buttons.append(Button("group:buy", _("Buy 1 resource for {gems} …").format(
+            gems=describe({"gems": self.offer["buy"]["gems"]})), ("group", "buy"),
+            self.buy.allowed, self.buy.reason or ""))
+        if chosen:
+            last = len(chosen) - 1
+            buttons.append(Button(f"remove:{last}", _("remove: {transaction}").format(
+                transaction=chosen[last]), ("remove", last)))
+        return Panel(heading, [*buttons, done], lines, cols=2)
+
+    def group_buttons(self, kind: str, *which: str) -> list[Button]:
+        """The buttons of a group the kinds panel opened (`open`)."""
+        if kind == "alien":
+            color = which[0]
+            return [Button(f"alien:{color}:{where}", _("{color} Alien to {place}").format(
+                        color=word(color), place=place_text(where)), ("alien", color, where))
+                    for where in self.residents[color]["where"]]
+        if kind == "trade" and not which:
+            return [Button(f"trade-for:{gain}", _("get {gain}").format(
+                gain=describe({gain: 1})), ("group", "trade", gain))
+                    for gain in self.offer["trade"]["gain"]]
+        if kind == "trade":
+            gain = which[0]
+            return [Button(f"trade:{'+'.join(pair.value)}:{gain}",
+                           _("pay {one} and {other} for {gain}").format(
+                               one=word(pair.value[0]), other=word(pair.value[1]),
+                               gain=describe({gain: 1})), ("trade", pair.value, gain))
+                    for pair in self.trades]
+        return [Button(f"buy:{gain}", _("buy {gain} for {gems}").format(
+                    gain=describe({gain: 1}), gems=describe({"gems": self.offer["buy"]["gems"]})),
+                       ("buy", gain), self.buy.allowed, self.buy.reason or "")
+                for gain in self.offer["buy"]["gain"]]
 
 
 def transaction_line(item: dict, residents: Mapping[str, ResidentOffer],
@@ -153,10 +194,11 @@ def transaction_line(item: dict, residents: Mapping[str, ResidentOffer],
         return _("pays {cost} for a {color} Alien to {place}").format(
             cost=cost, color=word(color), place=place_text(item["where"]))
     if kind == "trade":
-        return _("trades {one} and {other} for 1 {gain}").format(
-            one=word(item["pay"][0]), other=word(item["pay"][1]), gain=word(item["gain"]))
-    return _("pays {gems} GEMs for 1 {gain}").format(gems=offer["buy"]["gems"],
-                                                     gain=word(item["gain"]))
+        return _("trades {one} and {other} for {gain}").format(
+            one=word(item["pay"][0]), other=word(item["pay"][1]),
+            gain=describe({item["gain"]: 1}))
+    return _("pays {gems} for {gain}").format(gems=describe({"gems": offer["buy"]["gems"]}),
+                                              gain=describe({item["gain"]: 1}))
 
 
 class Tracks(Entry):
@@ -177,6 +219,7 @@ class Tracks(Entry):
                                   else count_text("gems", t["cost"])),
                               t["allowed"], t["reason"])
                        for t in offer["tracks"]]
+        self.missing = {t["track"]: t["missing"] for t in offer["tracks"]}
         self.chosen: list[str] = []
 
     @classmethod
@@ -196,6 +239,10 @@ class Tracks(Entry):
                 ship=self.name, most=self.most))
         self.chosen.append(track)
 
+    def tracks_missing(self) -> list[str]:
+        """The catalogue keys the tracks chosen need (a lobbying cost the board prints)."""
+        return [key for track in self.chosen for key in self.missing[track]]
+
     def entry_lines(self) -> list[str]:
         return [_("lobbies: {track}").format(track=choose_among(self.tracks, track).label)
                 for track in self.chosen]
@@ -204,8 +251,11 @@ class Tracks(Entry):
         """The tracks chosen (a bonus action's details)."""
         return list(self.chosen)
 
-    def panel(self, title: str, finish: tuple) -> Panel:
-        """Each track (a chosen one on), and Done."""
+    def panel(self, title: str, finish: tuple) -> Panel | None:
+        """Each track (a chosen one on), and Done; None once as many as the ship allows are
+        chosen (Done implied; Back takes the last one back)."""
+        if self.most is not None and len(self.chosen) >= self.most:
+            return None
         question = (_("{title}: lobby on which track?") if self.most is None
                     else _("{title}: lobby on which track (up to {most})?"))
         return Panel(question.format(title=title, most=self.most), [
@@ -221,12 +271,12 @@ class Tracks(Entry):
         self.choose(value)
 
 
-class Picks(Entry):
+class Picks(Entry, Pages):
     """One of the choices the engine offers for a bonus action, picked with one tap: 326's free
     Sector, A-11's Hub resident moving out, what A-12 returns to the supply (a subclass each:
     its question and how a choice reads)."""
 
-    ACTS: ClassVar[Mapping[str, str]] = {"pick": "pick"}
+    ACTS: ClassVar[Mapping[str, str]] = {"pick": "pick", "page": "turn_page"}
     CARD = "pick"
 
     def __init__(self, offer: PicksBonus) -> None:
@@ -260,7 +310,8 @@ class Picks(Entry):
     def panel(self, title: str, finish: tuple) -> Panel | None:
         if self.picked is not None:
             return None
-        return Panel(self.question().format(title=title), choice_buttons("pick", self.choices))
+        return Panel(self.question().format(title=title),
+                     paged(choice_buttons("pick", self.choices), self.page))
 
     def card_choices(self) -> list[Choice]:
         return self.choices

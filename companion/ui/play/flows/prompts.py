@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.i18n import _
 from companion.rules import commands
 from companion.rules.catalogue import Catalogue
 from companion.rules.option_types import HubPowerOption
@@ -35,8 +34,7 @@ def bonus_prompts(state: State, catalogue: Catalogue) -> list[BonusPrompt]:
     active = state["turn"]["active"] or 0
     order = names[active:] + names[:active]
     found = [BonusPrompt(p["player"], p["track"], [
-        Choice(o["levels"], bonus_label(o["levels"], o["gives"])
-               + (_(" (asked)") if o["gives"] is None else "")) for o in p["options"]])
+        Choice(o["levels"], bonus_label(o["levels"], o["gives"])) for o in p["options"]])
         for p in options(state, catalogue)["pending"]]
     return sorted(found, key=lambda prompt: order.index(prompt.player))
 

@@ -38,10 +38,12 @@ from companion.ui.play.flows.abilities import (
 from companion.ui.play.flows.choices import (
     Answers,
     Choice,
+    Pages,
     Panel,
     choice_buttons,
     choose_among,
     count_text,
+    paged,
     turn_player,
 )
 from companion.ui.play.flows.dice import Dice
@@ -50,7 +52,7 @@ from companion.ui.play.flows.parts import Tracks, Transactions
 A = TypeVar("A", bound=ShipAction)  # a ship type's action (option_types.ShipAction)
 
 
-class ShipFlow(Answers, Generic[A]):
+class ShipFlow(Answers, Pages, Generic[A]):
     """Using one ship: what its action asks (its panels, what their buttons do: ACTS), the
     preview of what will be paid and gained, and the `use_ship` command. `A` is the shape of
     its action, which the ship's type picks (FLOWS: each flow is built for the action of its
@@ -62,6 +64,9 @@ class ShipFlow(Answers, Generic[A]):
         self.action: A = cast(A, self.ship["action"])  # the ship's type picked this flow
         self.offers = None if judge is None else BonusOffers(judge, self.command)
         self.abilities = Abilities(self.ship["abilities"], self.offers)
+        # the engine's question for each value the catalogue lacks, by its key
+        self.asked_by = {m["key"]: m["question"] for m in found["missing"]}
+        self.values: dict[str, Any] = {}  # the tile's values given (ship_flow), sent along
 
     @property
     def usable(self) -> bool:
@@ -86,18 +91,36 @@ class ShipFlow(Answers, Generic[A]):
         return [f"{source}: {question_word(what)}"
                 for source, what in self.abilities.questions()]
 
+    def needed(self) -> list[str]:
+        """The catalogue keys the answers so far need that the catalogue lacks: the ship's
+        cost and fee, its action's numbers, what the choices made print."""
+        action = cast(Mapping[str, Any], self.action)
+        return [*self.ship["missing"], *action.get("missing", []), *self.chosen_missing()]
+
+    def chosen_missing(self) -> list[str]:
+        """The catalogue keys the choices made so far need (a Sector's cost...)."""
+        return []
+
+    def unknown(self) -> tuple[str, str] | None:
+        """The first value the tiles print that the answers so far need and the catalogue
+        lacks, with the engine's question: asked before the preview (None: all known)."""
+        return next(((key, self.asked_by[key]) for key in self.needed()
+                     if key in self.asked_by and key not in self.values), None)
+
     def command(self) -> commands.UseShip:
         details, answers = self.details(), self.abilities.fields()
         where = {**answers.get("where", {}), **details.get("where", {})}
+        values = {**self.values, **answers.pop("catalogue", {})}
         return commands.use_ship(self.player, self.ship["ship"], **{
-            **details, **answers, **({"where": where} if where else {})})
+            **details, **answers, **({"where": where} if where else {}),
+            **({"catalogue": values} if values else {})})
 
     def preview(self) -> list[str]:
         """What will be paid and gained, in order, before confirming."""
         ship = self.ship
-        lines = [_("{player} puts {gems} on {ship} ({name})").format(
-            player=self.player, gems=count_text("gems", ship["cost"]), ship=ship["ship"],
-            name=ship_name(ship["type"]))]
+        lines = [_("{player} puts {gems} on {ship}").format(
+            player=self.player, gems=count_text("gems", ship["cost"]),
+            ship=ship_words(ship, self.player))]
         if ship["fee"] != 0 and ship["owner"] not in (None, self.player):
             lines.append(_("{player} pays {owner} the owner's fee: {gems}").format(
                 player=self.player, owner=ship["owner"], gems=count_text("gems", ship["fee"])))
@@ -120,15 +143,26 @@ class ShipFlow(Answers, Generic[A]):
                 for bonus in self.ship.get("diplomacy_bonuses", []) if bonus["automatic"]]
 
 
+def ship_words(ship: ShipOptions, player: str) -> str:
+    """A ship as players call it: 'Construction L2', "Bob's Transport L1", 'the neutral
+    Dismantle'."""
+    if ship["owner"] is None:
+        return _("the neutral {ship}").format(ship=ship_name(ship["type"]))
+    if ship["owner"] == player:
+        return design_name(ship["design"])
+    return _("{owner}'s {ship}").format(owner=ship["owner"], ship=design_name(ship["design"]))
+
+
 class DismantleFlow(ShipFlow[DismantleAction]):
     """Dismantle: which unused ship of one's own, for its metal."""
 
-    ACTS: ClassVar[Mapping[str, str]] = {"target": "choose"}
+    ACTS: ClassVar[Mapping[str, str]] = {"target": "choose", "page": "turn_page"}
 
     def __init__(self, found: TableOptions, judge: Judge | None = None) -> None:
         super().__init__(found, judge)
-        self.targets = [Choice(t["ship"], f"{design_name(t['design'])}: "
-                                          f"{count_text('metal', t['metal'])}")
+        # the metal once known (else it is asked once the ship is chosen)
+        self.targets = [Choice(t["ship"], design_name(t["design"]) + (
+                            "" if t["metal"] is None else f": {count_text('metal', t['metal'])}"))
                         for t in self.action["dismantle"]]
         self.target = self.targets[0].value if len(self.targets) == 1 else None
 
@@ -139,11 +173,15 @@ class DismantleFlow(ShipFlow[DismantleAction]):
         if self.target is not None:
             return None
         return Panel(_("{title}: which ship is dismantled?").format(title=title),
-                     choice_buttons("target", self.targets))
+                     paged(choice_buttons("target", self.targets), self.page))
 
     def questions(self) -> list[str]:
         return ([_("which ship to dismantle")] if self.target is None else []) \
             + super().questions()
+
+    def chosen_missing(self) -> list[str]:
+        return [key for t in self.action["dismantle"] if t["ship"] == self.target
+                for key in t["missing"]]
 
     def details(self) -> dict:
         return {} if self.target is None else {"dismantle": self.target}
@@ -157,7 +195,7 @@ class ConstructionFlow(ShipFlow[ConstructionAction]):
     """Construction: which Sector (price after discounts; the ones that cannot be built with the
     engine's reason), then what its immediate abilities ask."""
 
-    ACTS: ClassVar[Mapping[str, str]] = {"sector": "choose"}
+    ACTS: ClassVar[Mapping[str, str]] = {"sector": "choose", "page": "turn_page"}
 
     def __init__(self, found: TableOptions, judge: Judge | None = None) -> None:
         super().__init__(found, judge)
@@ -176,10 +214,13 @@ class ConstructionFlow(ShipFlow[ConstructionAction]):
         if self.sector is not None:
             return None
         return Panel(_("{title}: which Sector?").format(title=title),
-                     choice_buttons("sector", self.sectors), cols=2)
+                     paged(choice_buttons("sector", self.sectors), self.page), cols=2)
 
     def questions(self) -> list[str]:
         return ([_("which Sector")] if self.sector is None else []) + super().questions()
+
+    def chosen_missing(self) -> list[str]:
+        return [] if self.sector is None else self.built[self.sector]["missing"]
 
     def details(self) -> dict:
         return {} if self.sector is None else {"sector": self.sector}
@@ -197,15 +238,17 @@ def _price(offer: SectorOffer) -> str:
     """'7 metal (9 - 2)', or the price when there is no discount."""
     price, cost = offer["price"], offer["cost"]
     if price is None:
-        return _("? metal")
+        return _("the price on the tile")
     return _("{price} metal").format(price=price) + (
         f" ({cost} - {cost - price})" if cost is not None and cost != price else "")
 
 
 def _sector_label(offer: SectorOffer) -> str:
-    return _("Sector {number} · {wing} · Level {level} · {price}").format(
-        number=offer["number"], wing=word(offer["wing"]), level=offer["level"],
-        price=_price(offer))
+    """'Sector 101 · teal · Level 1 · 3 metal' (no price while the tile's is not known: it is
+    asked once the Sector is chosen)."""
+    label = _("Sector {number} · {wing} · Level {level}").format(
+        number=offer["number"], wing=word(offer["wing"]), level=offer["level"])
+    return label if offer["price"] is None else f"{label} · {_price(offer)}"
 
 
 class TransportFlow(ShipFlow[TransportAction], Transactions):
@@ -213,7 +256,8 @@ class TransportFlow(ShipFlow[TransportAction], Transactions):
 
     def __init__(self, found: TableOptions, judge: Judge | None = None) -> None:
         ShipFlow.__init__(self, found, judge)
-        Transactions.__init__(self, self.action, self.action["transactions"], self.ship["ship"])
+        Transactions.__init__(self, self.action, self.action["transactions"],
+                              ship_words(self.ship, self.player))
 
     def action_panel(self, title: str) -> Panel | None:
         return self.panel(title, ("done",))
@@ -258,13 +302,16 @@ class DiplomacyFlow(ShipFlow[DiplomacyAction], Tracks):
 
     def __init__(self, found: TableOptions, judge: Judge | None = None) -> None:
         ShipFlow.__init__(self, found, judge)
-        Tracks.__init__(self, self.action, self.ship["ship"])
+        Tracks.__init__(self, self.action, ship_words(self.ship, self.player))
 
     def action_panel(self, title: str) -> Panel | None:
         return self.panel(title, ("done",))
 
     def questions(self) -> list[str]:
         return ([_("which track")] if not self.chosen else []) + super().questions()
+
+    def chosen_missing(self) -> list[str]:
+        return self.tracks_missing()
 
     def details(self) -> dict:
         return {"tracks": list(self.chosen)}
@@ -289,7 +336,14 @@ FLOWS: dict[str, type[ShipFlow[Any]]] = {
     "ice_collector": GainFlow}
 
 
-def ship_flow(state: State, catalogue: Catalogue, ship_id: str) -> ShipFlow[Any]:
-    """The flow for the active player's use of `ship_id`."""
+def ship_flow(state: State, catalogue: Catalogue, ship_id: str,
+              values: Mapping[str, Any] | None = None) -> ShipFlow[Any]:
+    """The flow for the active player's use of `ship_id`; `values` the tiles print that the
+    catalogue lacks, given already (the options are judged with them, the command sends
+    them)."""
+    if values:
+        state = cast(State, {**state, "learned": {**state["learned"], **values}})
     found = options(state, catalogue, ship=ship_id)
-    return FLOWS[found["ship"]["type"]](found, judge(state, catalogue))
+    flow = FLOWS[found["ship"]["type"]](found, judge(state, catalogue))
+    flow.values = dict(values or {})
+    return flow

@@ -251,9 +251,14 @@ def swipe_and_plate(robot: Robot, size: tuple[int, int], shots: Path | None) -> 
                                    "message": robot.text("table:message")}
     yield from robot.tap("ship:Ann:L1-transport")
     yield from robot.wait_for(lambda: robot.app.screens.current == "action", "the action")
+    yield from robot.frames(4)
+    if robot.popup() is not None:  # the ship's cost, unknown here, asked as it is chosen
+        yield from robot.tap("values:cancel")
+        yield from robot.wait_for(lambda: robot.popup() is None, "the card closed")
     robot.result["after_tap"] = {"screen": robot.app.screens.current,
                                  "question": robot.text("action:question")}
-    yield from robot.tap("action:back-to-table")
+    if robot.app.screens.current == "action":
+        yield from robot.tap("action:back-to-table")
     yield from robot.wait_for(lambda: robot.app.screens.current == "table", "the table")
     yield from robot.tap("points:Bob")
     yield from robot.wait_for(lambda: robot.app.screens.current == "station", "a station")

@@ -70,7 +70,7 @@ def construction_values(robot: Robot, size: tuple[int, int], shots: Path | None)
         yield from robot.wait_for(lambda: robot.popup() is not None
                                   or robot.app.screens.current != "action"
                                   or robot.find("action:confirm") is not None
-                                  or (not built and robot.find("sector:101") is not None),
+                                  or (not built and robot.find("sector:101") is not None),  # noqa: B023 - read at once
                                   "a card, the Sectors, the preview or the table")
         card = robot.popup()
         if isinstance(card, ValueCard):

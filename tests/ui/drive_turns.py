@@ -171,21 +171,27 @@ def dice(detail: Command, where: Any) -> list[Want]:
     places = iter(where if isinstance(where, list) else [where] if where is not None else [])
     for plan in detail.get("humans", []):
         place = next(places, None) if plan == "recruit" else None
-        wants.append(starting(f"human:{plan}:") if place is None else tag(
-            f"human:{plan}:{place}"))
+        want = starting(f"human:{plan}:") if place is None else tag(f"human:{plan}:{place}")
+        # a Human that cannot be recruited is observed without asking
+        wants.append(Want(want.what, want.match, optional=plan == "observe"))
     return wants
 
 
-def transaction(item: Command) -> Want:
-    """An Alien by colour (gold: "gold") to where the line says, a trade, a purchase."""
+def transaction(item: Command) -> list[Want]:
+    """An Alien by colour (gold: "gold") to where the line says, a trade, a purchase; each
+    behind the button that opens its group, where the panel groups them (optional taps)."""
+    def opener(name: str) -> Want:
+        return Want(name, lambda t, _text, _title: t == name, optional=True)
+
     if item["type"] in ("alien", "gold"):
         color = item.get("color", "gold")
-        return tag(f"alien:{color}:{item['where']}") if "where" in item else starting(
-            f"alien:{color}:")
+        return [opener(f"alien:{color}"), tag(f"alien:{color}:{item['where']}")
+                if "where" in item else starting(f"alien:{color}:")]
     if item["type"] == "trade":
         pay = sorted(item["pay"], key=("food", "water", "metal").index)
-        return tag(f"trade:{'+'.join(pay)}:{item['gain']}")
-    return tag(f"buy:{item['gain']}")
+        return [opener("group:trade"), opener(f"trade-for:{item['gain']}"),
+                tag(f"trade:{'+'.join(pay)}:{item['gain']}")]
+    return [opener("group:buy"), tag(f"buy:{item['gain']}")]
 
 
 def bonus_action(source: str, detail: Any, command: Command) -> list[Want]:
@@ -197,7 +203,7 @@ def bonus_action(source: str, detail: Any, command: Command) -> list[Want]:
     if isinstance(detail, dict) and "rolled" in detail:
         return [enter, *dice(detail, command.get("where", {}).get("human"))]
     if isinstance(detail, list) and all(isinstance(item, dict) for item in detail):
-        return [enter, *(transaction(item) for item in detail)]
+        return [enter, *(want for item in detail for want in transaction(item))]
     if isinstance(detail, list):
         return [tag(f"track:{track}", f"power:{source}:{track}") for track in detail]
     return [tag(f"pick:{value_tag(detail)}", f"power:{source}:{value_tag(detail)}")]
@@ -232,7 +238,7 @@ TAPS: dict[str, Callable[[Any, Command], list[list[Want]]]] = {
     "dismantle": lambda ship, _c: [[tag(f"target:{ship}")]],
     "sector": lambda number, _c: [[tag(f"sector:{number}")]],
     "rolled": lambda _rolled, c: [dice(c, c.get("where", {}).get("human"))],
-    "transactions": lambda items, _c: [[transaction(item) for item in items]],
+    "transactions": lambda items, _c: [[want for item in items for want in transaction(item)]],
     "tracks": lambda tracks, _c: [[tag(f"track:{track}") for track in tracks]],
     "use": lambda sources, _c: [[asked_of(s, "ability:yes", None, f"power:{s}")]
                                 for s in sources],
@@ -388,7 +394,7 @@ def answer(turn: Turn, groups: list[list[Want]], done: Callable[[], bool]) -> St
             continue
         tags = [t for t, _text in shown]
         commit = next((t for t in COMMIT if t in tags), None)
-        if commit is not None and not any(groups):
+        if commit is not None and all(want.optional for group in groups for want in group):
             yield from turn.tap(commit)
             committed = True
             continue

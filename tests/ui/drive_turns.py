@@ -398,7 +398,9 @@ def answer(turn: Turn, groups: list[list[Want]], done: Callable[[], bool]) -> St
             yield from turn.tap(commit)
             committed = True
             continue
-        forward = next((t for t in FORWARD if t in tags), None)
+        wanted = any(not want.optional for group in groups for want in group)
+        forward = "action:more" if wanted and "action:more" in tags else next(
+            (t for t in FORWARD if t in tags), None)  # a long list's next page, or on
         if forward is None:
             still = [g[0].what for g in groups if g]
             raise DriverError(f"no button for {still or 'going on'} on {describe(robot)}")

@@ -22,7 +22,6 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from drive_action import tap_number
 from drive_setup import keypad, lay_out, read_lines, shot
 from drive_table import read_table
 from harness import Robot, Steps, plain, run
@@ -163,25 +162,23 @@ def choose_hubs(robot: Robot) -> Steps:
 
 
 def answer_asked(robot: Robot) -> Steps:
-    """The value the engine asks now, typed (a Hub's starting Diplomacy: nothing printed on a
-    track, no free choice)."""
-    title = robot.text("setup:title")
-    yield from robot.tap("setup:keypad")
-    yield from robot.wait_for(lambda: robot.popup() is not None, "the Hub's card")
-    if "starting_diplomacy" in title or "Diplomacy" in title:
+    """The Hub's card the engine's question opened (its starting values, TEST values): the
+    resources tapped, nothing printed on a Diplomacy track, no free choice; the card closes
+    once every value on it is given."""
+    card = robot.popup()
+    for field, value in HUB_START.items():
+        if robot.find(f"values:starting_{field}:{value}") is not None:
+            yield from robot.tap(f"values:starting_{field}:{value}")
+    if robot.popup() is card and robot.find("values:free:0") is not None:
         yield from robot.tap("values:free:0")
-    else:
-        field = next((f for f in HUB_START if f in title.lower()), None)
-        if field is None:
-            raise AssertionError(f"an unexpected question: {title}")
-        yield from tap_number(robot, f"starting_{field}", str(HUB_START[field]))
-    yield from robot.wait_for(lambda: robot.popup() is None
-                              and robot.text("setup:title") != title, "the next question")
+    yield from robot.wait_for(lambda: robot.popup() is not card, "the card taken")
 
 
 def bonuses(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
     """Each player's starting bonuses in turn order: the Hub's questions answered, the values
-    asked typed, the confirm panel read (turn-order GEMs), Confirm."""
+    asked tapped on the Hub's card, the confirm panel read (turn-order GEMs), Confirm."""
+    from companion.ui.kit.values import ValueCard  # Kivy only once the window is configured
+
     result = robot.result
     bonus = result["bonuses"] = {}
     for name, (hub, _) in DEALT.items():
@@ -189,14 +186,16 @@ def bonuses(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
         answers = list(BONUS_ANSWERS.get(hub, []))
         confirmed = False
         while True:
-            yield from robot.wait_for(lambda: robot.popup() is None
-                                      and robot.find("setup:title") is not None, "a question")
+            yield from robot.wait_for(lambda: isinstance(robot.popup(), ValueCard) or (
+                robot.popup() is None and robot.find("setup:title") is not None), "a question")
             yield from robot.frames(2)
-            title = robot.text("setup:title")
-            if robot.text("setup:keypad") == "Enter the value":  # a value the engine asks
-                seen.setdefault("asked", []).append(title)
+            if isinstance(robot.popup(), ValueCard):  # values the engine asks: the Hub's card
+                seen.setdefault("asked", []).append(
+                    [robot.text("values:title"), *sorted(s.key.rsplit("/", 1)[1]
+                                                         for s in robot.popup().card.shown)])
                 yield from answer_asked(robot)
                 continue
+            title = robot.text("setup:title")
             if confirmed:  # and nothing more asked: the next player's turn
                 break
             if robot.text("setup:next") == "Confirm":  # all answered: the confirm panel
@@ -241,7 +240,9 @@ def four_player_draft(robot: Robot, size: tuple[int, int], shots: Path | None) -
     yield from choose_hubs(robot)
     yield from robot.wait_for(lambda: robot.find("values:later"), "the values step's card")
     result["values_title"] = robot.text("values:title")
+    card = robot.popup()
     yield from robot.tap("values:later")
+    yield from robot.wait_for(lambda: robot.popup() is not card, "the values card closed")
     yield from bonuses(robot, size, shots)
     yield from robot.wait_for(lambda: robot.text("setup:title") == "Setup complete", "the end")
     result["start"] = yield from read_lines(robot, 5)

@@ -174,10 +174,10 @@ def setup_cards(robot: Robot, size: tuple[int, int], shots: Path | None) -> Step
     yield from read_card()
     yield from shot(robot, shots, f"setup-ship-card{suffix}", size)
     yield from robot.tap("values:later")
-    yield from robot.wait_for(lambda: card_open() is None, "the starting bonuses")
     # Ann's starting bonus asks nothing: taken at once, the values sent with it; Bob's Hub
-    # B-3 lacks its values (skipped): his bonus asks them
-    yield from robot.wait_for(lambda: "Hub B-3" in robot.text("setup:title"), "Bob's bonus")
+    # B-3 lacks its values (skipped): his bonus opens its card
+    yield from robot.wait_for(lambda: (card := card_open()) is not None
+                              and card.card.title == "Hub B-3", "Hub B-3's card")
     result.update(card_taps=taps, cards=cards, bars=bars, labels=sorted(labels), cut=sorted(cut))
     result["overlay"] = read_overlay(robot.app.overlay)
 

@@ -18,8 +18,7 @@ from kivy.uix.screenmanager import Screen
 
 from companion.i18n import _
 from companion.rules.words import color_name
-from companion.ui.kit.values import ValueCard, ask_card, ask_value
-from companion.ui.kit.values_model import ValueEntry
+from companion.ui.kit.values import ValueCard, ask_card
 from companion.ui.kit.widgets import (
     ACCENT,
     BUTTON,
@@ -343,16 +342,6 @@ class SetupScreen(Screen):
         self._card = None
         Clock.schedule_once(lambda _dt: self.refresh(), 0)
 
-    def ask(self, entry: ValueEntry, take: Callable[[Any], bool]) -> None:
-        """A value on the value-entry component; `take` returns True when the wizard keeps it
-        (else its message says why)."""
-        def taken(value: Any) -> str | None:
-            if not take(value) and self.wizard.message:
-                return self.wizard.message
-            Clock.schedule_once(lambda _dt: self.refresh(), 0)
-            return None
-        ask_value(entry, taken)
-
     def show_bonuses(self, step: model.Bonuses) -> None:
         ask = step.ask
         if ask is None:
@@ -371,10 +360,24 @@ class SetupScreen(Screen):
                          lambda c=choice: step.choose(c))
 
     def show_answer(self, step: model.Answer) -> None:
+        """The component's card over the screen at once (values.ask_card); closed with
+        Cancel, the button opens it again."""
         grid = self._grid(1)
-        button = TagButton(text=_("Enter the value"), tag="setup:keypad", bg=ACCENT)
-        button.bind(on_release=lambda _b: self.ask(step.entry, step.enter))
+        button = TagButton(text=_("Enter what the tile prints"), tag="setup:card", bg=ACCENT)
+        button.bind(on_release=lambda _b: self._answer_card(step))
         grid.add_widget(button)
+        if self._card is None:
+            self._answer_card(step)
+
+    def _answer_card(self, step: model.Answer) -> None:
+        def taken(values: dict[str, Any]) -> str | None:
+            if not step.enter(values) and self.wizard and self.wizard.message:
+                return self.wizard.message  # refused: said on the card, kept open
+            self._moved()  # sent, or the engine asks another value: the next panel
+            return None
+
+        self._card = ask_card(step.card(), taken)
+        self._card.bind(on_dismiss=lambda *_a: setattr(self, "_card", None))
 
     def show_start(self, step: model.Start) -> None:
         for number, line in enumerate(step.lines):

@@ -40,7 +40,7 @@ from companion.rules.words import (
     ship_name,
     track_name,
 )
-from companion.ui.kit.values_model import Card, ValueEntry
+from companion.ui.kit.values_model import Card, card_title
 from companion.ui.kit.values_model import problem as value_problem
 
 # The steps by their (English) names, which the wizard goes by; `step_name` says them.
@@ -211,6 +211,13 @@ class SetupWizard:
             if self.name in ("Values from the tiles", "Starting bonuses"):
                 self.asked, self.component = None, 0
             self.message = self.send(commands.undo()).problem
+
+    def still_asked(self, values: Mapping[str, Any]) -> list[str]:
+        """The values the engine asks at setup once `values` are known (a Hub paying GEMs
+        per ship is asked no fixed income)."""
+        state = copy.deepcopy(self.state)
+        state["learned"].update(values)
+        return [item["key"] for item in options(state, self.catalogue)["missing"]]
 
     def check_value(self, key: str, value: Any) -> str | None:
         """Why `value` cannot be the catalogue's `key` (None: it can), in the words the value
@@ -694,14 +701,7 @@ class Values:
         the engine still asks, given the values on the card (`still_asked`)."""
         items = self.groups[self.current or ""]
         return Card([(item["key"], item["question"]) for item in items],
-                    self.wizard.catalogue, self.wizard.values, self.still_asked)
-
-    def still_asked(self, values: Mapping[str, Any]) -> list[str]:
-        """The values the engine asks at setup once `values` are known (a Hub paying GEMs
-        per ship is asked no fixed income)."""
-        state = copy.deepcopy(self.wizard.state)
-        state["learned"].update(values)
-        return [item["key"] for item in options(state, self.wizard.catalogue)["missing"]]
+                    self.wizard.catalogue, self.wizard.values, self.wizard.still_asked)
 
     @property
     def open(self) -> list[MissingValue]:
@@ -877,27 +877,42 @@ class Bonuses:
 
 
 class Answer:
-    """A value the engine needs now, asked with its own question; answered, the command is
-    sent again."""
+    """Values the engine needs now (a starting bonus asked one its Hub's tile prints): the
+    component's card with every value of it still missing, so one card answers what the
+    engine would ask one by one; answered, the command is sent again."""
 
     def __init__(self, wizard: SetupWizard) -> None:
         self.wizard = wizard
         question = wizard.question  # a missing value's outcome: its key and question
         self.key = (question.key or "") if question else ""
-        self.title = (question.question or "") if question else ""
+        self.question = (question.question or "") if question else ""
 
     @property
-    def entry(self) -> ValueEntry:
-        """How the value is entered (values_model.py)."""
-        return ValueEntry(self.key, self.wizard.catalogue, self.title, self.wizard.values)
+    def title(self) -> str:
+        return _("What {component} prints").format(component=card_title(self.key))
 
-    def enter(self, value: Any) -> bool:
+    def card(self) -> Card:
+        """The asked value's component on its card: the asked value first, then the others of
+        its kind the engine still asks of that component (a Hub's starting GEMs brings its
+        other starting values, not its income), with those entered so far."""
+        kind, record, field = self.key.split("/")
+        family = f"{kind}/{record}/{field.split('_')[0]}"
+        same = [(item["key"], item["question"]) for item in
+                options(self.wizard.state, self.wizard.catalogue)["missing"]
+                if item["key"].startswith(family) and item["key"] != self.key]
+        return Card([(self.key, self.question), *same], self.wizard.catalogue,
+                    self.wizard.values, self.wizard.still_asked)
+
+    def enter(self, values: Mapping[str, Any]) -> bool:
+        """The card's values checked and kept, then the command sent again (False, with the
+        message, when one is refused or the engine refuses the command)."""
         question = self.wizard.question
-        self.wizard.message = self.wizard.check_value(self.key, value) or ""
-        if self.wizard.message or question is None:
-            return False
-        self.wizard.values[self.key] = value
-        return self.wizard.submit(question.command)
+        for key, value in values.items():
+            self.wizard.message = self.wizard.check_value(key, value) or ""
+            if self.wizard.message:
+                return False
+            self.wizard.values[key] = value
+        return question is not None and self.wizard.submit(question.command)
 
 
 class Start:

@@ -295,8 +295,9 @@ def _condition_color(condition: Mapping[str, int], context: Mapping[str, Any]) -
 
 
 def effect_why(source: str, ability: Ability) -> Message:
-    """What an ability's effect is noted with in the log: its source and its rule text."""
-    return message(N_("{source}: {text}"), source=_label(source), text=ability.text)
+    """What an ability's effect is noted with in the log: its source and its rule text, quoted
+    (the tile's words stay English, as a rulebook quote does)."""
+    return message(N_('{source}: "{text}"'), source=_label(source), text=ability.text)
 
 
 def _label(source: str) -> Message:

@@ -28,7 +28,7 @@ def test_a_whole_three_player_game_by_touch_to_the_score_sheet(run_ui_driver,
     assert game["start"][-1] == "Ann begins."
     assert game["after_farm"]["players"]["Ann"]["counters"] == "6 GEMs  6 food  2 water  3 metal"
     assert game["after_farm"]["players"]["Björn"]["counters"].startswith("10 GEMs")  # his fee
-    assert "What is the owner's fee (GEMs) of the L2-farm ship?" in game["asked"]
+    assert "What is the owner's fee (GEMs) of the Farm L2 ship?" in game["asked"]
     assert game["income"] == "Hub B-1: 1 GEM x 8 ships = 8 GEMs"
     assert game["prompts"] == ["Björn (red): Dismantle Diplomacy bonus - choose one",
                                "Cäcilie (yellow): Dismantle Diplomacy bonus - choose one"]

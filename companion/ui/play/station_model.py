@@ -72,7 +72,7 @@ def sector_card(state: State, catalogue: Catalogue, sector: Sector) -> SectorCar
         else:
             status = _("inactive (quarter {quarter} empty)").format(
                 quarter=quarter + 1 if quarter is not None else "?")
-        abilities.append(f"{status}: {ability.text}")
+        abilities.append(_('{status}: "{text}"').format(status=status, text=ability.text))
     return SectorCard(sector["number"], sector["level"], sector["color"] or "unknown",
                       _dots(sector["residents"], active, size), abilities)
 

@@ -24,8 +24,8 @@ def test_construction_dismantle_and_transport_with_other_players_ships(run_ui_dr
     assert result["sectors"]["buttons"]["sector:101"].startswith("Sector 101 · teal · Level 1")
     assert "Bob pays Ann the owner's fee" in result["construction"]["lines"]
     assert result["dismantle"]["lines"].endswith("dismantles Transport L1: 7 metal")
-    assert result["asked"] == ["What is the owner's fee (GEMs) of the L2-dismantle ship?",
-                               "What is the owner's fee (GEMs) of the L2-transport ship?"]
+    assert result["asked"] == ["What is the owner's fee (GEMs) of the Dismantle L2 ship?",
+                               "What is the owner's fee (GEMs) of the Transport L2 ship?"]
     after = result["after_dismantle"]
     assert after["undo"] == "Undo: Bob uses Ann's Dismantle L2 ship and puts 3 GEMs on it"
     assert after["players"]["Bob"]["counters"] == "3 GEMs  6 food  2 water  10 metal"
@@ -61,7 +61,7 @@ def test_expedition_then_a_neutral_ship_and_the_bonus_prompts(run_ui_driver):
     assert (bob["counters"], bob["points"]) == ("5 GEMs  8 food  2 water  4 metal", "5 points")
     assert result["neutral_targets"]["question"] == \
         "Cat uses the neutral Dismantle: which ship is dismantled?"
-    assert result["asked"][0] == "What is the cost to use (GEMs) of the neutral-dismantle ship?"
+    assert result["asked"][0] == "What is the cost to use (GEMs) of the neutral Dismantle ship?"
     table = result["table"]
     assert table["undo"] == ("Undo: Cat uses the neutral Dismantle ship and puts 2 GEMs on "
                              "it")

@@ -411,7 +411,7 @@ def test_a_missing_value_becomes_a_question_from_an_example_game():
         asked.append(outcome.question)
         command = outcome.answer(given[outcome.key])
     assert sorted(outcome.command["catalogue"]) == sorted(given)
-    assert asked[0] == "What is the cost to use (GEMs) of the L3-expedition ship?"
+    assert asked[0] == "What is the cost to use (GEMs) of the Terran Expedition L3 ship?"
     assert game.state["players"][0]["points"] == 1
 
 

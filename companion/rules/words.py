@@ -72,9 +72,14 @@ def ship_message(kind: str) -> Message | str:
     return message(SHIP_NAMES[kind]) if kind in SHIP_NAMES else kind
 
 
+# What a Farm or an Ice Collector provides (its draft designs are named by it: "farm-5").
+PROVIDES = {"farm": "food", "ice_collector": "water"}
+
+
 def design_name(design: str) -> str:
     """A ship design as the players say it, in the language spoken now: "L3-ice_collector" ->
-    "Ice Collector L3", "neutral-dismantle" -> "neutral Dismantle"."""
+    "Ice Collector L3", "neutral-dismantle" -> "neutral Dismantle", "farm-5" -> "Farm (5
+    food)", "deck-L1" -> "Level-1 deck"."""
     return say(design_message(design))
 
 
@@ -83,6 +88,11 @@ def design_message(design: str) -> Message:
     level, _dash, kind = design.partition("-")
     if level == "neutral":
         return message(N_("neutral {ship}"), ship=ship_message(kind))
+    if level == "deck":
+        return message(N_("Level-{level} deck"), level=kind.removeprefix("L"))
+    if level in PROVIDES and kind.isdigit():
+        return message(N_("{ship} ({amount})"), ship=ship_message(level),
+                       amount=amount_message(PROVIDES[level], int(kind)))
     return message(N_("{ship} {level}"), ship=ship_message(kind), level=level)
 
 

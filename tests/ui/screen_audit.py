@@ -160,10 +160,16 @@ def laid_out(label: Any) -> str:
 
 def cut_findings(label: Any, shown: str) -> list[str]:
     """Why a label's text is cut off: characters not laid out (Kivy's `shorten`, a line
-    dropped), or a texture larger than its box."""
-    drawn = laid_out(label)
-    if drawn and "".join(drawn.split()) != "".join(shown.split()):
-        return [f"cut off: shows {' '.join(drawn.split())!r}"]
+    dropped), or a texture larger than its box. A text changed since the last frame is laid
+    out first (never a finding from an old layout)."""
+    def differs() -> bool:
+        drawn = laid_out(label)
+        return bool(drawn) and "".join(drawn.split()) != "".join(shown.split())
+
+    if differs():
+        label.texture_update()
+    if differs():
+        return [f"cut off: shows {' '.join(laid_out(label).split())!r}"]
     width, height = label.texture_size
     if width > label.width + TOLERANCE or height > label.height + TOLERANCE:
         return [f"cut off: {width}x{height} text in a {label.width:.0f}x{label.height:.0f} box"]

@@ -34,45 +34,49 @@ RECORDS = (("ships", "L1-dismantle", "catalogue:title"),
            ("diplomacy", "level-0", "catalogue:title"))
 
 
-def stop(robot: Robot) -> Steps:
-    """Let the screen settle, then audit it."""
+def stop(robot: Robot, shots: Path | None, name: str) -> Steps:
+    """Let the screen settle, then audit it; with a screenshot folder, save it there first
+    ("walk-<name>-<size>.png", "-de-" in German) for a person to look at."""
     yield from robot.frames(3)
+    if shots is not None:
+        width, height = robot.result["size"]
+        yield from robot.screenshot(shots / f"walk-{name}-{width}x{height}.png")
     robot.check_screen()
 
 
-def catalogue(robot: Robot) -> Steps:
+def catalogue(robot: Robot, shots: Path | None) -> Steps:
     """Each kind of catalogue record, opened and audited."""
     yield from robot.tap("home:catalogue")
     for kind, record, shown in RECORDS:
         yield from open_record(robot, kind, record, shown, f"{kind} {record}")
-        yield from stop(robot)
+        yield from stop(robot, shots, f"catalogue-{kind}")
         yield from robot.tap("catalogue:back")
     yield from robot.tap("catalogue:back")
     yield from on_screen(robot, "home")
 
 
-def calculator(robot: Robot) -> Steps:
+def calculator(robot: Robot, shots: Path | None) -> Steps:
     """The score calculator: its first screen, the rulebook example's sheet, a player's page."""
     yield from robot.tap("home:calculator")
     yield from robot.tap("start:example")
     yield from robot.wait_for(lambda: robot.find("score:table") is not None, "the score sheet")
-    yield from stop(robot)
+    yield from stop(robot, shots, "calculator-sheet")
     yield from robot.tap("nav:edit")
-    yield from stop(robot)
+    yield from stop(robot, shots, "calculator-player")
     yield from robot.tap("nav:start")
     yield from robot.tap("calculator:home")
     yield from on_screen(robot, "home")
 
 
-def past_game(robot: Robot) -> Steps:
+def past_game(robot: Robot, shots: Path | None) -> Steps:
     """The finished game's details: the chart, its log, each player's summary."""
     yield from robot.tap(next(w.tag for w in robot.all(lambda t: t.startswith("past:"))))
     yield from on_screen(robot, "past_game")
-    yield from stop(robot)
+    yield from stop(robot, shots, "past-game-chart")
     yield from robot.tap("past:tab:log")
-    yield from stop(robot)
+    yield from stop(robot, shots, "past-game-log")
     yield from robot.tap("past:tab:players")
-    yield from stop(robot)
+    yield from stop(robot, shots, "past-game-players")
     yield from robot.tap("past:home")
     yield from on_screen(robot, "home")
 
@@ -85,19 +89,19 @@ def walk(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
     if i18n.language() == "de":
         drive_game.NOTE = "vom Brett abgelesen"  # a German table writes its note in German
     yield from on_screen(robot, "home")
-    yield from stop(robot)
+    yield from stop(robot, shots, "home")
     yield from robot.tap("home:settings")
-    yield from stop(robot)
+    yield from stop(robot, shots, "settings")
     yield from robot.tap("settings:back")
     yield from on_screen(robot, "home")
-    yield from catalogue(robot)
+    yield from catalogue(robot, shots)
     yield from robot.tap("home:stats")
-    yield from stop(robot)
+    yield from stop(robot, shots, "stats")
     yield from robot.tap("stats:home")
-    yield from calculator(robot)
-    yield from past_game(robot)
+    yield from calculator(robot, shots)
+    yield from past_game(robot, shots)
     yield from drive_game.play(robot)
-    yield from stop(robot)
+    yield from stop(robot, shots, "end")
     robot.result["audited"] = sorted(robot.audited)
     robot.result["language"] = i18n.language()
 

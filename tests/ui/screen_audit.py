@@ -51,8 +51,9 @@ class Known:
 
 PROGRESS = "the setup wizard's progress bar: the step's name wraps taller than its box at 800x480"
 STEP_OWNED = ("the action preview names the used ship by its id ('Cat:L1-expedition', "
-              "'neutral:diplomacy'; rules.actions.ship_label words it) and shows a Sector's "
-              "ability unquoted, in English on a German screen ('321: When using ...')")
+              "'neutral:diplomacy'; rules.actions.ship_label words it) and a Sector's ability "
+              "as the tile's English, unquoted, also on a German screen ('321: When using ...'; "
+              "i18n.ability_text gives its German)")
 UNDO = "the table's Undo button cuts its step's words off ('Undo: Bob uses Bob's ... and puts')"
 NOTE = "a catalogue reasoning note: data written in English, no German yet, on a German screen"
 # Findings still owed, one entry each: the screens other parts of issue 27 rebuild (setup,

@@ -2,7 +2,8 @@
 same placeholders; no text is marked in a way that cannot be translated (an f-string inside
 `_()`); switching the language changes the words at once (companion.i18n). The German renderings
 of rulebook quotes (de/quotes.po) are no marked texts: each must render a quote the catalogue
-has now, and no quote must have one."""
+has now, and no quote must have one. Nor are the German words of the Hubs' and Sectors'
+ability texts (de/abilities.po): one for each ability text the catalogue has, and no other."""
 
 from __future__ import annotations
 
@@ -56,9 +57,12 @@ def marked() -> dict[str, str]:
 
 def german() -> dict[str, str]:
     """msgid -> msgstr of the German catalogues of marked texts (fuzzy ones as untranslated;
-    not the renderings of quotes); plural forms give each of their ids the first form."""
+    not the renderings of quotes, nor the ability texts); plural forms give each of their ids
+    the first form."""
     found: dict[str, str] = {}
     for path in i18n.catalogue_files("de"):
+        if path.name == i18n.ABILITIES:
+            continue
         with path.open("rb") as po:
             for message in read_po(po, locale="de"):
                 if not message.id:
@@ -153,6 +157,29 @@ def test_no_ability_text_has_a_rendering_its_screens_would_leave_out() -> None:
     assert not abilities, "renderings of ability texts, which the screens that show them " \
         "leave out (show them there first):\n" + \
         "\n".join(map(repr, abilities))
+
+
+def test_every_ability_text_has_its_german_and_no_other_text_is_there() -> None:
+    """de/abilities.po: the German of each Hub's and Sector's ability text, msgid the text
+    exactly as the catalogue has it; a text the catalogue no longer has is stale."""
+    quotes = rulebook_quotes()
+    abilities = {text for text, what in quotes.items() if what == "ability"}
+    with (i18n.CATALOGUES / "de" / i18n.ABILITIES).open("rb") as po:
+        german = {m.id: m.string for m in read_po(po, locale="de") if m.id and not m.fuzzy}
+    assert abilities, "no ability text found: the search is broken"
+    missing = sorted(abilities - {text for text, words in german.items() if words})
+    assert not missing, "ability texts without German:\n" + "\n".join(map(repr, missing))
+    stale = sorted(set(german) - abilities)
+    assert not stale, "German for ability texts the catalogue no longer has:\n" + \
+        "\n".join(map(repr, stale))
+
+
+def test_an_ability_text_is_worded_in_the_language_spoken() -> None:
+    text = "When using an Expedition ship, gain 1 food and 1 water."
+    assert i18n.ability_text(text) == text
+    i18n.set_language("de")
+    assert i18n.ability_text(text) == "Wenn du ein Erkunden-Schiff nutzt, erhältst du 1 " \
+        "Pflanze und 1 Wasser."
 
 
 def test_a_rendering_is_given_only_in_german_and_only_for_a_quote() -> None:

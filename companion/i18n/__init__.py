@@ -30,6 +30,7 @@ LANGUAGES = {"en": "English", "de": "Deutsch"}  # code -> the language's own nam
 DEFAULT = "en"
 CATALOGUES = Path(__file__).parent
 QUOTES = "quotes.po"  # a language's renderings of rulebook quotes, beside its catalogues
+ABILITIES = "abilities.po"  # a language's words for the Hubs' and Sectors' ability texts
 
 _current = DEFAULT
 _translation: gettext.NullTranslations = gettext.NullTranslations()
@@ -39,7 +40,8 @@ _listeners: list[Callable[[], None]] = []
 
 def catalogue_files(code: str) -> list[Path]:
     """A language's catalogues of the texts the code marks (none for English, the language of
-    the code); its renderings of rulebook quotes (QUOTES) are not among them."""
+    the code) and of the ability texts (ABILITIES, read as one with them); its renderings of
+    rulebook quotes (QUOTES) are not among them."""
     return sorted(p for p in (CATALOGUES / code).glob("*.po") if p.name != QUOTES)
 
 
@@ -123,6 +125,12 @@ def quote_rendering(english: str) -> str | None:
     """A rulebook quote's rendering in the language spoken now (from its QUOTES file), or None
     where there is none (always in English: the quote is the rulebook's own words)."""
     return _quotes.get(english)
+
+
+def ability_text(english: str) -> str:
+    """A Hub's or Sector's ability text (the tile's English, as the catalogue has it) in the
+    language spoken now: its ABILITIES entry, else the English."""
+    return _translation.gettext(english)
 
 
 def _(text: str) -> str:

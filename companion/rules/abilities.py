@@ -295,8 +295,10 @@ def _condition_color(condition: Mapping[str, int], context: Mapping[str, Any]) -
 
 
 def effect_why(source: str, ability: Ability) -> Message:
-    """What an ability's effect is noted with in the log: its source and its rule text."""
-    return message(N_("{source}: {text}"), source=_label(source), text=ability.text)
+    """What an ability's effect is noted with in the log: its source and its text, the tile's
+    English in quotation marks, or its words in the language spoken when shown (the text as a
+    message of its own: i18n.ability_text's catalogue)."""
+    return message(N_('{source}: "{text}"'), source=_label(source), text=message(ability.text))
 
 
 def _label(source: str) -> Message:

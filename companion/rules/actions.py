@@ -19,16 +19,13 @@ from companion.rules.move import Missing, Move
 from companion.rules.state import Event, State, count
 from companion.rules.station import add_sector, sector_color
 from companion.rules.turns import require_main_action
-from companion.rules.words import RESOURCES, TRACKS, design_message, ship_message
-
-SHIP_VALUES = {"cost": N_("cost to use (GEMs)"), "fee": N_("owner's fee (GEMs)"),
-               "metal_value": N_("metal value"),
-               "extra_metal": N_("extra metal when dismantling"),
-               "metal_discount": N_("metal discount"), "duration": N_("duration (dice rolled)"),
-               "capacity": N_("capacity (dice kept)"),
-               "transactions": N_("number of transactions"),
-               "tracks": N_("number of Diplomacy tracks"), "food": N_("food it provides"),
-               "water": N_("water it provides")}
+from companion.rules.words import (
+    RESOURCES,
+    SHIP_VALUES,
+    TRACKS,
+    design_message,
+    ship_message,
+)
 
 
 def ship_label(state: State, ship_id: str) -> Message:

@@ -40,7 +40,7 @@ from companion.rules.state import (
     learned_entry,
     new_state,
 )
-from companion.rules.words import COUNTERS, SUPPLY_COUNTERS
+from companion.rules.words import COUNTERS, SUPPLY_COUNTERS, color_message
 
 __all__ = ["Game", "Missing", "Refused", "Step"]
 
@@ -83,8 +83,11 @@ def adjust(move: Move) -> None:
         delta = move.command["value"] - current
     if isinstance(delta, bool) or not isinstance(delta, int):
         move.fail(_("give a whole-number \"delta\" or \"value\""))
-    move.emit(Event.ADJUSTED, message(N_("Adjusted {who}'s {counter} by {delta}: {note}"),
-                                      who=who, counter=counter, delta=f"{delta:+d}", note=note),
+    words = {"counter": color_message(counter), "delta": f"{delta:+d}", "note": note}
+    move.emit(Event.ADJUSTED,
+              message(N_("Adjusted the supply's {counter} by {delta}: {note}"), **words)
+              if who == "supply" else
+              message(N_("Adjusted {who}'s {counter} by {delta}: {note}"), who=who, **words),
               ["add", path, delta])
 
 

@@ -17,6 +17,7 @@ from companion.rules.catalogue import Catalogue, CatalogueError, check_entry, pr
 from companion.rules.message import Message, message, say
 from companion.rules.names import normal_name
 from companion.rules.state import Event, EventRecord, State, apply_ops
+from companion.rules.words import component_message, field_message, value_message
 
 
 class Refused(Exception):
@@ -155,8 +156,12 @@ class Move:
             if refusal:
                 self.fail(refusal)
             if key not in learned or learned[key] != value:
-                self.emit(Event.LEARNED, message(N_("Learned from the components: {key} = "
-                                                    "{value}"), key=key, value=str(value)),
+                kind, record, field = key.split("/", 2)
+                self.emit(Event.LEARNED, message(N_("Learned from the components: {component}, "
+                                                    "{field}: {value}"),
+                                                 component=component_message(kind, record),
+                                                 field=field_message(kind, field),
+                                                 value=value_message(value)),
                           ["set", ["learned", key], value])
 
     def value(self, kind: str, record: str | int, field: str, question: str) -> Any:

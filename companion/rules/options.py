@@ -91,6 +91,7 @@ from companion.rules.words import (
     PLAYER_COLORS,
     RESOURCES,
     TRACKS,
+    design_name,
 )
 
 T = TypeVar("T")
@@ -812,7 +813,7 @@ def missing_values(state: State, catalogue: Catalogue) -> list[MissingValue]:
     for design, neutral in designs.items():
         fields = [f for f in actions.SHIP_VALUES if f in catalogue.ships[design].fields
                   and not (neutral and f == "fee")]
-        ask(_("ship {ship}").format(ship=design),
+        ask(_("ship {ship}").format(ship=design_name(design)),
             partial(_ship_values, design=design, fields=fields))
     ask(_("Diplomacy board"), _board_values)
     seen: set[str] = set()

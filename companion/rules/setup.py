@@ -40,8 +40,7 @@ HUB_QUESTIONS = {  # the starting resources in the order ("gems", *RESOURCES)
     "starting_food": N_("How many food does the back of Hub {hub} give at the start?"),
     "starting_water": N_("How many water does the back of Hub {hub} give at the start?"),
     "starting_metal": N_("How many metal does the back of Hub {hub} give at the start?"),
-    "starting_diplomacy": N_("Which Diplomacy advances does the back of Hub {hub} give "
-                             "({{\"fixed\": {{track: n}}, \"choice\": n}})?"),
+    "starting_diplomacy": N_("Which Diplomacy advances does the back of Hub {hub} give?"),
     "income_gems_per_ship": N_("How many GEMs per ship does Hub {hub} give at income?"),
     "income_fixed_gems": N_("What fixed GEM income does Hub {hub} give?"),
     "quarter_income": N_("What income does each living quarter of Hub {hub} show?"),

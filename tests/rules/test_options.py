@@ -115,7 +115,7 @@ def test_a_value_the_catalogue_lacks_is_reported_not_guessed():
             break
     found = options(game.state, catalogue)
     keys = {item["key"]: item for item in found["missing"]}
-    assert keys["ships/L1-transport/cost"]["component"] == "ship L1-transport"
+    assert keys["ships/L1-transport/cost"]["component"] == "ship Transport L1"
     assert keys["ships/L1-transport/cost"]["question"] == ("What is the cost to use (GEMs) of "
                                                           "the Transport L1 ship?")
     assert "ships/neutral-transport/fee" not in keys  # no fee is paid for a neutral ship

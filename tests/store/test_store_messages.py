@@ -86,7 +86,7 @@ def test_a_stored_english_game_reads_in_german_and_the_store_is_untouched(tmp_pa
         assert played.state == state
         assert texts(played.game.steps[:-1]) == english[:head - 1]
         assert event_text(played.game.steps[-1].events[0]).startswith(
-            "Adjusted supply's teal by +1")
+            "Adjusted the supply's teal by +1")
 
 
 def old_shape(event: dict) -> dict:
@@ -152,4 +152,4 @@ def test_a_game_stored_before_events_carried_messages_shows_its_log(tmp_path, en
         played = store.open_game(game_id)
         assert texts(played.game.steps) == log
         assert log[:-1] == english
-        assert log[-1] == ["teal von supply um +1 korrigiert: counted again"]
+        assert log[-1] == ["Vorrat: türkis um +1 korrigiert: counted again"]

@@ -39,6 +39,7 @@ from hardware.events import CONFIRM
 INCOME_VALUES = {"income_gems_per_ship": 1, "income_fixed_gems": 2}
 ASKED_VALUE = "1"  # every value asked during play (a ship's cost or fee, a lobbying cost)
 HOLD_S = 1.0  # a long press (the table's is 0.6 s)
+NOTE = "counted off the board"  # the correction's note, as a player types it
 
 
 def setup(robot: Robot) -> Steps:
@@ -106,9 +107,9 @@ def correct_points(robot: Robot, name: str, points: int, note: str) -> Steps:
     yield from long_press(robot, f"points:{name}")
     yield from robot.wait_for(lambda: robot.popup() is not None, "the keypad")
     yield from robot.tap_keys(str(points))
+    keypad = robot.popup()
     yield from robot.tap("key:ok")
-    yield from robot.wait_for(lambda: "Why" in str(getattr(robot.popup(), "title", "")),
-                              "the note")
+    yield from robot.wait_for(lambda: robot.popup() not in (None, keypad), "the note")
     robot.result["note_title"] = robot.popup().title
     yield from robot.tap_keys(note)
     yield from robot.tap("key:ok")
@@ -137,8 +138,8 @@ def record_lit(robot: Robot, name: str) -> list[list[str]]:
     return shown
 
 
-def whole_game(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
-    """The game above, by touch; the score sheet read off the end screen; then a kill."""
+def play(robot: Robot) -> Steps:
+    """The game above, by touch, from home to the score sheet, read off the end screen."""
     from companion.ui.shell.panel_bridge import press  # Kivy is configured by now
     result = robot.result
     yield from setup(robot)
@@ -168,7 +169,7 @@ def whole_game(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps
     yield from robot.tap("table:station")
     result["station"] = yield from robot.read("station:title")
     yield from robot.tap("station:back")
-    yield from correct_points(robot, "Ann", 40, "counted off the board")
+    yield from correct_points(robot, "Ann", 40, NOTE)
     yield from next_turn(robot, "Björn")
     yield from read_table(robot)
     result["final_round"] = result["table"]["end"]
@@ -182,6 +183,11 @@ def whole_game(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps
     yield from robot.tap("table:next")
     yield from robot.wait_for(lambda: robot.app.screens.current == "end", "the end screen")
     result["sheet"] = yield from read_sheet(robot)
+
+
+def whole_game(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
+    """The game above, by touch, to the score sheet; then a kill."""
+    yield from play(robot)
     yield from shot(robot, shots, "game-end", size)
     yield from kill(robot)
 

@@ -52,6 +52,8 @@ class Robot:
         self.wait_timeout = wait_timeout
         self.result: dict[str, Any] = {}
         self.taps = 0
+        self.audit_taps = False  # audit the screen before every tap (tests/ui/drive_walk.py)
+        self.audited: set[str] = set()  # the screens (and pop-ups) audited so far
 
     # finding ---------------------------------------------------------------------------------
     def _roots(self) -> list[Any]:
@@ -71,12 +73,7 @@ class Robot:
 
     @staticmethod
     def _visible(widget: Any) -> bool:
-        w = widget
-        while w is not None and w is not w.parent:
-            if getattr(w, "opacity", 1) == 0:
-                return False
-            w = w.parent
-        return not widget.disabled and widget.width > 1 and widget.height > 1
+        return Robot._shown(widget) and not widget.disabled
 
     def all(self, tag: str | Callable[[str], bool]) -> list[Any]:
         """Every visible widget whose tag matches (a string, or a predicate on the tag)."""
@@ -110,6 +107,49 @@ class Robot:
         top = Window.children[0] if Window.children else None
         return top if isinstance(top, ModalView) else None
 
+    def audit(self) -> list[str]:
+        """What a player must never read on the screen now (tests/ui/screen_audit.py): ids,
+        English on a German screen, text cut off; each as "screen: finding: text", KNOWN left
+        out."""
+        from kivy.uix.label import Label
+        from screen_audit import audit_label, tolerated
+
+        from companion import i18n
+
+        popup = self.popup()
+        screen = type(popup).__name__ if popup is not None else str(self.app.screens.current)
+        german = i18n.language() == "de"
+        self.audited.add(screen)
+        found = []
+        for root in self._roots():
+            for widget in self._walk(root):
+                if not isinstance(widget, Label) or not self._shown(widget):
+                    continue
+                shown = plain(widget.text)
+                if tolerated(screen, shown):
+                    continue
+                found += [f"{screen}: {finding}: {shown!r}"
+                          for finding in audit_label(widget, shown, german)]
+        return found
+
+    @staticmethod
+    def _shown(widget: Any) -> bool:
+        """True when the widget is drawn: no ancestor transparent, not squeezed to nothing
+        (a disabled button is shown, dimmed)."""
+        w = widget
+        while w is not None and w is not w.parent:
+            if getattr(w, "opacity", 1) == 0:
+                return False
+            w = w.parent
+        return widget.width > 1 and widget.height > 1
+
+    def check_screen(self) -> None:
+        """Fail the scenario (DriverError) with the audit's findings, one a line."""
+        found = self.audit()
+        if found:
+            raise DriverError("the screen shows what a player must not read:\n  "
+                              + "\n  ".join(found))
+
     # acting ----------------------------------------------------------------------------------
     def frames(self, count: int = 2) -> Steps:
         """Let the app run `count` frames (layout, drawing, scheduled callbacks)."""
@@ -140,6 +180,8 @@ class Robot:
         widget = self.find(tag)
         if widget is None:
             raise DriverError(f"widget {tag!r} disappeared")
+        if self.audit_taps:
+            self.check_screen()
         scroller = widget.parent
         while scroller is not None and not isinstance(scroller, ScrollView):
             scroller = scroller.parent if scroller.parent is not scroller else None
@@ -201,6 +243,7 @@ class Robot:
             saved = Window.screenshot(name=str(Path(tmp) / "shot.png"))
             shutil.move(saved, path)
         self.result.setdefault("screenshots", []).append(str(path))
+        self.check_screen()
 
 
 def run(scenarios: dict[str, Callable[..., Steps]], argv: list[str] | None = None,

@@ -15,8 +15,8 @@ from kivy.uix.screenmanager import Screen
 from kivy.utils import escape_markup
 
 from companion import i18n, paths
-from companion.i18n import N_, _
-from companion.rules.scoring import PLURALITY_ORDER, category_name, tiebreak_text
+from companion.i18n import N_, _, ability_text
+from companion.rules.scoring import PLURALITY_ORDER, category_name, source_name, tiebreak_text
 from companion.rules.words import SECTOR_COLORS
 from companion.ui.calculator.form import LEVELS, NUMBER_FIELDS, Problem, ScoreForm
 from companion.ui.calculator.popups import fill_dots
@@ -61,6 +61,12 @@ WING_NAMES = {"teal": N_("Teal wing"), "pink": N_("Pink wing"), "brown": N_("Bro
 # translated where shown ("Home" is the folder's own name: as it is)
 SHORTCUTS = {"Examples": N_("Examples"), "App data": N_("App data"), "Home": None,
              "USB drives": N_("USB drives"), "Mounted (/mnt)": N_("Mounted (/mnt)")}
+
+
+def tile_text(text: str) -> str:
+    """An ability's text as the sheet shows it: the tile's English in quotation marks, or its
+    words in the language spoken now (i18n.ability_text)."""
+    return _('"{text}"').format(text=ability_text(text))
 
 
 class FieldButton(TagButton):
@@ -237,8 +243,8 @@ class ScoreScreen(Screen):
         notes.append(f"[b]{escape_markup(_('Ranking'))}[/b]\n" + "\n".join(
             f"{p.rank}. {escape_markup(p.name)}  {p.total}" for p in ranking))
         for p in sheet.players:
-            lines = [f"{escape_markup(b.source)}: [b]+{b.points}[/b]  {escape_markup(b.text)}"
-                     for b in p.bonus_lines]
+            lines = [f"{escape_markup(source_name(b.source))}: [b]+{b.points}[/b]  "
+                     f"{escape_markup(tile_text(b.text))}" for b in p.bonus_lines]
             if lines:
                 heading = _("{name}: station bonuses").format(name=p.name)
                 notes.append(f"[b]{escape_markup(heading)}[/b]\n" + "\n".join(lines))

@@ -8,10 +8,12 @@ from kivy.properties import StringProperty
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 
+from companion.i18n import N_, _, ngettext
 from companion.ui.games.stats_model import store_statistics
 from companion.ui.kit.widgets import PANEL, TagLabel
 
-PLAYER_COLUMNS = ("Player", "Games", "Wins", "Average")
+PLAYER_COLUMNS = (N_("Player"), N_("Games"), N_("Wins"), N_("Average"))
+HUB_COLUMNS = (N_("Hub"), N_("Played"))
 
 
 class StatsScreen(Screen):
@@ -24,25 +26,26 @@ class StatsScreen(Screen):
         try:
             stats = store_statistics(App.get_running_app().session.store)
         except Exception as error:  # a damaged game: say so, home stays usable
-            self.info = f"The statistics cannot be shown: {error}"
+            self.info = _("The statistics cannot be shown: {error}").format(error=error)
             return
-        self.info = (f"{stats.games} finished game{'s' * (stats.games != 1)}" if stats.games
-                     else "No finished games yet: finish a game to see statistics here.")
+        self.info = (ngettext("{count} finished game", "{count} finished games", stats.games)
+                     .format(count=stats.games) if stats.games
+                     else _("No finished games yet: finish a game to see statistics here."))
         fill(self.ids.players, PLAYER_COLUMNS,
              [(p.name, [p.name, p.games, p.wins, p.average_text()]) for p in stats.players],
              ("player", "games", "wins", "average"))
-        fill(self.ids.hubs, ("Hub", "Played"), [(hub, [hub, count]) for hub, count in stats.hubs],
+        fill(self.ids.hubs, HUB_COLUMNS, [(hub, [hub, count]) for hub, count in stats.hubs],
              ("hub", "played"))
 
 
 def fill(grid: GridLayout, header: tuple[str, ...], rows: list[tuple[str, list]],
          fields: tuple[str, ...]) -> None:
-    """A table: the header, then one row per (key, values), every cell tagged
-    `stats:<field>:<key>`, the rows striped."""
+    """A table: the header (marked texts, said in the language spoken now), then one row per
+    (key, values), every cell tagged `stats:<field>:<key>`, the rows striped."""
     grid.clear_widgets()
     grid.cols = len(header)
     for text in header:
-        grid.add_widget(TagLabel(text=text, bold=True))
+        grid.add_widget(TagLabel(text=_(text), bold=True))
     for number, (key, values) in enumerate(rows):
         look = {"bg": PANEL if number % 2 == 0 else (0, 0, 0, 0)}
         for field, value in zip(fields, values, strict=True):

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from companion.i18n import _
+from companion.i18n import _, ability_text
 from companion.rules.catalogue import Catalogue
 from companion.rules.state import Sector, State, count, in_supply
 from companion.rules.station import quarter_active
@@ -72,7 +72,8 @@ def sector_card(state: State, catalogue: Catalogue, sector: Sector) -> SectorCar
         else:
             status = _("inactive (quarter {quarter} empty)").format(
                 quarter=quarter + 1 if quarter is not None else "?")
-        abilities.append(f"{status}: {ability.text}")
+        abilities.append(_('{status}: "{text}"').format(status=status,
+                                                        text=ability_text(ability.text)))
     return SectorCard(sector["number"], sector["level"], sector["color"] or "unknown",
                       _dots(sector["residents"], active, size), abilities)
 

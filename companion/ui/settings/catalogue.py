@@ -10,7 +10,7 @@ from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.properties import BooleanProperty, StringProperty
+from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
@@ -31,7 +31,6 @@ class ValueLine(BoxLayout):
     shown = StringProperty("")
     note = StringProperty("")
     rendering = StringProperty("")
-    quote = BooleanProperty(False)  # the note is a rulebook quote: shown whole
     key = StringProperty("")
 
 
@@ -68,7 +67,7 @@ class CatalogueScreen(Screen):
                 text = (_("{component} · {count} unknown").format(component=row.label,
                                                                    count=row.unknown)
                         if row.unknown else row.label)
-                button = TagButton(text=text, font_size=self._unit(15),
+                button = TagButton(text=text, font_size=self._unit(15), shorten=False,
                                    tag=f"catalogue:record:{row.record}")
                 button.bind(on_release=lambda _b, r=row.record: self.choose(self.kind, r))
                 body.add_widget(button)
@@ -80,8 +79,7 @@ class CatalogueScreen(Screen):
 
     def value_line(self, row: ValueRow) -> ValueLine:
         line = ValueLine(name=row.name, words=row.words, shown=row.shown, note=row.note,
-                         rendering=row.rendering, quote=row.source == "rulebook",
-                         key=row.key)
+                         rendering=row.rendering, key=row.key)
         actions = line.ids.actions
         for color in row.colors:
             button = TagButton(text=color_name(color), tag=f"catalogue:color:{color}",

@@ -13,9 +13,9 @@ from typing import Any
 from companion import i18n
 from companion.catalogue_files import load_catalogue, set_user_value
 from companion.i18n import _
-from companion.rules.actions import SHIP_VALUES
 from companion.rules.catalogue import Catalogue, CatalogueError, Field, check_entry
-from companion.rules.words import SECTOR_COLORS, color_name, track_name
+from companion.rules.message import say
+from companion.rules.words import SECTOR_COLORS, color_name, component_message, field_name
 from companion.ui.kit.values_model import ValueEntry, can_enter, words
 
 KIND_NAMES = ("hubs", "sectors", "ships", "diplomacy")  # the kinds, as tabs (`kind_name`)
@@ -31,53 +31,6 @@ def source_word(source: str) -> str:
     """Where a value comes from, in words: rulebook / inferred / entered / unknown."""
     return {"rulebook": _("rulebook"), "inferred": _("inferred"), "user": _("entered"),
             "unknown": _("unknown")}[source]
-
-
-def _field_words() -> dict[str, str]:
-    """A field as a player says it now, by "kind/field" (ships: the engine's SHIP_VALUES
-    words; a Diplomacy bonus and a Sector ability's quarter: field_words builds them)."""
-    return {
-        "hubs/game": _("game (basic or advanced)"),
-        "hubs/theme": _("theme"),
-        "hubs/income_gems_per_ship": _("income: GEMs per ship"),
-        "hubs/income_fixed_gems": _("income: fixed GEMs"),
-        "hubs/starting_gems": _("starting GEMs"),
-        "hubs/starting_food": _("starting food"),
-        "hubs/starting_water": _("starting water"),
-        "hubs/starting_metal": _("starting metal"),
-        "hubs/starting_diplomacy": _("starting Diplomacy"),
-        "hubs/setup_free_sectors": _("free Sectors at setup"),
-        "hubs/setup_private_sectors": _("private Sectors at setup"),
-        "hubs/setup_ship_changes": _("ship changes at setup"),
-        "hubs/setup_residents": _("residents at setup"),
-        "hubs/living_quarters": _("living quarters"),
-        "hubs/quarter_income": _("income of each living quarter"),
-        "sectors/level": _("level"),
-        "sectors/color": _("colour"),
-        "sectors/cost": _("cost (metal)"),
-        "sectors/quarters": _("living quarters"),
-        "sectors/income_icons": _("income icons"),
-        "sectors/income_icons_complete": _("all income icons known"),
-        "sectors/first_game": _("in the first game"),
-        "ships/type": _("type"),
-        "ships/level": _("level"),
-        "ships/count": _("cards in the game"),
-        "ships/size": _("cards in the deck"),
-        **{f"ships/{field}": i18n._(words) for field, words in SHIP_VALUES.items()},
-        "diplomacy/lobbying_cost": _("lobbying cost (GEMs)"),
-        "diplomacy/tracks": _("tracks"),
-        "diplomacy/top_level": _("top level"),
-    }
-
-
-def field_words(kind: str, field: str) -> str:
-    """A catalogue field in words: "metal value", "Transport bonus", "ability 1's quarter"."""
-    if field.startswith("bonus_"):
-        return _("{track} bonus").format(track=track_name(field.removeprefix("bonus_")))
-    if field.startswith("abilities."):
-        return _("living quarter of ability {number}").format(
-            number=int(field.split(".")[1]) + 1)
-    return _field_words()[f"{kind}/{field}"]
 
 
 def quote_words(field: Field) -> tuple[str, str]:
@@ -138,14 +91,15 @@ class CatalogueBrowser:
         return rows
 
     def label(self, kind: str, record: str) -> str:
-        """"Sector 214 · Level 2 pink", "Hub B-1", "ship L2-farm", "Diplomacy level-1"."""
+        """"Sector 214 · Level 2 pink", "Hub B-1", "ship Farm L2", "Diplomacy level 1"."""
         if kind == "sectors":
             sector = self.catalogue.sectors[int(record)]
             return _("Sector {number} · Level {level} {color}").format(
                 number=record, level=sector.level,
                 color=color_name(sector.color) if sector.color else "").rstrip()
-        return {"hubs": _("Hub {record}"), "ships": _("ship {record}"),
-                "diplomacy": _("Diplomacy {record}")}[kind].format(record=record)
+        if kind == "ships":
+            return _("ship {record}").format(record=say(component_message(kind, record)))
+        return say(component_message(kind, record))
 
     def values(self, kind: str, record: str) -> list[ValueRow]:
         """Every value of one component, Sector ability links included."""
@@ -158,7 +112,7 @@ class CatalogueBrowser:
             shown = "?" if not field.known else words(field.value)
             colors = SECTOR_COLORS if kind == "sectors" and name == "color" else ()
             note, rendering = quote_words(field)
-            rows.append(ValueRow(key, name, field_words(kind, name), f"{shown} · {source}",
+            rows.append(ValueRow(key, name, field_name(kind, name), f"{shown} · {source}",
                                  note, rendering, field.source, can_enter(key, self.catalogue),
                                  colors))
         return rows

@@ -18,7 +18,7 @@ def test_a_rulebook_quote_reads_in_english_with_the_german_summarys_words_below(
     result = run_ui_driver("drive_catalogue.py", "quotes-de", shots=SHOTS,
                            args=("--config", str(config)))
     assert result["ok"], result.get("traceback")
-    assert result["title"] == "Schiff L1-dismantle"
+    assert result["title"] == "Schiff Verschrotten L1"
     level = result["level"]
     assert level["note"] == "\u201cEach player starts with a fixed set of five Level-1 ships.\u201d"
     assert level["rendering"] == ("Deutsch: Jeder Spieler legt seine fünf Start-Raumschiffe "

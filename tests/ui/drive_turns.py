@@ -32,6 +32,7 @@ import json
 import statistics
 import sys
 import tempfile
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -163,17 +164,29 @@ def asked_of(source: str, prefix: str, text: str | None, card: str | None = None
 
 
 def dice(detail: Command, where: Any) -> list[Want]:
-    """The faces rolled (again after each reroll), the dice kept, each Human's plan (a
-    recruit to the next of `where` when the line says where)."""
-    faces = [tag(f"die:{face}") for face in detail["rolled"]]
+    """How many dice show each face rolled (again after each reroll), how many of each are
+    kept, how many Humans kept are recruited (the first ones; the rest observed) and where
+    each goes (the next of `where`, when the line says where)."""
+    faces = [tag(f"die:{face}:{n}") for face, n in Counter(detail["rolled"]).items()]
     wants = [*faces, tag("action:reroll")] * detail.get("rerolls", 0) + faces
-    wants += [tag(f"keep:{face}") for face in detail["keep"]]
-    places = iter(where if isinstance(where, list) else [where] if where is not None else [])
-    for plan in detail.get("humans", []):
-        place = next(places, None) if plan == "recruit" else None
-        want = starting(f"human:{plan}:") if place is None else tag(f"human:{plan}:{place}")
-        # a Human that cannot be recruited is observed without asking
-        wants.append(Want(want.what, want.match, optional=plan == "observe"))
+    wants += [tag(f"keep:{face}:{n}") for face, n in Counter(detail["keep"]).items()]
+    plans = detail.get("humans", [])
+    recruits = plans.count("recruit")
+    places = [*(where if isinstance(where, list) else [where] if where is not None else []),
+              *[None] * recruits][:recruits]
+    if plans:
+        # one recruited, where the engine offers a choice: the place is on its button;
+        # none recruited and Recruit refused: they are observed without asking
+        first = places[0] if recruits == 1 else None
+        wants.append(Want(f"humans:{recruits}", lambda t, _text, _title, n=recruits, p=first:
+                          t == f"humans:{n}" or (n == 1 and (
+                              t == f"humans:1:{p}" if p is not None
+                              else t.startswith("humans:1:"))),
+                          optional=recruits == 0))
+    for place in places if recruits > 1 else []:
+        want = starting("human-to:") if place is None else tag(f"human-to:{place}")
+        # one place only: the Human goes there without asking
+        wants.append(Want(want.what, want.match, optional=True))
     return wants
 
 

@@ -8,6 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from kivy.lang import Builder
+from kivy.properties import StringProperty
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.scrollview import ScrollView
 
@@ -26,11 +28,23 @@ class AnswerButton(TagButton):
     """A big answer button (its text may take two lines)."""
 
 
+class CountRow(BoxLayout):
+    """One choice as a row of counts: its name (a die face), then a button per count
+    (answers.kv: at least 48 px high)."""
+
+    tag = StringProperty("")
+    name = StringProperty("")
+
+
 def show_answers(grid: GridLayout, panel: Panel, press: Callable[[Button], None]) -> None:
     """A panel's buttons in `grid` (a player's in their colour, a chosen one lit, a disallowed
-    one dimmed), scrolled to the top: a new panel starts at its first answer."""
+    one dimmed; the counts of a row - a die face's - on one line after its name), scrolled
+    to the top: a new panel starts at its first answer."""
     grid.clear_widgets()
-    grid.cols = panel.cols
+    rows: dict[str, CountRow] = {}
+    counted = any(b.row for b in panel.buttons)
+    grid.cols = 1 if counted else panel.cols
+    grid.row_force_default = not counted  # a row of counts is lower than an answer
     for button in panel.buttons:
         widget = AnswerButton(text=button.label, tag=button.tag,
                               bg=PLAYER_RGBA[button.color] if button.color
@@ -39,7 +53,15 @@ def show_answers(grid: GridLayout, panel: Panel, press: Callable[[Button], None]
         if button.color:
             widget.color = PLAYER_TEXT[button.color]
         widget.bind(on_release=lambda _w, b=button: press(b))
-        grid.add_widget(widget)
+        if not button.row:
+            if counted:
+                widget.size_hint_y, widget.height = None, grid.row_default_height
+            grid.add_widget(widget)
+            continue
+        if button.row not in rows:
+            rows[button.row] = CountRow(name=button.row, tag=button.tag.rsplit(":", 1)[0])
+            grid.add_widget(rows[button.row])
+        rows[button.row].add_widget(widget)
     scroll = grid.parent
     while scroll is not None and not isinstance(scroll, ScrollView):
         scroll = scroll.parent

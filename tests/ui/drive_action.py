@@ -49,14 +49,17 @@ def lit(robot: Robot, prefix: str) -> list[str]:
 
 def roll_and_keep(robot: Robot, rolled: Sequence[str], kept: Sequence[str]) -> Steps:
     """The dice panels of an Expedition or a bonus roll: how many dice show each face rolled
-    (the count that makes up the dice rolled reads them), then how many of each are kept
-    ("Keep these" tapped unless the capacity is reached); returns the two panels as read
-    ({"dice": before the last count rolled, "kept": before the last count kept})."""
-    rolls, keeps = list(Counter(rolled).items()), list(Counter(kept).items())
-    for face, count in rolls[:-1]:
+    until they are read (the counts make up the dice rolled, or every face but the last is
+    tapped: it is the rest), then how many of each are kept ("Keep these" tapped unless the
+    capacity is reached); returns the two panels as read ({"dice": before the last count
+    rolled, "kept": before the last count kept})."""
+    keeps, dice = list(Counter(kept).items()), {}
+    for face, count in Counter(rolled).items():
+        if robot.find("action:kept") is not None:
+            break  # read: the last face was the rest
+        dice = read_panel(robot)
         yield from robot.tap(f"die:{face}:{count}")
-    dice = read_panel(robot)
-    yield from robot.tap("die:{}:{}".format(*rolls[-1]))
+        yield from robot.frames(2)
     yield from robot.wait_for(lambda: robot.find("action:kept") is not None, "the dice kept")
     for face, count in keeps[:-1]:
         yield from robot.tap(f"keep:{face}:{count}")
@@ -271,23 +274,23 @@ def transport_trades(robot: Robot, shots: Path | None, size: tuple[int, int]) ->
 
 
 def expedition_and_neutral(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
-    """Bob's Expedition: how many of the seven dice show each face (the count that makes up
-    the seven reads them; a count that makes more says why), how many of each are kept, Keep
-    these (3 of 5); the Human observed without asking, Bob's Diplomacy bonus; then Cat
-    dismantles with the neutral Dismantle ship."""
+    """Bob's Expedition: how many of the seven dice show each face (a count that makes more
+    says why; every face but the Humans tapped, they are the rest and the seven are read), how
+    many of each are kept, Keep these (3 of 5); the Human observed without asking, Bob's
+    Diplomacy bonus; then Cat dismantles with the neutral Dismantle ship."""
     yield from to_bobs_turn(robot)
     start = robot.taps
     yield from robot.tap("ship:Bob:L3-expedition")
-    for face, count in (("food", 2), ("water", 1), ("metal", 1)):
+    for face, count in (("food", 2), ("water", 1)):
         yield from robot.tap(f"die:{face}:{count}")
     robot.result["dice"] = read_panel(robot)
     robot.result["needed_in_view"] = needed_in_view(robot)
     robot.result["counts_high"] = min(w.height for w in answer_widgets(
         robot.app.screens.get_screen("action")) if w.tag.startswith("die:"))
     yield from shot(robot, shots, "action-expedition", size)
-    yield from robot.tap("die:human:4")  # 4 more would be 8 dice: dim, it says why
+    yield from robot.tap("die:metal:5")  # 5 more would be 8 dice: dim, it says why
     robot.result["too_many"] = robot.text("action:message")
-    yield from robot.tap("die:human:3")  # 7 in all: they are the dice rolled
+    yield from robot.tap("die:metal:1")  # the Humans are the rest (3): the 7 dice are read
     yield from robot.wait_for(lambda: robot.find("action:kept") is not None, "the dice kept")
     yield from robot.frames(2)
     robot.result["kept_panel_at_top"] = first_answer_in_view(robot)

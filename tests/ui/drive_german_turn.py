@@ -7,8 +7,8 @@ tests/ui/test_recruit_expedition.py does).
         --db /tmp/g.sqlite --config /tmp/de.toml
 
 Cat taps her Expedition L1 ship (roll 6, keep 4), taps how many of the six dice show each face
-(2 food, 1 water, 1 metal, 2 Humans), how many are kept (1 food, the metal, both Humans: the
-capacity), observes both Humans with one tap, confirms;
+(2 food, 1 water, 1 metal: the 2 Humans are the rest), how many are kept (1 food, the metal,
+both Humans: the capacity), observes both Humans with one tap, confirms;
 Bob, on the Expedition track, chooses his first bonus; every panel's question, lines and
 buttons are read as shown (in German), and the table before and after.
 Prints `DRIVER-RESULT {...}` (what was read on screen) as its last stdout line.
@@ -25,7 +25,7 @@ from drive_action import confirm, read_panel
 from drive_table import counter_lines, read_table, shot
 from harness import Robot, Steps, run
 
-ROLLED = (("food", 2), ("water", 1), ("metal", 1), ("human", 2))
+ROLLED = (("food", 2), ("water", 1), ("metal", 1))  # the 2 Humans: the rest
 KEPT = (("food", 1), ("metal", 1), ("human", 2))
 
 
@@ -52,7 +52,7 @@ def expedition(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps
     result["dice"] = read_panel(robot)
     result["back_to_table"] = robot.text("action:back-to-table")
     yield from shot(robot, shots, "action-expedition-de", size)
-    yield from robot.tap("die:{}:{}".format(*ROLLED[-1]))  # the dice rolled made up: read
+    yield from robot.tap("die:{}:{}".format(*ROLLED[-1]))  # the Humans are the rest: read
     for face, count in KEPT[:-1]:
         yield from robot.tap(f"keep:{face}:{count}")
     result["kept"] = read_panel(robot)

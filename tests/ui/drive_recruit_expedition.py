@@ -6,10 +6,10 @@ tests/ui/test_recruit_expedition.py on the 3-player draft example replayed into 
     DISPLAY=:99 .venv/bin/python tests/ui/drive_recruit_expedition.py recruit --db /tmp/g.sqlite
 
 Cat taps her Expedition L1 ship (roll 6, keep 4), taps how many of the six dice show each face
-(2 food, 1 water, 1 metal, 2 Humans), how many are kept (1 food, the metal, both Humans: the
-capacity), then "Recruit 1 to Sector 221, observe 1" for the two Humans (Sector 221 or 321:
-the choice of quarters), confirms; Bob, on the Expedition track, chooses 1 point; the table,
-then her station, are read.
+(2 food, 1 water, 1 metal: the 2 Humans are the rest), how many are kept (1 food, the metal,
+both Humans: the capacity), then "Recruit 1 to Sector 221, observe 1" for the two Humans
+(Sector 221 or 321: the choice of quarters), confirms; Bob, on the Expedition track, chooses
+1 point; the table, then her station, are read.
 
 `bonus-value`: the same Expedition with both Humans observed ("Observe all 2"); Bob chooses
 level 3 of the Expedition track, which the example never gives: the engine's question opens the

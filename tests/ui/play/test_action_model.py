@@ -88,19 +88,23 @@ def test_expedition_dice_by_count_kept_by_count_and_a_human_recruited(table):
     food = [b for b in panel.buttons if b.row == "food"]
     assert [b.tag for b in food] == [f"die:food:{n}" for n in range(7)]
     assert food[0].on and not food[1].on  # none entered yet: 0 lit
-    for tag in ("die:food:2", "die:human:2"):
-        press(model, tag)
-    panel = press(model, "die:water:1")
-    assert panel.lines == ["Tap how many dice show each face: 5 of 6 entered."]
-    too_many = next(b for b in panel.buttons if b.tag == "die:metal:2")
+    press(model, "die:food:2")
+    panel = press(model, "die:human:2")
+    assert panel.lines == [
+        "Tap how many dice show each face (the last face left is the rest): 4 of 6 entered."]
+    too_many = next(b for b in panel.buttons if b.tag == "die:metal:3")
     assert not too_many.allowed
-    assert too_many.reason == "6 dice rolled: 5 already show other faces"
+    assert too_many.reason == "6 dice rolled: 4 already show other faces"
     assert next(b for b in panel.buttons if b.tag == "die:food:2").on
-    panel = press(model, "die:metal:1")  # 6 in all: they are the dice rolled
-    assert panel.lines == ["Rolled: food, food, water, metal, human, human"]  # face by face
-    model.back()  # the last count taken back: 5 dice entered
-    panel = press(model, "die:food:3")  # tapped again: food's count replaced
-    assert panel.lines == ["Rolled: food, food, food, water, human, human"]
+    # every face but one tapped: metal is the rest, shown as such; 6 in all: they are read
+    panel = press(model, "die:water:1")
+    assert panel.lines == ["Rolled: food, food, water, metal, human, human",  # face by face
+                           "metal: 1, the rest of the 6 dice"]
+    model.back()  # the last count taken back: 4 dice entered
+    press(model, "die:food:3")  # tapped again: food's count replaced
+    panel = press(model, "die:metal:0")  # water is the rest: 1
+    assert panel.lines == ["Rolled: food, food, food, water, human, human",
+                           "water: 1, the rest of the 6 dice"]
     assert "action:reroll" not in [b.tag for b in panel.buttons]
     # kept by count: 0 to the dice of that face rolled
     assert [b.tag for b in panel.buttons if b.row == "human"] == [

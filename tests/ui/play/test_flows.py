@@ -126,12 +126,12 @@ def test_expedition_dice_tapped_kept_and_a_human_observed(table):
     assert (flow.dice, flow.capacity, flow.rerolls_allowed) == (6, 4, 0)
     flow.count("food", 2)
     flow.count("water", 1)
-    flow.count("metal", 1)
-    with pytest.raises(FlowError, match="6 dice rolled: 4 already show other faces"):
-        flow.count("human", 3)
+    with pytest.raises(FlowError, match="6 dice rolled: 3 already show other faces"):
+        flow.count("metal", 4)
     assert flow.reading is None
-    flow.count("human", 2)  # 6 in all: they are the dice rolled
+    flow.count("metal", 1)  # every face but one tapped: the Humans are the rest, 6 in all
     assert sorted(flow.reading.faces) == ["food", "food", "human", "human", "metal", "water"]
+    assert flow.rest == "human"
     assert flow.unsure == []
     flow.keep("food", 2)
     with pytest.raises(FlowError, match="2 dice show food"):

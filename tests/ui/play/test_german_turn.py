@@ -36,9 +36,9 @@ def test_an_expedition_turn_reads_in_german(run_ui_driver, tmp_path: Path) -> No
     dice = result["dice"]
     assert dice["question"].startswith("Cat nutzt ")
     assert dice["question"].endswith(": Würfle 6 · behalte 4")
-    assert dice["lines"] == ("Tippe an, wie viele Würfel jede Seite zeigen: 4 von 6 "
-                             "eingegeben.")
-    assert dice["buttons"]["action:dice"] == "Diese 4 Würfel"  # the last count reads them
+    assert dice["lines"] == ("Tippe an, wie viele Würfel jede Seite zeigen (die letzte Seite "
+                             "ist der Rest): 3 von 6 eingegeben.")
+    assert dice["buttons"]["action:dice"] == "Diese 3 Würfel"  # the last count reads them
     assert dice["buttons"]["die:food:6"] == "6"
     assert result["back_to_table"] == "Zurück zum Tisch"
     kept = result["kept"]
@@ -46,6 +46,7 @@ def test_an_expedition_turn_reads_in_german(run_ui_driver, tmp_path: Path) -> No
     assert kept["buttons"]["action:kept"] == "Diese behalten"
     assert kept["buttons"]["keep:human:2"] == "2"
     assert kept["lines"].startswith("Gewürfelt: ")
+    assert kept["lines"].splitlines()[1] == "Mensch: 2, der Rest der 6 Würfel"
     # the Humans kept, on one panel: observe all, or how many recruited
     humans = result["humans"]
     assert humans["question"].endswith(

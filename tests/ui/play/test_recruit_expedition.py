@@ -24,8 +24,10 @@ def test_an_expedition_recruits_a_human_to_the_sector_chosen(run_ui_driver,
     assert (cat["counters"], cat["points"]) == ("10 GEMs  6 food  2 water  2 metal", "0 points")
     # the rulebook's Level-1 Expedition ship: "costs 3 GEMs, rolls 6 and keeps 4"
     assert result["dice"]["question"] == "Cat uses Terran Expedition L1: Roll 6 · keep 4"
-    # read before the last count (2 Humans) is tapped: it makes up the six, nothing more to tap
-    assert result["dice"]["lines"] == "Tap how many dice show each face: 4 of 6 entered."
+    # read before the metal's count is tapped: then the Humans are the rest, nothing more to tap
+    assert result["dice"]["lines"] == ("Tap how many dice show each face (the last face left "
+                                       "is the rest): 3 of 6 entered.")
+    assert result["kept"]["lines"].splitlines()[1] == "human: 2, the rest of the 6 dice"
     # read before the last count kept (2 Humans: the capacity, 4: they are kept, nothing to tap)
     assert [t for t in result["kept"]["buttons"] if t.startswith("keep:")] == [
         "keep:food:0", "keep:food:1", "keep:food:2", "keep:water:0", "keep:water:1",

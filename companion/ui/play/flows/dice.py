@@ -68,6 +68,7 @@ class Dice(Entry):
         self.faces: list[str] = list(offer["faces"])
         self.human_offer: HumanOffer = offer["humans"]
         self.tapped = TappedDice()
+        self.rest: str | None = None  # the face whose count was the rest of the dice rolled
         self.reading: DiceReading | None = None
         self.kept: Counter = Counter()
         self.kept_chosen = False  # "Keep these" pressed: the Humans kept are asked next
@@ -88,16 +89,22 @@ class Dice(Entry):
         return cls(offer)
 
     def count(self, face: str, count: int) -> None:
-        """`count` dice rolled show `face` (tapped again: the new count); once the counts add
-        up to the dice rolled, they are the dice rolled ("These N dice" implied; Back takes
-        the tap back)."""
+        """`count` dice rolled show `face` (tapped again: the new count); every face but one
+        tapped, that one shows the rest; once the counts add up to the dice rolled, they are
+        the dice rolled ("These N dice" implied; the dice kept are asked with the rest named;
+        Back takes the tap back)."""
         others = len(self.tapped.faces) - self.tapped.counts.get(face, 0)
         if count < 0 or (self.dice is not None and others + count > self.dice):
             raise FlowError(_("{dice} dice rolled: {others} already show other faces").format(
                 dice=self.dice, others=others))
         self.tapped.counts[face] = count
+        untapped = [f for f in self.faces if f not in self.tapped.counts]
+        rest = untapped[0] if len(untapped) == 1 else None
+        if rest is not None and self.dice is not None:
+            self.tapped.counts[rest] = self.dice - len(self.tapped.faces)
         if len(self.tapped.faces) == self.dice:
             self.read_taps()
+            self.rest = rest
 
     def read(self, reading: DiceReading) -> None:
         """The dice rolled (taps or camera); what was kept is chosen again."""
@@ -106,7 +113,7 @@ class Dice(Entry):
             raise FlowError(_("a die shows {faces}, not {face}").format(
                 faces=words(self.faces), face=word(unknown[0])))
         self.reading, self.kept, self.humans, self.human_to = reading, Counter(), [], {}
-        self.kept_chosen = False
+        self.kept_chosen, self.rest = False, None
 
     def read_taps(self) -> None:
         """The counts tapped are the dice rolled, face by face (all of them, or it says how
@@ -123,13 +130,16 @@ class Dice(Entry):
             i for i, sure in enumerate(self.reading.certainty) if sure < UNSURE]
 
     def reroll(self) -> None:
-        """Use one reroll (B-4, 315): the dice are entered again as they now lie."""
+        """Use one reroll (B-4, 315): the dice are entered again as they now lie, the counts
+        as they were read to start from ("These N dice" when none changed)."""
         if self.rerolls >= self.rerolls_allowed:
             raise FlowError(_("you may reroll {times} time(s)").format(
                 times=self.rerolls_allowed))
         self.rerolls += 1
+        lying = Counter(self.reading.faces if self.reading else [])
         self.reading, self.kept, self.humans, self.human_to = None, Counter(), [], {}
-        self.tapped, self.kept_chosen = TappedDice(), False
+        self.tapped = TappedDice({face: lying[face] for face in self.faces})
+        self.kept_chosen, self.rest = False, None
 
     def keep(self, face: str, count: int) -> None:
         """Keep `count` dice showing `face` (tapped again: the new count), up to the capacity;
@@ -265,8 +275,8 @@ class Dice(Entry):
             _("enter the {dice} dice rolled ({entered} entered)").format(dice=self.dice,
                                                                          entered=entered),
             forward=True)],
-            [_("Tap how many dice show each face: {entered} of {dice} entered.").format(
-                entered=entered, dice=self.dice)], reads=self)
+            [_("Tap how many dice show each face (the last face left is the rest): {entered} "
+               "of {dice} entered.").format(entered=entered, dice=self.dice)], reads=self)
 
     def keep_panel(self, title: str) -> Panel:
         """A row per face rolled: how many of it are kept (0 to the fewer of those rolled and
@@ -286,8 +296,11 @@ class Dice(Entry):
             buttons.append(Button("action:reroll", _("Reroll"), ("reroll",)))
         buttons.append(Button("action:kept", _("Keep these"), ("kept",), bool(kept),
                               _("keep at least one die"), forward=True))
+        rest = [] if self.rest is None else [
+            _("{face}: {count}, the rest of the {dice} dice").format(
+                face=word(self.rest), count=rolled[self.rest], dice=self.dice)]
         return Panel(title, buttons, [_("Rolled: {faces}").format(
-            faces=words(self.reading.faces))])
+            faces=words(self.reading.faces)), *rest])
 
     def humans_panel(self, title: str) -> Panel:
         """The Humans kept, all on one panel: how many are recruited, the rest observed (one

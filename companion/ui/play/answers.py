@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from kivy.app import App
 from kivy.lang import Builder
-from kivy.properties import StringProperty
+from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.scrollview import ScrollView
@@ -22,6 +23,7 @@ from companion.ui.play.flows.abilities import Abilities
 from companion.ui.play.flows.choices import Button, Panel
 
 LAYOUT = str(Path(__file__).with_suffix(".kv"))
+ROW_HEIGHT = 48  # a row of counts, and the other answers of its panel (px at 800x480: a finger)
 
 
 class AnswerButton(TagButton):
@@ -30,10 +32,11 @@ class AnswerButton(TagButton):
 
 class CountRow(BoxLayout):
     """One choice as a row of counts: its name (a die face), then a button per count
-    (answers.kv: at least 48 px high)."""
+    (ROW_HEIGHT high)."""
 
     tag = StringProperty("")
     name = StringProperty("")
+    high = NumericProperty(ROW_HEIGHT)
 
 
 def show_answers(grid: GridLayout, panel: Panel, press: Callable[[Button], None]) -> None:
@@ -54,8 +57,9 @@ def show_answers(grid: GridLayout, panel: Panel, press: Callable[[Button], None]
             widget.color = PLAYER_TEXT[button.color]
         widget.bind(on_release=lambda _w, b=button: press(b))
         if not button.row:
-            if counted:
-                widget.size_hint_y, widget.height = None, grid.row_default_height
+            if counted:  # as low as the rows of counts, so that all stay in view
+                widget.size_hint_y = None
+                widget.height = App.get_running_app().unit * ROW_HEIGHT
             grid.add_widget(widget)
             continue
         if button.row not in rows:

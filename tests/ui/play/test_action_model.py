@@ -98,13 +98,11 @@ def test_expedition_dice_by_count_kept_by_count_and_a_human_recruited(table):
     assert next(b for b in panel.buttons if b.tag == "die:food:2").on
     # every face but one tapped: metal is the rest, shown as such; 6 in all: they are read
     panel = press(model, "die:water:1")
-    assert panel.lines == ["Rolled: food, food, water, metal, human, human",  # face by face
-                           "metal: 1, the rest of the 6 dice"]
+    assert panel.lines == ["Rolled: food ×2, water ×1, metal ×1 (the rest), human ×2"]
     model.back()  # the last count taken back: 4 dice entered
     press(model, "die:food:3")  # tapped again: food's count replaced
     panel = press(model, "die:metal:0")  # water is the rest: 1
-    assert panel.lines == ["Rolled: food, food, food, water, human, human",
-                           "water: 1, the rest of the 6 dice"]
+    assert panel.lines == ["Rolled: food ×3, water ×1 (the rest), human ×2"]
     assert "action:reroll" not in [b.tag for b in panel.buttons]
     # kept by count: 0 to the dice of that face rolled
     assert [b.tag for b in panel.buttons if b.row == "human"] == [

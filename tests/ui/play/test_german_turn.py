@@ -45,8 +45,7 @@ def test_an_expedition_turn_reads_in_german(run_ui_driver, tmp_path: Path) -> No
     assert kept["question"].endswith(": Würfle 6 · behalte 4 · welche Würfel behältst du?")
     assert kept["buttons"]["action:kept"] == "Diese behalten"
     assert kept["buttons"]["keep:human:2"] == "2"
-    assert kept["lines"].startswith("Gewürfelt: ")
-    assert kept["lines"].splitlines()[1] == "Mensch: 2, der Rest der 6 Würfel"
+    assert kept["lines"] == "Gewürfelt: Pflanzen ×2, Wasser ×1, Metall ×1, Mensch ×2 (der Rest)"
     # the Humans kept, on one panel: observe all, or how many recruited
     humans = result["humans"]
     assert humans["question"].endswith(

@@ -27,7 +27,7 @@ def test_an_expedition_recruits_a_human_to_the_sector_chosen(run_ui_driver,
     # read before the metal's count is tapped: then the Humans are the rest, nothing more to tap
     assert result["dice"]["lines"] == ("Tap how many dice show each face (the last face left "
                                        "is the rest): 3 of 6 entered.")
-    assert result["kept"]["lines"].splitlines()[1] == "human: 2, the rest of the 6 dice"
+    assert result["kept"]["lines"] == "Rolled: food ×2, water ×1, metal ×1, human ×2 (the rest)"
     # read before the last count kept (2 Humans: the capacity, 4: they are kept, nothing to tap)
     assert [t for t in result["kept"]["buttons"] if t.startswith("keep:")] == [
         "keep:food:0", "keep:food:1", "keep:food:2", "keep:water:0", "keep:water:1",

@@ -279,8 +279,9 @@ class Dice(Entry):
                "of {dice} entered.").format(entered=entered, dice=self.dice)], reads=self)
 
     def keep_panel(self, title: str) -> Panel:
-        """A row per face rolled: how many of it are kept (0 to the fewer of those rolled and
-        the capacity), the count tapped; a reroll where allowed; Keep these."""
+        """The dice rolled, face by face (the rest named); a row per face rolled: how many of
+        it are kept (0 to the fewer of those rolled and the capacity), the count tapped; a
+        reroll where allowed; Keep these."""
         assert self.reading is not None
         rolled = Counter(self.reading.faces)
         most = self.capacity if self.capacity is not None else len(self.reading.faces)
@@ -296,11 +297,10 @@ class Dice(Entry):
             buttons.append(Button("action:reroll", _("Reroll"), ("reroll",)))
         buttons.append(Button("action:kept", _("Keep these"), ("kept",), bool(kept),
                               _("keep at least one die"), forward=True))
-        rest = [] if self.rest is None else [
-            _("{face}: {count}, the rest of the {dice} dice").format(
-                face=word(self.rest), count=rolled[self.rest], dice=self.dice)]
-        return Panel(title, buttons, [_("Rolled: {faces}").format(
-            faces=words(self.reading.faces)), *rest])
+        # one line, so that the rows stay in view under the rule of a bonus roll
+        faces = ", ".join(f"{word(face)} ×{rolled[face]}" + (
+            _(" (the rest)") if face == self.rest else "") for face in self.faces if rolled[face])
+        return Panel(title, buttons, [_("Rolled: {faces}").format(faces=faces)])
 
     def humans_panel(self, title: str) -> Panel:
         """The Humans kept, all on one panel: how many are recruited, the rest observed (one

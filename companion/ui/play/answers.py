@@ -13,6 +13,7 @@ from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.scrollview import ScrollView
+from kivy.uix.widget import Widget
 
 from companion.rules.catalogue import Catalogue
 from companion.rules.commands import CommandDict, Outcome
@@ -47,7 +48,12 @@ def show_answers(grid: GridLayout, panel: Panel, press: Callable[[Button], None]
     rows: dict[str, CountRow] = {}
     counted = any(b.row for b in panel.buttons)
     grid.cols = 1 if counted else panel.cols
-    grid.row_force_default = not counted  # a row of counts is lower than an answer
+    grid.row_force_default = not counted
+    place: Widget = grid
+    if counted:  # one column lower than the grid's rows: its rows, then the other answers
+        place = BoxLayout(orientation="vertical", size_hint_y=None, spacing=grid.spacing[1])
+        place.bind(minimum_height=place.setter("height"))
+        grid.add_widget(place)
     for button in panel.buttons:
         widget = AnswerButton(text=button.label, tag=button.tag,
                               bg=PLAYER_RGBA[button.color] if button.color
@@ -60,11 +66,11 @@ def show_answers(grid: GridLayout, panel: Panel, press: Callable[[Button], None]
             if counted:  # as low as the rows of counts, so that all stay in view
                 widget.size_hint_y = None
                 widget.height = App.get_running_app().unit * ROW_HEIGHT
-            grid.add_widget(widget)
+            place.add_widget(widget)
             continue
         if button.row not in rows:
             rows[button.row] = CountRow(name=button.row, tag=button.tag.rsplit(":", 1)[0])
-            grid.add_widget(rows[button.row])
+            place.add_widget(rows[button.row])
         rows[button.row].add_widget(widget)
     scroll = grid.parent
     while scroll is not None and not isinstance(scroll, ScrollView):

@@ -48,7 +48,7 @@ def show_answers(grid: GridLayout, panel: Panel, press: Callable[[Button], None]
     rows: dict[str, CountRow] = {}
     counted = any(b.row for b in panel.buttons)
     grid.cols = 1 if counted else panel.cols
-    grid.row_force_default = not counted
+    grid.row_force_default = not counted  # the column of counts is as high as it needs
     place: Widget = grid
     if counted:  # one column lower than the grid's rows: its rows, then the other answers
         place = BoxLayout(orientation="vertical", size_hint_y=None, spacing=grid.spacing[1])

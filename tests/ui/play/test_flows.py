@@ -184,6 +184,8 @@ def test_the_preview_says_where_each_resident_goes(table):
     flow.place_human(102)
     assert flow.questions() == ["Human 2: where it goes"]
     flow.place_human(101)
+    with pytest.raises(FlowError, match="not on offer"):
+        flow.place_human(101)  # both recruited are placed: no third place
     assert flow.preview()[1:4] == [
         "Human 1: Recruit: 1 metal, 1 food and 1 water to Sector 102",
         "Human 2: Recruit: 1 metal, 1 food and 1 water to Sector 101",

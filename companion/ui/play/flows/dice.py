@@ -187,8 +187,10 @@ class Dice(Entry):
         if where not in places:
             raise FlowError(_("where does the Human go? ({places})").format(
                 places=", ".join(map(place_text, places))))
-        index = next(i for i, plan in enumerate(self.humans)
-                     if plan == "recruit" and i not in self.human_to)
+        index = next((i for i, plan in enumerate(self.humans)
+                      if plan == "recruit" and i not in self.human_to), None)
+        if index is None:  # every Human recruited has its place
+            raise FlowError(_("that is not on offer now"))
         self.human_to[index] = where
 
     def unplaced(self) -> int | None:

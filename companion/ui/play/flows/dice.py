@@ -263,13 +263,14 @@ class Dice(Entry):
         return None
 
     def roll_panel(self, title: str) -> Panel:
-        """A row per face: how many dice show it (0 to the dice rolled), the count tapped."""
+        """A row per face: how many dice show it (0 to the dice rolled), the count tapped lit
+        (a face not tapped has none lit: it may be the rest)."""
         entered = len(self.tapped.faces)
         rows = [Button(f"die:{face}:{n}", str(n), ("die", face, n),
                        entered - self.tapped.counts.get(face, 0) + n <= (self.dice or 0),
                        _("{dice} dice rolled: {others} already show other faces").format(
                            dice=self.dice, others=entered - self.tapped.counts.get(face, 0)),
-                       on=self.tapped.counts.get(face, 0) == n, row=word(face))
+                       on=self.tapped.counts.get(face) == n, row=word(face))  # untapped: none lit
                 for face in self.faces for n in range(0, (self.dice or 0) + 1)]
         return Panel(title, [*rows, Button(
             "action:dice", _("These {count} dice").format(count=entered), ("read",),

@@ -10,6 +10,7 @@ prints `DRIVER-RESULT {...}` (what was read on screen) as its last stdout line.
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -26,24 +27,44 @@ def read_panel(robot: Robot) -> dict:
     screen = robot.app.screens.get_screen("action")
     return {"question": robot.text("action:question"), "lines": robot.text("action:lines"),
             "undo": robot.text("action:undo"),
-            "buttons": {w.tag: robot.text(w.tag) for w in [*screen.ids.choices.children,
-                                                            *screen.ids.forward.children]
-                        if getattr(w, "tag", "")}}
+            "buttons": {w.tag: robot.text(w.tag) for w in answer_widgets(screen)}}
+
+
+def answer_widgets(screen: Any) -> list[Any]:
+    """The action screen's answer buttons (those in a row of counts too) and its way on."""
+    from kivy.uix.behaviors import ButtonBehavior
+
+    return [w for w in [*screen.ids.choices.walk(restrict=True),
+                        *screen.ids.forward.walk(restrict=True)]
+            if getattr(w, "tag", "") and isinstance(w, ButtonBehavior)]
+
+
+def lit(robot: Robot, prefix: str) -> list[str]:
+    """The counts shown chosen (lit) among the action screen's buttons tagged `prefix`..."""
+    from companion.ui.kit.widgets import SELECTED
+
+    return [w.tag for w in answer_widgets(robot.app.screens.get_screen("action"))
+            if w.tag.startswith(prefix) and tuple(w.bg) == tuple(SELECTED)]
 
 
 def roll_and_keep(robot: Robot, rolled: Sequence[str], kept: Sequence[str]) -> Steps:
-    """The dice panels of an Expedition or a bonus roll: each face rolled tapped (the last one
-    reads them), then each die kept ("Keep these" tapped unless the capacity is reached);
-    returns the two panels as read ({"dice": before the last face, "kept": after keeping})."""
-    for face in rolled[:-1]:
-        yield from robot.tap(f"die:{face}")
-    dice = read_panel(robot)
-    yield from robot.tap(f"die:{rolled[-1]}")
+    """The dice panels of an Expedition or a bonus roll: how many dice show each face rolled
+    until they are read (the counts make up the dice rolled, or every face but the last is
+    tapped: it is the rest), then how many of each are kept ("Keep these" tapped unless the
+    capacity is reached); returns the two panels as read ({"dice": before the last count
+    rolled, "kept": before the last count kept})."""
+    keeps, dice = list(Counter(kept).items()), {}
+    for face, count in Counter(rolled).items():
+        if robot.find("action:kept") is not None:
+            break  # read: the last face was the rest
+        dice = read_panel(robot)
+        yield from robot.tap(f"die:{face}:{count}")
+        yield from robot.frames(2)
     yield from robot.wait_for(lambda: robot.find("action:kept") is not None, "the dice kept")
-    for face in kept[:-1]:
-        yield from robot.tap(f"keep:{face}")
+    for face, count in keeps[:-1]:
+        yield from robot.tap(f"keep:{face}:{count}")
     panels = {"dice": dice, "kept": read_panel(robot)}
-    yield from robot.tap(f"keep:{kept[-1]}")
+    yield from robot.tap("keep:{}:{}".format(*keeps[-1]))
     yield from robot.frames(2)
     if robot.find("action:kept") is not None:
         yield from robot.tap("action:kept")
@@ -253,23 +274,28 @@ def transport_trades(robot: Robot, shots: Path | None, size: tuple[int, int]) ->
 
 
 def expedition_and_neutral(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
-    """Bob's Expedition: seven dice tapped in, four kept, a Human observed (Recruit is dim with
-    the engine's reason), Bob's Diplomacy bonus; then Cat dismantles with the neutral
-    Dismantle ship."""
+    """Bob's Expedition: how many of the seven dice show each face (a count that makes more
+    says why; every face but the Humans tapped, they are the rest and the seven are read), how
+    many of each are kept, Keep these (3 of 5); the Human observed without asking, Bob's
+    Diplomacy bonus; then Cat dismantles with the neutral Dismantle ship."""
     yield from to_bobs_turn(robot)
     start = robot.taps
     yield from robot.tap("ship:Bob:L3-expedition")
-    for face in ("food", "food", "water", "metal", "human", "human"):
-        yield from robot.tap(f"die:{face}")
+    for face, count in (("food", 2), ("water", 1)):
+        yield from robot.tap(f"die:{face}:{count}")
     robot.result["dice"] = read_panel(robot)
     robot.result["needed_in_view"] = needed_in_view(robot)
+    robot.result["counts_high"] = min(w.height for w in answer_widgets(
+        robot.app.screens.get_screen("action")) if w.tag.startswith("die:"))
     yield from shot(robot, shots, "action-expedition", size)
-    yield from robot.tap("die:human")  # the 7th die: they are the dice rolled
+    yield from robot.tap("die:metal:5")  # 5 more would be 8 dice: dim, it says why
+    robot.result["too_many"] = robot.text("action:message")
+    yield from robot.tap("die:metal:1")  # the Humans are the rest (3): the 7 dice are read
     yield from robot.wait_for(lambda: robot.find("action:kept") is not None, "the dice kept")
     yield from robot.frames(2)
     robot.result["kept_panel_at_top"] = first_answer_in_view(robot)
-    for face in ("food", "food", "human"):
-        yield from robot.tap(f"keep:{face}")
+    for face, count in (("food", 2), ("human", 1)):
+        yield from robot.tap(f"keep:{face}:{count}")
     robot.result["kept"] = read_panel(robot)
     robot.result["needed_in_view"] &= needed_in_view(robot)
     yield from shot(robot, shots, "action-expedition-kept", size)
@@ -305,8 +331,7 @@ def needed_in_view(robot: Robot) -> bool:
     from kivy.core.window import Window
 
     screen = robot.app.screens.get_screen("action")
-    widgets = [*screen.ids.choices.children, *screen.ids.forward.children,
-               robot.find("action:back-to-table")]
+    widgets = [*answer_widgets(screen), robot.find("action:back-to-table")]
     for widget in widgets:
         if widget is None or not getattr(widget, "tag", ""):
             continue

@@ -7,9 +7,10 @@ tests/ui/test_bonus_screen.py on example games replayed into --db (as `phoenix-c
 `sector-321` (the 3-player draft example up to the line before Cat builds Sector 321, from an
 empty overlay): Cat taps her Construction L3 ship and Sector 321; the values the tile prints,
 needed before its dice, are asked at once, one card after the other (cost, living quarters, the
-ability's quarter, the income icons); then the 7 dice rolled are tapped in, 5 kept, the Human
-recruited into Sector 321 itself (built before the dice are rolled); Confirm; Bob's
-Construction bonus; the table and Cat's station are read.
+ability's quarter, the income icons); then how many of the 7 dice rolled show each face, how
+many of each are kept (5), the Human recruited into Sector 321 itself (built before the dice
+are rolled; its one button names the place); Confirm; Bob's Construction bonus; the table and
+Cat's station are read.
 `b5-income` (the same game with Hub B-5 for Cat, at her second turn, 1 GEM left): Income, B-5's
 power taken, its transaction entered in the pop-up (Buy…, then 1 water for 3 GEMs: the income
 pays first; Done is implied, its one transaction made), Confirm; the table is read.
@@ -54,11 +55,11 @@ def sector_321(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps
     yield from shot(robot, shots, "action-bonus-value-first", size)
     yield from values_first(robot, TILE)
     result.update((yield from roll_and_keep(robot, ROLLED, KEPT)))
-    yield from robot.wait_for(lambda: robot.find("human:observe:None") is not None,
+    yield from robot.wait_for(lambda: robot.find("humans:0") is not None,
                               "the Human's question")
     result["human"] = read_panel(robot)
     yield from shot(robot, shots, "action-bonus-dice-human", size)
-    yield from robot.tap("human:recruit:321")
+    yield from robot.tap("humans:1:321")
     yield from robot.wait_for(lambda: robot.find("action:confirm") is not None, "the preview")
     result["preview"] = read_panel(robot)
     yield from shot(robot, shots, "action-bonus-preview", size)

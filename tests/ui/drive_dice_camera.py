@@ -11,7 +11,7 @@ next face... after Human: taken away, so a tap on an empty spot adds it back as 
 camera's six dice are used; the kept-dice panel shows what was read.
 
 `lost`: once the camera's picture is seen, its folder of frames is renamed away (the camera
-unplugged): the status strip and the line under the picture say so, the face buttons still
+unplugged): the status strip and the line under the picture say so, the count buttons still
 work; renamed back (plugged in again), the problem goes and fresh pictures come.
 
 `panel`: the button panel's Dice button (the keyboard panel's "d" key, through the panel bridge
@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from drive_action import read_panel
+from drive_action import lit, read_panel
 from drive_table import read_table, shot
 from harness import DriverError, Robot, Steps, run
 
@@ -125,9 +125,9 @@ def lost(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
         result["lost"] = camera_state(robot)
         yield from shot(robot, shots, "action-dice-camera-lost", size)
         # the face buttons are the way in meanwhile
-        yield from robot.tap("die:food")
+        yield from robot.tap("die:food:1")
         yield from robot.frames(2)
-        result["fallback"] = {"food": robot.text("die:food"), **camera_state(robot)}
+        result["fallback"] = {"food": lit(robot, "die:food:"), **camera_state(robot)}
     finally:
         if away.exists():
             away.rename(frames)  # plugged in again (also when the scenario failed)
@@ -143,7 +143,7 @@ def lost(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
         and robot.text("dice:camera-line").startswith(("Camera sees", "Read:")),
         "the camera to come back with fresh pictures")
     yield from robot.frames(3)
-    result["back"] = {"food": robot.text("die:food"), **camera_state(robot)}
+    result["back"] = {"food": lit(robot, "die:food:"), **camera_state(robot)}
     yield from shot(robot, shots, "action-dice-camera-back", size)
     return result
 

@@ -6,8 +6,9 @@ tests/ui/test_recruit_expedition.py does).
     DISPLAY=:99 .venv/bin/python tests/ui/drive_german_turn.py expedition \
         --db /tmp/g.sqlite --config /tmp/de.toml
 
-Cat taps her Expedition L1 ship (roll 6, keep 4), taps the six dice in (food, water, metal,
-Human, Human, food), keeps a food, the metal and both Humans, observes both Humans, confirms;
+Cat taps her Expedition L1 ship (roll 6, keep 4), taps how many of the six dice show each face
+(2 food, 1 water, 1 metal: the 2 Humans are the rest), how many are kept (1 food, the metal,
+both Humans: the capacity), observes both Humans with one tap, confirms;
 Bob, on the Expedition track, chooses his first bonus; every panel's question, lines and
 buttons are read as shown (in German), and the table before and after.
 Prints `DRIVER-RESULT {...}` (what was read on screen) as its last stdout line.
@@ -24,8 +25,8 @@ from drive_action import confirm, read_panel
 from drive_table import counter_lines, read_table, shot
 from harness import Robot, Steps, run
 
-ROLLED = ("food", "water", "metal", "human", "human", "food")
-KEPT = ("food", "metal", "human", "human")
+ROLLED = (("food", 2), ("water", 1), ("metal", 1))  # the 2 Humans: the rest
+KEPT = (("food", 1), ("metal", 1), ("human", 2))
 
 
 def table_words(robot: Robot) -> dict:
@@ -45,27 +46,22 @@ def expedition(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps
     result["counter_lines"] = counter_lines(robot)
     yield from shot(robot, shots, "table-de", size)
     yield from robot.tap("ship:Cat:L1-expedition")
-    yield from robot.wait_for(lambda: robot.find("die:food") is not None, "the dice panel")
-    for face in ROLLED[:-1]:
-        yield from robot.tap(f"die:{face}")
+    yield from robot.wait_for(lambda: robot.find("die:food:0") is not None, "the dice panel")
+    for face, count in ROLLED[:-1]:
+        yield from robot.tap(f"die:{face}:{count}")
     result["dice"] = read_panel(robot)
     result["back_to_table"] = robot.text("action:back-to-table")
     yield from shot(robot, shots, "action-expedition-de", size)
-    yield from robot.tap(f"die:{ROLLED[-1]}")  # the last die rolled: they are read
-    for face in KEPT[:-1]:
-        yield from robot.tap(f"keep:{face}")
+    yield from robot.tap("die:{}:{}".format(*ROLLED[-1]))  # the Humans are the rest: read
+    for face, count in KEPT[:-1]:
+        yield from robot.tap(f"keep:{face}:{count}")
     result["kept"] = read_panel(robot)
     yield from shot(robot, shots, "action-kept-de", size)
-    yield from robot.tap(f"keep:{KEPT[-1]}")  # the capacity reached: they are kept
-    for number in (1, 2):
-        yield from robot.wait_for(lambda: robot.find("human:observe:None") is not None,
-                                  f"the question of Human {number}")
-        yield from robot.frames(2)
-        result[f"human_{number}"] = read_panel(robot)
-        yield from robot.tap("human:observe:None")
-        yield from robot.wait_for(
-            lambda n=number: robot.text("action:question") != result[f"human_{n}"]["question"],
-            "the next panel")
+    yield from robot.tap("keep:{}:{}".format(*KEPT[-1]))  # the capacity reached: kept
+    yield from robot.wait_for(lambda: robot.find("humans:0") is not None, "the Humans' panel")
+    yield from robot.frames(2)
+    result["humans"] = read_panel(robot)
+    yield from robot.tap("humans:0")
     yield from robot.wait_for(lambda: robot.find("action:confirm") is not None, "the preview")
     yield from robot.frames(2)
     result["preview"] = read_panel(robot)

@@ -5,14 +5,15 @@ tests/ui/test_recruit_expedition.py on the 3-player draft example replayed into 
 
     DISPLAY=:99 .venv/bin/python tests/ui/drive_recruit_expedition.py recruit --db /tmp/g.sqlite
 
-Cat taps her Expedition L1 ship (roll 6, keep 4), taps the six dice in (food, water, metal,
-Human, Human, food), keeps a food, the metal and both Humans, recruits the first Human to
-Sector 221 (the choice of quarters) and observes the second, confirms; Bob, on the Expedition
-track, chooses 1 point; the table, then her station, are read.
+Cat taps her Expedition L1 ship (roll 6, keep 4), taps how many of the six dice show each face
+(2 food, 1 water, 1 metal: the 2 Humans are the rest), how many are kept (1 food, the metal,
+both Humans: the capacity), then "Recruit 1 to Sector 221, observe 1" for the two Humans
+(Sector 221 or 321: the choice of quarters), confirms; Bob, on the Expedition track, chooses
+1 point; the table, then her station, are read.
 
-`bonus-value`: the same Expedition with both Humans observed; Bob chooses level 3 of the
-Expedition track, which the example never gives: the engine's question opens the value pop-up,
-"2 points" is entered (points, 2 on the keypad, Done), and the table shows Bob's gain.
+`bonus-value`: the same Expedition with both Humans observed ("Observe all 2"); Bob chooses
+level 3 of the Expedition track, which the example never gives: the engine's question opens the
+value pop-up, "2 points" is entered (points, 2 on the keypad, Done), and the table shows Bob's gain.
 Prints `DRIVER-RESULT {...}` (what was read on screen) as its last stdout line.
 """
 
@@ -64,15 +65,11 @@ def recruit(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
     start = robot.taps
     yield from robot.tap("ship:Cat:L1-expedition")
     result.update((yield from roll_and_keep(robot, ROLLED, KEPT)))
-    yield from robot.wait_for(lambda: robot.find("human:observe:None") is not None,
-                              "the first Human's question")
-    result["human_1"] = read_panel(robot)
+    yield from robot.wait_for(lambda: robot.find("humans:0") is not None,
+                              "the Humans' question")
+    result["humans"] = read_panel(robot)
     yield from shot(robot, shots, "action-recruit", size)
-    yield from robot.tap("human:recruit:221")
-    yield from robot.wait_for(lambda: "Human 2" in robot.text("action:question"),
-                              "the second Human's question")
-    result["human_2"] = read_panel(robot)
-    yield from robot.tap("human:observe:None")
+    yield from robot.tap("humans:1:221")
     yield from robot.wait_for(lambda: robot.find("action:confirm") is not None, "the preview")
     result["preview"] = read_panel(robot)
     yield from shot(robot, shots, "action-recruit-preview", size)
@@ -99,10 +96,7 @@ def bonus_value(robot: Robot, size: tuple[int, int], shots: Path | None) -> Step
     result["before"] = result.pop("table")
     yield from robot.tap("ship:Cat:L1-expedition")
     yield from roll_and_keep(robot, ROLLED, KEPT)
-    for question in ("Human 1", "Human 2"):
-        yield from robot.wait_for(lambda q=question: q in robot.text("action:question"),
-                                  f"the question of {question}")
-        yield from robot.tap("human:observe:None")
+    yield from robot.tap("humans:0")
     yield from robot.wait_for(lambda: robot.find("action:confirm") is not None, "the preview")
     result["preview"] = read_panel(robot)
     yield from confirm(robot, shots, size)

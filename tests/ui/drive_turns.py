@@ -15,7 +15,8 @@ reads the buttons on screen and taps the ones that match, so it follows the pane
 order the app asks them. A panel with no button for what the line still needs, a refusal, or a
 value asked although the line gives it fails the run, naming the screen's title and its
 buttons. Where a line carries `rerolls`, the dice rolled before a reroll are not in the line:
-the faces of the final roll are entered for each roll (the same number of taps).
+the final roll's counts are entered first, and after each reroll (which starts from the
+counts read) "These N dice" takes them as they are.
 
 `robot.result["turns"]`: per turn, who played what, the taps from just after one Next to the
 next Next (Next included), the taps per panel (its title) and the buttons that had to be
@@ -32,6 +33,7 @@ import json
 import statistics
 import sys
 import tempfile
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -163,17 +165,33 @@ def asked_of(source: str, prefix: str, text: str | None, card: str | None = None
 
 
 def dice(detail: Command, where: Any) -> list[Want]:
-    """The faces rolled (again after each reroll), the dice kept, each Human's plan (a
-    recruit to the next of `where` when the line says where)."""
-    faces = [tag(f"die:{face}") for face in detail["rolled"]]
-    wants = [*faces, tag("action:reroll")] * detail.get("rerolls", 0) + faces
-    wants += [tag(f"keep:{face}") for face in detail["keep"]]
-    places = iter(where if isinstance(where, list) else [where] if where is not None else [])
-    for plan in detail.get("humans", []):
-        place = next(places, None) if plan == "recruit" else None
-        want = starting(f"human:{plan}:") if place is None else tag(f"human:{plan}:{place}")
-        # a Human that cannot be recruited is observed without asking
-        wants.append(Want(want.what, want.match, optional=plan == "observe"))
+    """How many dice show each face rolled (the last face of four is the rest: no tap), and
+    after each reroll the dice as they now lie (the line gives only the last roll: "These N
+    dice"), how many of each are kept, how many Humans kept are recruited (the first ones; the
+    rest observed) and where each goes (the next of `where`, when the line says where)."""
+    counts = list(Counter(detail["rolled"]).items())
+    faces = [Want(f"die:{face}:{n}", lambda t, _text, _title, name=f"die:{face}:{n}":
+                  t == name, optional=i == len(counts) - 1)
+             for i, (face, n) in enumerate(counts)]
+    wants = faces + [tag("action:reroll"), tag("action:dice")] * detail.get("rerolls", 0)
+    wants += [tag(f"keep:{face}:{n}") for face, n in Counter(detail["keep"]).items()]
+    plans = detail.get("humans", [])
+    recruits = plans.count("recruit")
+    places = [*(where if isinstance(where, list) else [where] if where is not None else []),
+              *[None] * recruits][:recruits]
+    if plans:
+        # one recruited, where the engine offers a choice: the place is on its button;
+        # none recruited and Recruit refused: they are observed without asking
+        first = places[0] if recruits == 1 else None
+        wants.append(Want(f"humans:{recruits}", lambda t, _text, _title, n=recruits, p=first:
+                          t == f"humans:{n}" or (n == 1 and (
+                              t == f"humans:1:{p}" if p is not None
+                              else t.startswith("humans:1:"))),
+                          optional=recruits == 0))
+    for place in places if recruits > 1 else []:
+        want = starting("human-to:") if place is None else tag(f"human-to:{place}")
+        # one place only: the Human goes there without asking
+        wants.append(Want(want.what, want.match, optional=True))
     return wants
 
 

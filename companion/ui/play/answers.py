@@ -7,9 +7,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from kivy.app import App
 from kivy.lang import Builder
+from kivy.properties import NumericProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.scrollview import ScrollView
+from kivy.uix.widget import Widget
 
 from companion.rules.catalogue import Catalogue
 from companion.rules.commands import CommandDict, Outcome
@@ -20,17 +24,36 @@ from companion.ui.play.flows.abilities import Abilities
 from companion.ui.play.flows.choices import Button, Panel
 
 LAYOUT = str(Path(__file__).with_suffix(".kv"))
+ROW_HEIGHT = 48  # a row of counts, and the other answers of its panel (px at 800x480: a finger)
 
 
 class AnswerButton(TagButton):
     """A big answer button (its text may take two lines)."""
 
 
+class CountRow(BoxLayout):
+    """One choice as a row of counts: its name (a die face), then a button per count
+    (ROW_HEIGHT high)."""
+
+    tag = StringProperty("")
+    name = StringProperty("")
+    high = NumericProperty(ROW_HEIGHT)
+
+
 def show_answers(grid: GridLayout, panel: Panel, press: Callable[[Button], None]) -> None:
     """A panel's buttons in `grid` (a player's in their colour, a chosen one lit, a disallowed
-    one dimmed), scrolled to the top: a new panel starts at its first answer."""
+    one dimmed; the counts of a row - a die face's - on one line after its name), scrolled
+    to the top: a new panel starts at its first answer."""
     grid.clear_widgets()
-    grid.cols = panel.cols
+    rows: dict[str, CountRow] = {}
+    counted = any(b.row for b in panel.buttons)
+    grid.cols = 1 if counted else panel.cols
+    grid.row_force_default = not counted  # the column of counts is as high as it needs
+    place: Widget = grid
+    if counted:  # one column lower than the grid's rows: its rows, then the other answers
+        place = BoxLayout(orientation="vertical", size_hint_y=None, spacing=grid.spacing[1])
+        place.bind(minimum_height=place.setter("height"))
+        grid.add_widget(place)
     for button in panel.buttons:
         widget = AnswerButton(text=button.label, tag=button.tag,
                               bg=PLAYER_RGBA[button.color] if button.color
@@ -39,7 +62,16 @@ def show_answers(grid: GridLayout, panel: Panel, press: Callable[[Button], None]
         if button.color:
             widget.color = PLAYER_TEXT[button.color]
         widget.bind(on_release=lambda _w, b=button: press(b))
-        grid.add_widget(widget)
+        if not button.row:
+            if counted:  # as low as the rows of counts, so that all stay in view
+                widget.size_hint_y = None
+                widget.height = App.get_running_app().unit * ROW_HEIGHT
+            place.add_widget(widget)
+            continue
+        if button.row not in rows:
+            rows[button.row] = CountRow(name=button.row, tag=button.tag.rsplit(":", 1)[0])
+            place.add_widget(rows[button.row])
+        rows[button.row].add_widget(widget)
     scroll = grid.parent
     while scroll is not None and not isinstance(scroll, ScrollView):
         scroll = scroll.parent

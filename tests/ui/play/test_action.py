@@ -58,15 +58,32 @@ def test_construction_dismantle_and_transport_with_other_players_ships(run_ui_dr
 
 
 def test_expedition_then_a_neutral_ship_and_the_bonus_prompts(run_ui_driver):
-    """Seven dice tapped in (the 7th reads them: no "These 7 dice" to tap), three kept, Keep
-    these in the bar, the Human observed without asking (Recruit is refused: no quarter free),
-    Bob's Expedition bonus; Cat dismantles with the neutral ship, each value asked as soon as
-    the ship or the target needing it is chosen; nothing the flow needs below the fold."""
+    """Seven dice entered by count, a row per face (every face but the last tapped, it is the
+    rest and the seven are read: no "These 7 dice" to tap; a count that makes more says why),
+    three kept by count, Keep these in the bar, the Human observed without asking (Recruit is
+    refused: no quarter free), Bob's Expedition bonus; Cat dismantles with the neutral ship,
+    each value asked as soon as the ship or the target needing it is chosen; nothing the flow
+    needs below the fold."""
     result = run_ui_driver(SCRIPT, "expedition-and-neutral", shots=SHOTS, args=("--demo",))
     assert result["dice"]["question"] == "Bob uses Terran Expedition L3: Roll 7 · keep 5"
-    assert result["dice"]["buttons"]["die:human"] == "human: 2"
-    assert result["kept"]["buttons"]["keep:food"] == "keep food: 2 of 2"
-    assert "keep-less:food" not in result["kept"]["buttons"]  # tapped again: none kept
+    dice = result["dice"]
+    assert dice["lines"] == ("Tap how many dice show each face (the last face left is the "
+                             "rest): 3 of 7 entered.")
+    # a row per face, 0 to the 7 dice rolled: one tap per face
+    for face in ("food", "water", "metal", "human"):
+        assert [dice["buttons"][f"die:{face}:{n}"] for n in range(8)] == [
+            str(n) for n in range(8)]
+    assert result["counts_high"] >= 48  # a finger's size at 800x480
+    assert result["too_many"] == "7 dice rolled: 3 already show other faces"
+    kept = result["kept"]
+    # the Humans were not tapped: the rest
+    assert kept["lines"] == "Rolled: food ×2, water ×1, metal ×1, human ×3 (the rest)"
+    # a row per face rolled, 0 to what it rolled (at most the capacity, 5)
+    assert [t for t in kept["buttons"] if t.startswith("keep:")] == [
+        "keep:food:0", "keep:food:1", "keep:food:2", "keep:water:0", "keep:water:1",
+        "keep:metal:0", "keep:metal:1", "keep:human:0", "keep:human:1", "keep:human:2",
+        "keep:human:3"]
+    assert kept["buttons"]["action:kept"] == "Keep these"
     assert result["kept_panel_at_top"] and result["needed_in_view"]
     assert result["expedition"]["lines"].splitlines()[1:3] == [
         "gains 2 food", "Human 1: Observe: 1 point"]

@@ -78,30 +78,45 @@ def test_transport_running_list_with_remove_then_an_ability_choice(table):
     assert table.player("Ann")["sectors"][0]["residents"] == ["teal", "gold"]
 
 
-def test_expedition_dice_kept_and_a_human_recruited(table):
+def test_expedition_dice_by_count_kept_by_count_and_a_human_recruited(table):
     table.put_sector("Ann", 101)
     model = model_for(table, "Ann:L1-expedition")
     panel = model.panel()
     assert panel.title.endswith("Roll 6 · keep 4")
     assert not next(b for b in panel.buttons if b.tag == "action:dice").allowed
-    for face in ("food", "food", "human", "human", "water", "metal"):
-        press(model, f"die:{face}")
-    panel = model.panel()  # the 6th die tapped in: they are the dice rolled
-    assert panel.lines == ["Rolled: food, food, human, human, water, metal"]
-    model.back()  # the last tap taken back: 5 dice entered
-    assert model.panel().buttons[0].label == "food: 2"
-    panel = press(model, "die:water")
-    assert panel.lines == ["Rolled: food, food, human, human, water, water"]
+    # a row per face, its counts 0 to the 6 dice rolled, one choice each
+    food = [b for b in panel.buttons if b.row == "food"]
+    assert [b.tag for b in food] == [f"die:food:{n}" for n in range(7)]
+    assert not any(b.on for b in food)  # none tapped yet: none lit (it may be the rest)
+    press(model, "die:food:2")
+    panel = press(model, "die:human:2")
+    assert panel.lines == [
+        "Tap how many dice show each face (the last face left is the rest): 4 of 6 entered."]
+    too_many = next(b for b in panel.buttons if b.tag == "die:metal:3")
+    assert not too_many.allowed
+    assert too_many.reason == "6 dice rolled: 4 already show other faces"
+    assert next(b for b in panel.buttons if b.tag == "die:food:2").on
+    # every face but one tapped: metal is the rest, shown as such; 6 in all: they are read
+    panel = press(model, "die:water:1")
+    assert panel.lines == ["Rolled: food ×2, water ×1, metal ×1 (the rest), human ×2"]
+    model.back()  # the last count taken back: 4 dice entered
+    press(model, "die:food:3")  # tapped again: food's count replaced
+    panel = press(model, "die:metal:0")  # water is the rest: 1
+    assert panel.lines == ["Rolled: food ×3, water ×1 (the rest), human ×2"]
     assert "action:reroll" not in [b.tag for b in panel.buttons]
-    press(model, "keep:food")
-    panel = press(model, "keep:human")
-    assert next(b for b in panel.buttons if b.tag == "keep:human").label == "keep human: 1 of 2"
+    # kept by count: 0 to the dice of that face rolled
+    assert [b.tag for b in panel.buttons if b.row == "human"] == [
+        "keep:human:0", "keep:human:1", "keep:human:2"]
+    press(model, "keep:food:1")
+    panel = press(model, "keep:human:1")
+    assert next(b for b in panel.buttons if b.tag == "keep:human:1").on
     panel = press(model, "action:kept")
-    assert panel.title == "Ann uses Terran Expedition L1: Human 1: observe or recruit?"
-    recruit = next(b for b in panel.buttons if b.tag.startswith("human:recruit"))
-    assert recruit.label.startswith("Recruit: 1 metal, 1 food and 1 water")
+    assert panel.title == ("Ann uses Terran Expedition L1: the Humans kept (1) - observe or "
+                           "recruit?")
+    assert [b.label for b in panel.buttons] == [
+        "Observe: 1 point", "Recruit: 1 metal, 1 food and 1 water"]
     humans = table.state["supply"]["human"]
-    press(model, recruit.tag)
+    press(model, "humans:1")
     assert "Human 1: Recruit" in " ".join(model.panel().lines)
     confirm(table, model)
     assert table.state["supply"]["human"] == humans - 1

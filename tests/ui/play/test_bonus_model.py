@@ -58,12 +58,13 @@ def test_a3_rolls_three_dice_keeps_two_after_a_transport(table_catalogue):
     panel = press(model, "ability:yes")
     assert panel.title == "Ann uses Transport L1: A-3: Roll 3 · keep 2"
     assert "roll 3 Expedition dice and keep 2" in panel.lines[0]
-    panel = press(model, "die:food", "die:human", "die:metal",  # the 3rd die: read at once
-                  "keep:food")
-    assert "keep:metal" in [b.tag for b in panel.buttons]
-    panel = press(model, "keep:human")  # 2 kept, the capacity: "Keep these" implied
-    assert panel.title == "Ann uses Transport L1: A-3: Human 1: observe or recruit?"
-    press(model, "human:observe:None")
+    # a count per face; the one that makes up the 3 dice reads them at once
+    panel = press(model, "die:food:1", "die:human:1", "die:metal:1", "keep:food:1")
+    assert "keep:metal:1" in [b.tag for b in panel.buttons]
+    panel = press(model, "keep:human:1")  # 2 kept, the capacity: "Keep these" implied
+    assert panel.title == ("Ann uses Transport L1: A-3: the Humans kept (1) - observe or "
+                           "recruit?")
+    press(model, "humans:0")
     lines = confirm(table, model)
     assert "A-3: gains 1 food" in lines and "A-3: Human 1: Observe: 1 point" in lines
     ann = table.player("Ann")
@@ -73,7 +74,7 @@ def test_a3_rolls_three_dice_keeps_two_after_a_transport(table_catalogue):
 def test_a3_makes_one_transaction_after_an_expedition(table_catalogue):
     table = scene(table_catalogue, "A-3")
     model = ActionModel(partial(ship_flow, table.state, table.catalogue, "Ann:L1-expedition"))
-    press(model, *["die:water"] * 6, "keep:water", "action:kept")
+    press(model, "die:water:6", "keep:water:1", "action:kept")
     panel = press(model, "ability:yes")
     assert panel.title == "Ann uses Terran Expedition L1: A-3: transactions (0 of 1)"
     done = next(b for b in panel.buttons if b.tag == "action:done")
@@ -96,12 +97,15 @@ def test_321s_dice_see_sector_321_built_its_human_goes_there(table_catalogue):
     model = ActionModel(partial(ship_flow, table.state, table.catalogue, "Ann:L3-construction"))
     panel = press(model, "sector:321")
     assert panel.title == "Ann uses Construction L3: 321: Roll 7 · keep 5"
-    panel = press(model, *["die:human"] * 2, *["die:metal"] * 5,
-                  "keep:human", "keep:human", "keep:metal", "action:kept")
-    assert panel.title == "Ann uses Construction L3: 321: Human 1: observe or recruit?"
-    recruit = next(b for b in panel.buttons if b.tag.startswith("human:recruit"))
+    panel = press(model, "die:human:2", "die:metal:5", "keep:human:2", "keep:metal:1",
+                  "action:kept")
+    assert panel.title == ("Ann uses Construction L3: 321: the Humans kept (2) - observe or "
+                           "recruit?")
+    # one recruited, one observed: one tap (321 is the only place: no place asked)
+    recruit = next(b for b in panel.buttons if b.tag == "humans:1")
     assert recruit.allowed, recruit.reason  # only 321's quarters are free
-    press(model, recruit.tag, "human:observe:None")
+    assert recruit.label == "Recruit 1, observe 1"
+    press(model, "humans:1")
     confirm(table, model)
     (built,) = [s for s in table.player("Ann")["sectors"] if s["number"] == 321]
     assert built["residents"] == ["human"]
@@ -112,8 +116,8 @@ def test_301s_transaction_pays_with_the_food_and_water_just_kept(table_catalogue
     table = scene(table_catalogue, "B-5", [(301, ["teal", "teal", "teal", "teal"]), (101, [])])
     table.set("Ann", food=0, water=0)
     model = ActionModel(partial(ship_flow, table.state, table.catalogue, "Ann:L1-expedition"))
-    press(model, "die:food", "die:water", *["die:metal"] * 4,
-          "keep:food", "keep:water", "action:kept")
+    press(model, "die:food:1", "die:water:1", "die:metal:4", "keep:food:1", "keep:water:1",
+          "action:kept")
     panel = press(model, "ability:yes")
     assert panel.title == "Ann uses Terran Expedition L1: 301: transactions (0 of 1)"
     teal = next(b for b in panel.buttons if b.tag == "alien:teal:101")
@@ -194,11 +198,11 @@ def test_b5_transaction_at_income_is_judged_after_the_income(table_catalogue):
 def test_225_rolls_two_dice_at_income(table_catalogue):
     table = scene(table_catalogue, "B-5", [(225, ["pink", "pink", "pink"])])
     flow, bonus = income_bonus(table, "225")
-    for act in (("die", "metal", 1), ("die", "food", 1), ("read",), ("keep", "metal", 1),
-                ("kept",)):
+    for act in (("die", "metal", 1), ("die", "food", 1), ("keep", "metal", 1), ("kept",)):
         assert bonus.press(act) == ""
     assert bonus.panel("Income") is None
-    assert flow.command()["bonus"] == {"225": {"rolled": ["metal", "food"], "keep": ["metal"],
+    # the dice rolled face by face, in the order of the faces
+    assert flow.command()["bonus"] == {"225": {"rolled": ["food", "metal"], "keep": ["metal"],
                                                "humans": []}}
 
 

@@ -58,13 +58,15 @@ def test_sector_321s_dice_by_touch_the_human_recruited_into_321(run_ui_driver,
         "Which income icons does Sector 321 show, and above which living quarter (0 = "
         "leftmost)? (an empty list if none)"]  # all before the dice, none on Confirm
     assert result["dice"]["question"] == "Cat uses Construction L3: 321: Roll 7 · keep 5"
-    assert result["kept"]["buttons"]["keep:metal"] == "keep metal: 2 of 2"
+    assert [t for t in result["kept"]["buttons"] if t.startswith("keep:metal:")] == [
+        "keep:metal:0", "keep:metal:1", "keep:metal:2"]
     human = result["human"]
-    assert human["question"] == "Cat uses Construction L3: 321: Human 1: observe or recruit?"
+    assert human["question"] == ("Cat uses Construction L3: 321: the Humans kept (1) - "
+                                 "observe or recruit?")
     assert human["buttons"] == {
-        "human:observe:None": "Observe: 1 point",
-        "human:recruit:221": "Recruit: 1 metal, 1 food and 1 water to Sector 221",
-        "human:recruit:321": "Recruit: 1 metal, 1 food and 1 water to Sector 321"}
+        "humans:0": "Observe: 1 point",
+        "humans:1:221": "Recruit: 1 metal, 1 food and 1 water to Sector 221",
+        "humans:1:321": "Recruit: 1 metal, 1 food and 1 water to Sector 321"}
     preview = result["preview"]["lines"].splitlines()
     assert "321: gains 2 metal, 1 food and 1 water" in preview
     assert "321: Human 1: Recruit: 1 metal, 1 food and 1 water to Sector 321" in preview

@@ -36,9 +36,10 @@ def test_the_camera_reads_the_expedition_dice_and_taps_correct_them(run_ui_drive
     assert result["added"]["faces"] == ["food", "food", "food", "food", "food", "metal"]
     assert result["added"]["button"] == "These 6 dice (camera)"
     kept = result["kept"]
-    assert sorted(kept["lines"].removeprefix("Rolled: ").split(", ")) == [
-        "food", "food", "food", "food", "food", "metal"]
-    assert kept["buttons"]["keep:food"] == "keep food: 0 of 5"
+    assert kept["lines"] == "Rolled: food ×5, metal ×1"
+    # kept by count: 0 to 4 food (the capacity), 0 or 1 metal
+    assert [t for t in kept["buttons"] if t.startswith("keep:")] == [
+        *(f"keep:food:{n}" for n in range(5)), "keep:metal:0", "keep:metal:1"]
     assert result["camera_shown"] is False
 
 
@@ -53,8 +54,7 @@ def test_the_camera_reads_the_dice_in_german(run_ui_driver, tmp_path: Path) -> N
     assert taken["faces"] == ["food", "food", "food", "food", "human", "metal"]
     assert taken["line"].startswith("Gelesen: 6 von 6 Würfeln")
     assert taken["panel"]["buttons"]["action:camera-dice"] == "Diese 6 Würfel (Kamera)"
-    assert sorted(result["kept"]["lines"].removeprefix("Gewürfelt: ").split(", ")) == [
-        "Metall", "Pflanzen", "Pflanzen", "Pflanzen", "Pflanzen", "Pflanzen"]
+    assert result["kept"]["lines"] == "Gewürfelt: Pflanzen ×5, Metall ×1"
     assert any(name.endswith("action-dice-camera-de-800x480.png")
                for name in result["screenshots"])
 
@@ -93,14 +93,14 @@ def test_an_unplugged_camera_is_reported_and_the_faces_are_tapped_until_it_is_ba
     assert lost["shown"] is True
     # the face buttons are the way in meanwhile
     fallback = result["fallback"]
-    assert fallback["food"] == "food: 1"
+    assert fallback["food"] == ["die:food:1"]
     assert fallback["line"].startswith("Camera: ") and fallback["strip"].startswith(
         "Dice camera: ")
     # plugged in again: the problem is gone, the camera sees the dice again; the tap stays
     back = result["back"]
     assert back["problem"] is None and back["strip"] == "" and back["shown"] is True
     assert back["line"].startswith(("Camera sees 6 of the 6 dice", "Read: 6 of the 6 dice"))
-    assert back["food"] == "food: 1"
+    assert back["food"] == ["die:food:1"]
     assert (tmp_path / "frames").is_dir()
 
 
@@ -125,8 +125,9 @@ def test_the_panel_dice_button_holds_the_picture_then_takes_its_dice(run_ui_driv
     assert result["message"] == ""
     assert kept["question"] == ("Cat uses Terran Expedition L1: Roll 6 · keep 4 · "
                                 "which dice are kept?")
-    assert sorted(kept["lines"].removeprefix("Rolled: ").split(", ")) == [
-        "food", "food", "food", "food", "human", "metal"]
-    assert kept["buttons"]["keep:food"] == "keep food: 0 of 4"
-    assert kept["buttons"]["keep:human"] == "keep human: 0 of 1"
+    assert kept["lines"] == "Rolled: food ×4, metal ×1, human ×1"
+    assert [t for t in kept["buttons"] if t.startswith("keep:food:")] == [
+        f"keep:food:{n}" for n in range(5)]
+    assert [t for t in kept["buttons"] if t.startswith("keep:human:")] == [
+        "keep:human:0", "keep:human:1"]
     assert result["camera_shown"] is False

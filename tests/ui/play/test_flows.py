@@ -124,25 +124,27 @@ def test_transport_alien_goes_where_the_player_says(table):
 def test_expedition_dice_tapped_kept_and_a_human_observed(table):
     flow = flow_for(table, "Ann:L1-expedition")
     assert (flow.dice, flow.capacity, flow.rerolls_allowed) == (6, 4, 0)
-    dice = TappedDice()
-    for face in ("food", "food", "water", "metal", "human", "human"):
-        dice.tap(face)
-    flow.read(dice)
+    flow.count("food", 2)
+    flow.count("water", 1)
+    with pytest.raises(FlowError, match="6 dice rolled: 3 already show other faces"):
+        flow.count("metal", 4)
+    assert flow.reading is None
+    flow.count("metal", 1)  # every face but one tapped: the Humans are the rest, 6 in all
+    assert sorted(flow.reading.faces) == ["food", "food", "human", "human", "metal", "water"]
+    assert flow.rest == "human"
     assert flow.unsure == []
-    flow.keep("food")
-    flow.keep("food")
-    flow.keep("human")
+    flow.keep("food", 2)
     with pytest.raises(FlowError, match="2 dice show food"):
-        flow.keep("food")
-    flow.keep("metal")
+        flow.keep("food", 3)
+    flow.keep("metal", 1)
     with pytest.raises(FlowError, match="at most 4 dice"):
-        flow.keep("water")
+        flow.keep("human", 2)
+    flow.keep("human", 1)
     # 4 kept, the capacity: they are the dice kept; Recruit is refused (no quarter free), so
     # the Human is observed without asking
     assert flow.kept_chosen and flow.humans == ["observe"] and flow.questions() == []
     with pytest.raises(FlowError, match="may reroll 0 time"):
         flow.reroll()
-    flow.plan_human(0, "observe")
     assert "Human 1: Observe: 1 point" in flow.preview()
     before = dict(table.player("Ann"))
     accepted(table, flow.command())
@@ -158,9 +160,9 @@ def test_expedition_a_human_recruited_at_its_price(table):
     assert recruit.allowed and recruit.label == "Recruit: 1 metal, 1 food and 1 water"
     dice = TappedDice({"human": 6})
     flow.read(dice)
-    flow.keep("human")
-    places = flow.action["humans"]["where"]
-    flow.plan_human(0, "recruit", places[-1])
+    flow.keep("human", 1)
+    flow.choose_kept()
+    flow.recruit(1)
     humans = table.state["supply"]["human"]
     accepted(table, flow.command())
     assert table.state["supply"]["human"] == humans - 1
@@ -175,15 +177,19 @@ def test_the_preview_says_where_each_resident_goes(table):
     flow = flow_for(table, "Ann:L1-expedition")
     assert flow.action["humans"]["where"] == [101, 102]
     flow.read(TappedDice({"human": 6}))
-    for _ in range(3):
-        flow.keep("human")
-    flow.plan_human(0, "recruit", 102)
-    flow.plan_human(1, "observe")
-    flow.plan_human(2, "recruit", 101)
+    flow.keep("human", 3)
+    flow.choose_kept()
+    flow.recruit(2)  # the first two recruited, the third observed; each placed in turn
+    assert flow.questions() == ["Human 1: where it goes"]
+    flow.place_human(102)
+    assert flow.questions() == ["Human 2: where it goes"]
+    flow.place_human(101)
+    with pytest.raises(FlowError, match="not on offer"):
+        flow.place_human(101)  # both recruited are placed: no third place
     assert flow.preview()[1:4] == [
         "Human 1: Recruit: 1 metal, 1 food and 1 water to Sector 102",
-        "Human 2: Observe: 1 point",
-        "Human 3: Recruit: 1 metal, 1 food and 1 water to Sector 101"]
+        "Human 2: Recruit: 1 metal, 1 food and 1 water to Sector 101",
+        "Human 3: Observe: 1 point"]
     assert flow.command()["where"] == {"human": [102, 101]}
     transport = flow_for(table, "Ann:L1-transport")  # instead: an Alien to Sector 102
     transport.add_resident("teal", 102)
@@ -219,8 +225,7 @@ def test_expedition_reroll_with_b4_and_a_camera_reading(table_catalogue):
     with pytest.raises(FlowError, match="may reroll 1 time"):
         flow.reroll()
     flow.read(CameraReading(["metal"] * 6, [1.0] * 6))
-    for _ in range(4):
-        flow.keep("metal")
+    flow.keep("metal", 4)
     assert flow.command()["rerolls"] == 1
     metal = table.player("Ann")["metal"]
     accepted(table, flow.command())
@@ -420,8 +425,9 @@ def test_a_missing_value_becomes_a_question_from_an_example_game():
         model.give(given_key, value)
     assert model.panel().title == "Ann uses Terran Expedition L3: Roll 7 · keep 5"
     flow.read(TappedDice({"human": 7}))
-    flow.keep("human")
-    flow.plan_human(0, "observe")
+    flow.keep("human", 1)
+    flow.choose_kept()
+    flow.recruit(0)
     given = lines[line].command["catalogue"]
     command, asked = flow.command(), []
     while (outcome := attempt(game, command)).step is None:

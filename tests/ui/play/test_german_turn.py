@@ -36,22 +36,23 @@ def test_an_expedition_turn_reads_in_german(run_ui_driver, tmp_path: Path) -> No
     dice = result["dice"]
     assert dice["question"].startswith("Cat nutzt ")
     assert dice["question"].endswith(": Würfle 6 · behalte 4")
-    assert dice["lines"] == "Tippe eine Seite einmal je Würfel an, der sie zeigt."
-    assert dice["buttons"]["action:dice"] == "Diese 5 Würfel"  # the 6th reads them
-    assert dice["buttons"]["die:food"].endswith(": 1")
+    assert dice["lines"] == ("Tippe an, wie viele Würfel jede Seite zeigen (die letzte Seite "
+                             "ist der Rest): 3 von 6 eingegeben.")
+    assert dice["buttons"]["action:dice"] == "Diese 3 Würfel"  # the last count reads them
+    assert dice["buttons"]["die:food:6"] == "6"
     assert result["back_to_table"] == "Zurück zum Tisch"
     kept = result["kept"]
     assert kept["question"].endswith(": Würfle 6 · behalte 4 · welche Würfel behältst du?")
     assert kept["buttons"]["action:kept"] == "Diese behalten"
-    assert kept["buttons"]["keep:human"].startswith("behalte ")
-    assert kept["buttons"]["keep:human"].endswith(": 1 von 2")  # before the last kept
-    assert kept["lines"].startswith("Gewürfelt: ")
-    # each Human kept: observe or recruit
-    for number in (1, 2):
-        human = result[f"human_{number}"]
-        assert human["question"].endswith(f": Mensch {number}: beobachten oder anwerben?")
-        assert human["buttons"]["human:observe:None"].startswith("Beobachten: ")
-        assert any(text.startswith("Anwerben: ") for text in human["buttons"].values())
+    assert kept["buttons"]["keep:human:2"] == "2"
+    assert kept["lines"] == "Gewürfelt: Pflanzen ×2, Wasser ×1, Metall ×1, Mensch ×2 (der Rest)"
+    # the Humans kept, on one panel: observe all, or how many recruited
+    humans = result["humans"]
+    assert humans["question"].endswith(
+        ": die behaltenen Menschen (2) - beobachten oder anwerben?")
+    assert humans["buttons"]["humans:0"] == "Alle 2 beobachten: 2 Punkte"
+    assert humans["buttons"]["humans:1:221"] == "1 anwerben nach Sektor 221, 1 beobachten"
+    assert humans["buttons"]["humans:2"].startswith("Alle 2 anwerben: je ")
     # the preview: what is paid and gained, Confirm / Back
     preview = result["preview"]
     assert preview["question"].endswith(": bestätigen?")
@@ -70,6 +71,6 @@ def test_an_expedition_turn_reads_in_german(run_ui_driver, tmp_path: Path) -> No
     # the table again: the turn is taken
     assert result["after"]["heading"] == "Zug 30 · Weiter beendet den Zug"
     # no English left in the words this area shows
-    for panel in (dice, kept, preview, prompt):
+    for panel in (dice, kept, humans, preview, prompt):
         assert " uses " not in panel["question"] and "choose" not in panel["question"]
     assert (SHOTS / "action-expedition-de-800x480.png").stat().st_size > 10_000

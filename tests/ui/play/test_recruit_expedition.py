@@ -1,8 +1,8 @@
 """An Expedition with a Human recruited, by touch, in the real app under Xvfb
 (tests/ui/drive_recruit_expedition.py): the 3-player draft example replayed into a game database
-as `phoenix-companion replay ... --db` does, up to Cat's turn 30; the dice tapped in, the kept
-dice chosen, a Human recruited to one of two Sectors with room and one observed, the Diplomacy
-bonus prompts answered; the table and Cat's station read afterwards. Screenshots go to
+as `phoenix-companion replay ... --db` does, up to Cat's turn 30; the dice entered by count, the
+kept dice by count, one Human recruited (to one of two Sectors with room), one observed, the
+Diplomacy bonus prompts answered; the table and Cat's station read afterwards. Screenshots go to
 build/screenshots/ (or $PHOENIX_SCREENSHOTS)."""
 
 from __future__ import annotations
@@ -24,19 +24,24 @@ def test_an_expedition_recruits_a_human_to_the_sector_chosen(run_ui_driver,
     assert (cat["counters"], cat["points"]) == ("10 GEMs  6 food  2 water  2 metal", "0 points")
     # the rulebook's Level-1 Expedition ship: "costs 3 GEMs, rolls 6 and keeps 4"
     assert result["dice"]["question"] == "Cat uses Terran Expedition L1: Roll 6 · keep 4"
-    # read before the last die (a food) is tapped: the sixth reads them, nothing more to tap
-    assert result["dice"]["buttons"]["die:food"] == "food: 1"
-    assert result["dice"]["buttons"]["die:human"] == "human: 2"
-    # read before the last die kept (the 4th, the capacity: they are kept, nothing to tap)
-    assert result["kept"]["buttons"]["keep:human"] == "keep human: 1 of 2"
-    # the first Human: observe, or recruit to either Sector with a free living quarter
-    first = result["human_1"]
-    assert first["question"] == "Cat uses Terran Expedition L1: Human 1: observe or recruit?"
-    assert first["buttons"] == {
-        "human:observe:None": "Observe: 1 point",
-        "human:recruit:221": "Recruit: 1 metal, 1 food and 1 water to Sector 221",
-        "human:recruit:321": "Recruit: 1 metal, 1 food and 1 water to Sector 321"}
-    assert result["human_2"]["question"].endswith("Human 2: observe or recruit?")
+    # read before the metal's count is tapped: then the Humans are the rest, nothing more to tap
+    assert result["dice"]["lines"] == ("Tap how many dice show each face (the last face left "
+                                       "is the rest): 3 of 6 entered.")
+    assert result["kept"]["lines"] == "Rolled: food ×2, water ×1, metal ×1, human ×2 (the rest)"
+    # read before the last count kept (2 Humans: the capacity, 4: they are kept, nothing to tap)
+    assert [t for t in result["kept"]["buttons"] if t.startswith("keep:")] == [
+        "keep:food:0", "keep:food:1", "keep:food:2", "keep:water:0", "keep:water:1",
+        "keep:metal:0", "keep:metal:1", "keep:human:0", "keep:human:1", "keep:human:2"]
+    # both Humans on one panel, one tap: how many are recruited, the rest observed; one
+    # recruited goes to either Sector with a free living quarter (its button says which)
+    humans = result["humans"]
+    assert humans["question"] == ("Cat uses Terran Expedition L1: the Humans kept (2) - "
+                                  "observe or recruit?")
+    assert humans["buttons"] == {
+        "humans:0": "Observe all 2: 2 points",
+        "humans:1:221": "Recruit 1 to Sector 221, observe 1",
+        "humans:1:321": "Recruit 1 to Sector 321, observe 1",
+        "humans:2": "Recruit all 2: 1 metal, 1 food and 1 water each"}
     # each die kept is one item ("faces: 2 food, 2 water, 1 metal, 1 Human"); Sector 321's
     # ability (an example value of that game) adds 1 food and 1 water to an Expedition
     assert result["preview"]["lines"].splitlines() == [

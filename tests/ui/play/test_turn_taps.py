@@ -5,12 +5,15 @@ turn tapped - ships, Income, each panel's answers, the Diplomacy bonuses, Next -
 the game, where the state must be the engine's replay of the example. About a minute (a
 failure leaves a screenshot in build/screenshots/ or $PHOENIX_SCREENSHOTS).
 
-The issue's budgets (a turn's median at most 5 taps, none over 12) are not asserted: on today's
-panels an Expedition turn takes 20 to 23 taps (each die tapped in, each die kept, each Human
-asked on its own panel); `make bench` (tools/bench_turn_taps.py) prints the taps per turn."""
+The issue's budgets: a turn's median at most 5 taps, none over 12 - an Expedition in 6 to 12
+(how many dice show each face, how many of each are kept, the Humans kept on one panel). One
+turn is over: Cat builds Sector 321 (turn 27), whose bonus roll adds an Expedition's dice to a
+Construction, 13 taps. `make bench` (tools/bench_turn_taps.py) prints the taps per turn of all
+three examples."""
 
 from __future__ import annotations
 
+import statistics
 from pathlib import Path
 
 from ui_fixtures import EXAMPLES, SHOTS
@@ -30,3 +33,10 @@ def test_the_three_player_draft_played_by_touch_ends_where_the_engine_does(
     for turn in turns:
         assert sum(taps for _panel, taps in turn["panels"]) == turn["taps"]
         assert turn["panels"][0] == ["table", 1] and turn["panels"][-1] == ["table", 1]
+    # issue 27's budget
+    taps = [turn["taps"] for turn in turns]
+    assert statistics.median(taps) <= 5
+    assert max(t["taps"] for t in turns if t["what"].endswith("expedition")) <= 12
+    # none over 12 but Sector 321 built: its bonus roll's dice after the Sector chosen
+    assert [(t["turn"], t["what"]) for t in turns if t["taps"] > 12] == [
+        (27, "Cat: Cat:L3-construction")]

@@ -80,6 +80,7 @@ class Button:
     on: bool = False
     color: str = ""  # a player's colour: the button is theirs
     forward: bool = False  # the panel's way on (Confirm, Done): in the bar, never moving
+    row: str = ""  # a count in a row of counts (a die face's word): one row, one choice
 
 
 @dataclass(frozen=True)

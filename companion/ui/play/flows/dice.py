@@ -36,13 +36,9 @@ class DiceReading(Protocol):
 
 @dataclass
 class TappedDice:
-    """Dice entered by tapping faces: a counter per face; every die is certain."""
+    """Dice entered by tapping how many show each face; every die is certain."""
 
     counts: dict[str, int] = field(default_factory=dict)
-
-    def tap(self, face: str, step: int = 1) -> None:
-        """One more (step=-1: one fewer) die showing `face`."""
-        self.counts[face] = max(0, self.counts.get(face, 0) + step)
 
     @property
     def faces(self) -> list[str]:
@@ -54,13 +50,15 @@ class TappedDice:
 
 
 class Dice(Entry):
-    """Expedition dice: rolled and entered (faces tapped, or a reading), kept up to the
-    capacity, each Human kept observed or recruited, rerolls where the station allows. An
-    Expedition ship's, or a bonus roll's (225, 321, A-3)."""
+    """Expedition dice: rolled and entered (how many show each face, or a reading), kept up
+    to the capacity (how many of each face), the Humans kept observed or recruited (how many
+    recruited, then where each goes when there is a choice), rerolls where the station
+    allows. An Expedition ship's, or a bonus roll's (225, 321, A-3)."""
 
     ACTS: ClassVar[Mapping[str, str]] = {
-        "die": "tap", "read": "read_taps", "camera": "read", "keep": "keep",
-        "reroll": "reroll", "kept": "choose_kept", "human": "plan_human"}
+        "die": "count", "read": "read_taps", "camera": "read", "keep": "keep",
+        "reroll": "reroll", "kept": "choose_kept", "humans": "recruit",
+        "human-to": "place_human"}
 
     def __init__(self, offer: DiceOffer) -> None:
         self.dice: int | None = offer["dice"]
@@ -70,6 +68,7 @@ class Dice(Entry):
         self.faces: list[str] = list(offer["faces"])
         self.human_offer: HumanOffer = offer["humans"]
         self.tapped = TappedDice()
+        self.rest: str | None = None  # the face whose count was the rest of the dice rolled
         self.reading: DiceReading | None = None
         self.kept: Counter = Counter()
         self.kept_chosen = False  # "Keep these" pressed: the Humans kept are asked next
@@ -89,12 +88,23 @@ class Dice(Entry):
             raise TypeError(f"{need['source']}: {sorted(offer)} is not a dice offer")
         return cls(offer)
 
-    def tap(self, face: str, step: int = 1) -> None:
-        """One more (step=-1: one fewer) die rolled showing `face`; the last die rolled tapped
-        in, they are the dice rolled ("These N dice" implied; Back takes the tap back)."""
-        self.tapped.tap(face, step)
-        if step > 0 and len(self.tapped.faces) == self.dice:
+    def count(self, face: str, count: int) -> None:
+        """`count` dice rolled show `face` (tapped again: the new count); every face but one
+        tapped, that one shows the rest; once the counts add up to the dice rolled, they are
+        the dice rolled ("These N dice" implied; the dice kept are asked with the rest named;
+        Back takes the tap back)."""
+        others = len(self.tapped.faces) - self.tapped.counts.get(face, 0)
+        if count < 0 or (self.dice is not None and others + count > self.dice):
+            raise FlowError(_("{dice} dice rolled: {others} already show other faces").format(
+                dice=self.dice, others=others))
+        self.tapped.counts[face] = count
+        untapped = [f for f in self.faces if f not in self.tapped.counts]
+        rest = untapped[0] if len(untapped) == 1 else None
+        if rest is not None and self.dice is not None:
+            self.tapped.counts[rest] = self.dice - len(self.tapped.faces)
+        if len(self.tapped.faces) == self.dice:
             self.read_taps()
+            self.rest = rest
 
     def read(self, reading: DiceReading) -> None:
         """The dice rolled (taps or camera); what was kept is chosen again."""
@@ -103,14 +113,15 @@ class Dice(Entry):
             raise FlowError(_("a die shows {faces}, not {face}").format(
                 faces=words(self.faces), face=word(unknown[0])))
         self.reading, self.kept, self.humans, self.human_to = reading, Counter(), [], {}
-        self.kept_chosen = False
+        self.kept_chosen, self.rest = False, None
 
     def read_taps(self) -> None:
-        """The faces tapped are the dice rolled (all of them, or it says how many)."""
+        """The counts tapped are the dice rolled, face by face (all of them, or it says how
+        many)."""
         if len(self.tapped.faces) != self.dice:
             raise FlowError(_("enter the {dice} dice rolled ({entered} entered)").format(
                 dice=self.dice, entered=len(self.tapped.faces)))
-        self.read(TappedDice(dict(self.tapped.counts)))
+        self.read(TappedDice({face: self.tapped.counts.get(face, 0) for face in self.faces}))
 
     @property
     def unsure(self) -> list[int]:
@@ -119,33 +130,36 @@ class Dice(Entry):
             i for i, sure in enumerate(self.reading.certainty) if sure < UNSURE]
 
     def reroll(self) -> None:
-        """Use one reroll (B-4, 315): the dice are entered again as they now lie."""
+        """Use one reroll (B-4, 315): the dice are entered again as they now lie, the counts
+        as they were read to start from ("These N dice" when none changed)."""
         if self.rerolls >= self.rerolls_allowed:
             raise FlowError(_("you may reroll {times} time(s)").format(
                 times=self.rerolls_allowed))
         self.rerolls += 1
+        lying = Counter(self.reading.faces if self.reading else [])
         self.reading, self.kept, self.humans, self.human_to = None, Counter(), [], {}
-        self.tapped, self.kept_chosen = TappedDice(), False
+        self.tapped = TappedDice({face: lying[face] for face in self.faces})
+        self.kept_chosen, self.rest = False, None
 
-    def keep(self, face: str, step: int = 1) -> None:
-        """Keep one more (step < 0: fewer) die showing `face`, up to the capacity; at the
-        capacity they are the dice kept ("Keep these" implied; Back takes the tap back)."""
+    def keep(self, face: str, count: int) -> None:
+        """Keep `count` dice showing `face` (tapped again: the new count), up to the capacity;
+        at the capacity they are the dice kept ("Keep these" implied; Back takes the tap
+        back)."""
         rolled = Counter(self.reading.faces if self.reading else [])
-        count = self.kept[face] + step
         if count < 0 or count > rolled[face]:
             raise FlowError(_("{count} dice show {face}").format(count=rolled[face],
                                                                  face=word(face)))
-        if step > 0 and self.capacity is not None and sum(self.kept.values()) >= self.capacity:
+        others = self.kept.total() - self.kept[face]
+        if self.capacity is not None and others + count > self.capacity:
             raise FlowError(_("keep at most {capacity} dice (the capacity)").format(
                 capacity=self.capacity))
         self.kept[face] = count
-        self.humans = (self.humans + [None] * count)[:self.kept["human"]]
-        self.human_to = {i: p for i, p in self.human_to.items() if i < self.kept["human"]}
-        if step > 0 and self.kept.total() == self.capacity:
+        self.humans, self.human_to = [None] * self.kept["human"], {}
+        if self.kept.total() == self.capacity:
             self.choose_kept()
 
     def choose_kept(self) -> None:
-        """The dice kept are chosen: each Human kept is asked next - unless the engine allows
+        """The dice kept are chosen: the Humans kept are asked next - unless the engine allows
         only one answer (Recruit refused: each is observed)."""
         if not self.kept.total():
             raise FlowError(_("keep at least one die"))
@@ -154,17 +168,38 @@ class Dice(Entry):
         if allowed == ["observe"]:
             self.humans = ["observe"] * len(self.humans)
 
-    def plan_human(self, index: int, plan: str, where: Any = None) -> None:
-        """Human `index` kept: "observe" or "recruit" (to `where` when there is a choice)."""
-        choose_among(self.human_choices, plan)
+    def recruit(self, count: int, where: Any = None) -> None:
+        """`count` of the Humans kept are recruited (the first ones; the first to `where`,
+        when given), the rest observed."""
+        if count:
+            choose_among(self.human_choices, "recruit")
+        if not 0 <= count <= len(self.humans):
+            raise FlowError(_("{count} Humans are kept").format(count=len(self.humans)))
+        plans: list[str | None] = ["recruit"] * count
+        self.humans = plans + ["observe"] * (len(self.humans) - count)
+        self.human_to = {}
+        if count and where is not None:
+            self.place_human(where)
+
+    def place_human(self, where: Any) -> None:
+        """The next Human recruited goes to `where` (one of the engine's places)."""
         places = self.human_offer["where"]
-        if plan == "recruit" and len(places) > 1 and where not in places:
+        if where not in places:
             raise FlowError(_("where does the Human go? ({places})").format(
                 places=", ".join(map(place_text, places))))
-        self.humans[index] = plan
-        self.human_to.pop(index, None)
-        if plan == "recruit" and len(places) > 1:
-            self.human_to[index] = where
+        index = next((i for i, plan in enumerate(self.humans)
+                      if plan == "recruit" and i not in self.human_to), None)
+        if index is None:  # every Human recruited has its place
+            raise FlowError(_("that is not on offer now"))
+        self.human_to[index] = where
+
+    def unplaced(self) -> int | None:
+        """The first Human recruited still to be placed, when the engine offers a choice of
+        places (None: none)."""
+        if len(self.human_offer["where"]) < 2:
+            return None
+        return next((i for i, plan in enumerate(self.humans)
+                     if plan == "recruit" and i not in self.human_to), None)
 
     @property
     def human_places(self) -> list[Any]:
@@ -180,8 +215,11 @@ class Dice(Entry):
                 dice=self.dice, entered=entered))
         if not self.kept.total():
             asked.append(_("the dice kept"))
-        return asked + [_("Human {number}: observe or recruit").format(number=i + 1)
-                        for i, p in enumerate(self.humans) if p is None]
+        if any(p is None for p in self.humans):
+            asked.append(_("the Humans kept: observe or recruit"))
+        unplaced = self.unplaced()
+        return asked + ([] if unplaced is None else [
+            _("Human {number}: where it goes").format(number=unplaced + 1)])
 
     def unanswered(self) -> list[str]:
         return self.dice_questions()
@@ -205,54 +243,98 @@ class Dice(Entry):
             for i, p in enumerate(self.humans) if p]
 
     def panel(self, title: str, finish: tuple) -> Panel | None:
-        """Tap the faces rolled, then the dice kept (and a reroll where allowed), then observe
-        or recruit each Human kept; None once all is answered."""
+        """How many dice show each face, then how many of each are kept (and a reroll where
+        allowed), then how many Humans kept are recruited and where each goes; None once all
+        is answered."""
         roll = _("Roll {dice} · keep {keep}").format(dice=self.dice, keep=self.capacity)
         if self.reading is None:
-            entered = len(self.tapped.faces)
-            buttons = [b for face in self.faces for b in (
-                Button(f"die:{face}", f"{word(face)}: {self.tapped.counts.get(face, 0)}",
-                       ("die", face, 1)),
-                Button(f"die-less:{face}", f"{word(face)} −1", ("die", face, -1)))]
-            return Panel(f"{title}: {roll}", [*buttons, Button(
-                "action:dice", _("These {count} dice").format(count=entered), ("read",),
-                entered == self.dice,
-                _("enter the {dice} dice rolled ({entered} entered)").format(dice=self.dice,
-                                                                             entered=entered),
-                forward=True)],
-                [_("Tap a face once per die showing it.")], cols=2, reads=self)
+            return self.roll_panel(f"{title}: {roll}")
         if not self.kept_chosen:
-            rolled = Counter(self.reading.faces)
-            # tapped again once all of a face are kept, it keeps none of them
-            buttons = [Button(f"keep:{face}", _("keep {face}: {kept} of {rolled}").format(
-                    face=word(face), kept=self.kept[face], rolled=rolled[face]),
-                    ("keep", face, 1 if self.kept[face] < rolled[face] else -self.kept[face]),
-                    on=bool(self.kept[face]))
-                for face in self.faces if rolled[face]]
-            if self.rerolls < self.rerolls_allowed:
-                buttons.append(Button("action:reroll", _("Reroll"), ("reroll",)))
-            buttons.append(Button("action:kept", _("Keep these"), ("kept",),
-                                  bool(self.kept.total()), _("keep at least one die"),
-                                  forward=True))
-            return Panel(_("{title}: {roll} · which dice are kept?").format(title=title,
-                                                                             roll=roll),
-                         buttons, [_("Rolled: {faces}").format(faces=words(self.reading.faces))],
-                         cols=2)
-        for index, plan in enumerate(self.humans):
-            if plan is None:
-                return Panel(_("{title}: Human {number}: observe or recruit?").format(
-                    title=title, number=index + 1), self.human_buttons(index))
+            return self.keep_panel(_("{title}: {roll} · which dice are kept?").format(
+                title=title, roll=roll))
+        if any(plan is None for plan in self.humans):
+            return self.humans_panel(title)
+        unplaced = self.unplaced()
+        if unplaced is not None:
+            return Panel(_("{title}: where does recruited Human {number} go?").format(
+                title=title, number=unplaced + 1), [
+                Button(f"human-to:{where}", place_text(where), ("human-to", where))
+                for where in self.human_offer["where"]])
         return None
 
-    def human_buttons(self, index: int) -> list[Button]:
-        """Observe, or Recruit (to each free quarter when there is a choice)."""
+    def roll_panel(self, title: str) -> Panel:
+        """A row per face: how many dice show it (0 to the dice rolled), the count tapped lit
+        (a face not tapped has none lit: it may be the rest)."""
+        entered = len(self.tapped.faces)
+        rows = [Button(f"die:{face}:{n}", str(n), ("die", face, n),
+                       entered - self.tapped.counts.get(face, 0) + n <= (self.dice or 0),
+                       _("{dice} dice rolled: {others} already show other faces").format(
+                           dice=self.dice, others=entered - self.tapped.counts.get(face, 0)),
+                       on=self.tapped.counts.get(face) == n, row=word(face))  # untapped: none lit
+                for face in self.faces for n in range(0, (self.dice or 0) + 1)]
+        return Panel(title, [*rows, Button(
+            "action:dice", _("These {count} dice").format(count=entered), ("read",),
+            entered == self.dice,
+            _("enter the {dice} dice rolled ({entered} entered)").format(dice=self.dice,
+                                                                         entered=entered),
+            forward=True)],
+            [_("Tap how many dice show each face (the last face left is the rest): {entered} "
+               "of {dice} entered.").format(entered=entered, dice=self.dice)], reads=self)
+
+    def keep_panel(self, title: str) -> Panel:
+        """The dice rolled, face by face (the rest named); a row per face rolled: how many of
+        it are kept (0 to the fewer of those rolled and the capacity), the count tapped; a
+        reroll where allowed; Keep these."""
+        assert self.reading is not None
+        rolled = Counter(self.reading.faces)
+        most = self.capacity if self.capacity is not None else len(self.reading.faces)
+        kept = self.kept.total()
+        buttons = [Button(f"keep:{face}:{n}", str(n), ("keep", face, n),
+                          kept - self.kept[face] + n <= most,
+                          _("keep at most {capacity} dice (the capacity)").format(
+                              capacity=self.capacity),
+                          on=self.kept[face] == n, row=word(face))
+                   for face in self.faces if rolled[face]
+                   for n in range(0, min(rolled[face], most) + 1)]
+        if self.rerolls < self.rerolls_allowed:
+            buttons.append(Button("action:reroll", _("Reroll"), ("reroll",)))
+        buttons.append(Button("action:kept", _("Keep these"), ("kept",), bool(kept),
+                              _("keep at least one die"), forward=True))
+        # one line, so that the rows stay in view under the rule of a bonus roll
+        faces = ", ".join(f"{word(face)} ×{rolled[face]}" + (
+            _(" (the rest)") if face == self.rest else "") for face in self.faces if rolled[face])
+        return Panel(title, buttons, [_("Rolled: {faces}").format(faces=faces)])
+
+    def humans_panel(self, title: str) -> Panel:
+        """The Humans kept, all on one panel: how many are recruited, the rest observed (one
+        recruited: to each place the engine offers, when there is a choice); Recruit as the
+        engine allows it, dim with its reason when not."""
+        count = len(self.humans)
+        recruit = self.human_choices[1]
         places = self.human_offer["where"]
-        found = []
-        for choice in self.human_choices:
-            targets = places if choice.value == "recruit" and len(places) > 1 else [None]
-            for where in targets:
-                to = "" if where is None else _(" to {place}").format(place=place_text(where))
-                found.append(Button(f"human:{choice.value}:{where}", choice.label + to,
-                                    ("human", index, choice.value, where), choice.allowed,
-                                    choice.reason or ""))
-        return found
+        buttons = [Button("humans:0", self.humans_label(0), ("humans", 0))]
+        for n in range(1, count + 1):
+            targets = places if n == 1 and len(places) > 1 else [None]
+            buttons += [Button(f"humans:{n}" if where is None else f"humans:{n}:{where}",
+                               self.humans_label(n, where), ("humans", n, where),
+                               recruit.allowed, recruit.reason or "") for where in targets]
+        return Panel(_("{title}: the Humans kept ({count}) - observe or recruit?").format(
+            title=title, count=count), buttons)
+
+    def humans_label(self, recruited: int, where: Any = None) -> str:
+        """'Observe all 2: 2 points', 'Recruit 1 to Sector 221, observe 1', 'Recruit all 2:
+        1 metal, 1 food and 1 water each'; one Human kept: 'Observe: 1 point', 'Recruit: ...
+        to Sector 221'."""
+        count = len(self.humans)
+        observe, recruit = self.human_choices
+        to = "" if where is None else _(" to {place}").format(place=place_text(where))
+        if count == 1:
+            return (recruit.label + to) if recruited else observe.label
+        if recruited == 0:
+            gain = {k: v * count for k, v in self.human_offer["observe"].items()}
+            return _("Observe all {count}: {gain}").format(count=count, gain=describe(gain))
+        if recruited == count:
+            return _("Recruit all {count}: {cost} each").format(
+                count=count, cost=amounts_text(self.human_offer["recruit"]))
+        return _("Recruit {recruit}{to}, observe {observe}").format(
+            recruit=recruited, to=to, observe=count - recruited)

@@ -59,35 +59,7 @@ NOTE = "a catalogue reasoning note: data written in English, no German yet, on a
 # Findings still owed, one entry each: the screens other parts of issue 27 rebuild (setup,
 # table, action), tolerated until their work is merged, then emptied; and the catalogue's
 # English reasoning notes.
-KNOWN: tuple[Known, ...] = (
-    Known("setup", "Values from the tiles", PROGRESS),
-    Known("setup", "Starting bonuses", PROGRESS),
-    Known("setup", "Sector display", PROGRESS),
-    Known("setup", "starting_gems", "the values step's Hub summary names the catalogue's fields "
-          "(starting_gems, income_gems_per_ship, ...; rules.words.field_name words them) and "
-          "is cut off"),
-    Known("setup", "fixed nothing, choice", "the values step's starting Diplomacy button is cut "
-          "off ('fixed no...')"),
-    Known("setup", "fest nichts, Auswahl", "the same in German ('fest nic...')"),
-    Known("setup", "Terran Expedition L", "a draft card's ship name is cut off ('Terran "
-          "Expedition ...')"),
-    Known("table", "'s marker", "a used ship's tile: 'Diplomacy / L1 · Cäcilie's marker' does "
-          "not fit the tile"),
-    Known("table", ": marker+token", "a ship's tile: 'Björn: marker+token' does not fit"),
-    Known("table", ": Marker+Token", "the same in German"),
-    Known("table", "Undo: ", UNDO),
-    Known("table", "Rückgängig: ", UNDO),
-    Known("action", " GEMs on ", STEP_OWNED),
-    Known("action", " GEMs auf ", STEP_OWNED),
-    Known("action", " Edelsteine auf ", STEP_OWNED),
-    Known("catalogue", "The Reference Guide entry for this Hub names no such", NOTE),
-    Known("catalogue", "Dismantle ships are not among them", NOTE),
-    Known("catalogue", "Each player starts with \"a fixed set of five", NOTE),
-    Known("catalogue", "To be confirmed from the Level-1 ship cards", NOTE),
-    Known("catalogue", "is described as getting a private selection of Sectors", NOTE),
-    Known("catalogue", "are described as having living quarters", NOTE),
-    Known("catalogue", "Colour follows the tens digit of the Sector number", NOTE),
-)
+KNOWN: tuple[Known, ...] = ()
 
 
 def _messages() -> Iterable[tuple[str, str]]:

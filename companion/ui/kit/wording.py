@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from companion.i18n import _
+from companion.i18n import _, ability_text
 from companion.rules.words import color_name
 
 ALIEN_LETTERS = {"teal": "T", "pink": "P", "brown": "B", "gold": "G"}
@@ -32,3 +32,16 @@ def track_short(track: str) -> str:
             "expedition": _("Exp")}.get(track, track)
 
 
+
+
+def source_name(source: Any) -> str:
+    """Where an ability is printed, as the table names it: "Hub A-3", "Sector 321"."""
+    if isinstance(source, str) and "-" in source:
+        return _("Hub {hub}").format(hub=source)
+    return _("Sector {number}").format(number=source)
+
+
+def ability_line(source: Any, text: str) -> str:
+    """An ability as a player reads it: where it is printed, then its rule in the language
+    spoken now ("Sector 321: When using an Expedition ship, gain 1 food and 1 water.")."""
+    return f"{source_name(source)}: {ability_text(text)}"

@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from companion.i18n import _
+from companion.i18n import _, ability_text
 from companion.rules.commands import Outcome
 from companion.rules.words import design_name, ship_name, track_name
 from companion.ui.kit.dice_camera_model import CameraDice
-from companion.ui.kit.wording import word
+from companion.ui.kit.wording import source_name, word
 from companion.ui.play.flows.abilities import Abilities, question_word
 from companion.ui.play.flows.choices import (
     MOST_CHOICES,
@@ -156,9 +156,11 @@ class ActionModel:
         abilities = self.flow.abilities
         for source, need in abilities.needs.items():
             if need["optional"] and source not in self.decided:
-                return Panel(_("{title}: use {source}?").format(title=title, source=source), [
+                return Panel(_("{title}: use {source}?").format(
+                    title=title, source=source_name(source)), [
                     Button("ability:yes", _("Yes"), ("use", source, True)),
-                    Button("ability:no", _("No"), ("use", source, False))], [need["text"]],
+                    Button("ability:no", _("No"), ("use", source, False))],
+                    [ability_text(need["text"])],
                     cols=2)
         for source, what in abilities.questions():
             need = abilities.needs[source]
@@ -174,9 +176,9 @@ class ActionModel:
                                              "pay": need.get("pay", [])}
             values = offered[what]
             return Panel(_("{title}: {source} - {question}?").format(
-                title=title, source=source, question=question_word(what)), [
+                title=title, source=source_name(source), question=question_word(what)), [
                 Button(f"ability:{i}", word(value), (what, source, value))
-                for i, value in enumerate(values)], [need["text"]])
+                for i, value in enumerate(values)], [ability_text(need["text"])])
         return None
 
     # -- answers ---------------------------------------------------------------------------

@@ -8,7 +8,7 @@ import copy
 from dataclasses import dataclass
 from typing import Any
 
-from companion.i18n import _
+from companion.i18n import _, ability_text
 from companion.rules import commands
 from companion.rules.catalogue import Catalogue
 from companion.rules.commands import attempt
@@ -56,14 +56,14 @@ def power_cards(flow: IncomeFlow) -> list[PowerCard]:
     for source, need in flow.abilities.needs.items():
         entry = flow.abilities.entry(source)
         if entry is not None:  # a bonus action: its entry says which card (Entry.CARD)
-            cards.append(PowerCard(source, need["text"], need["optional"],
+            cards.append(PowerCard(source, ability_text(need["text"]), need["optional"],
                                    entry.card_choices(), entry.CARD))
         elif len(need.get("choice", [])) > 1:
-            cards.append(PowerCard(source, need["text"], need["optional"],
+            cards.append(PowerCard(source, ability_text(need["text"]), need["optional"],
                                    [Choice(c, value_word(str(c))) for c in need["choice"]],
                                    "choice"))
         else:
-            cards.append(PowerCard(source, need["text"], need["optional"], [], ""))
+            cards.append(PowerCard(source, ability_text(need["text"]), need["optional"], [], ""))
     return cards
 
 

@@ -51,11 +51,11 @@ MODES = ("first_game", "draft", "advanced")  # how the table plays: each a butto
 
 
 def step_name(step: str) -> str:
-    """A step's name (one of STEPS) in the language spoken now."""
-    return {"Players": _("Players"), "Lay out": _("Lay out"),
-            "Sector display": _("Sector display"), "Draft": _("Draft"), "Hubs": _("Hubs"),
-            "Values from the tiles": _("Values from the tiles"),
-            "Starting bonuses": _("Starting bonuses"), "Start": _("Start")}[step]
+    """A step's name (one of STEPS) in the language spoken now, short enough for the
+    progress bar's box at 800x480."""
+    return {"Players": _("Players"), "Lay out": _("Lay out"), "Sector display": _("On display"),
+            "Draft": _("Draft"), "Hubs": _("Hubs"), "Values from the tiles": _("Tile values"),
+            "Starting bonuses": _("Bonuses"), "Start": _("Start")}[step]
 
 
 def mode_names() -> dict[str, str]:

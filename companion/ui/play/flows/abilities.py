@@ -14,7 +14,7 @@ from companion.rules.ledger import describe
 from companion.rules.option_types import AbilityNeed, Asked, BonusOffer, Place
 from companion.rules.options import bonus_offer
 from companion.rules.state import State
-from companion.ui.kit.wording import word, words
+from companion.ui.kit.wording import ability_line, source_name, word, words
 from companion.ui.play.flows.choices import Entry, FlowError, place_text
 from companion.ui.play.flows.parts import bonus_entry
 
@@ -206,9 +206,11 @@ class Abilities:
             unused = need["optional"] and source not in self.used
             to = (_(" (to {place})").format(place=place_text(self.where[source]))
                   if source in self.where and not unused else "")
-            found.append(f"{source}: {need['text']}" + (_(" (not used)") if unused else to))
+            found.append(ability_line(source, need["text"]) + (_(" (not used)") if unused
+                                                               else to))
             if source in self.bonus and source in self.entries and not unused:
-                found += [f"{source}: {line}" for line in self.entries[source].entry_lines()]
+                found += [f"{source_name(source)}: {line}"
+                          for line in self.entries[source].entry_lines()]
         return found
 
     def _need(self, source: str) -> AbilityNeed:

@@ -12,7 +12,7 @@ from companion.rules.ledger import describe
 from companion.rules.option_types import HumanThenIncomeOption, IncomeLine, Relocation, TableOptions
 from companion.rules.options import options
 from companion.rules.state import State
-from companion.ui.kit.wording import word
+from companion.ui.kit.wording import ability_line, word
 from companion.ui.play.flows.abilities import Abilities, BonusOffers, Judge, judge
 from companion.ui.play.flows.choices import FlowError, place_text, turn_player
 
@@ -82,7 +82,7 @@ class IncomeFlow:
 
     def preview(self) -> list[str]:
         human = self.human_offer if self.human_first else None  # gain_human_first: an offer
-        lines = [f"{human['source']}: {human['text']}"] if human is not None else []
+        lines = [ability_line(human["source"], human["text"])] if human is not None else []
         lines += self.receipt() + self.abilities.lines()
         lines += [_("moves the resident of {source} quarter {quarter} to {to}: {gems} GEM").format(
                   source=m["from"], quarter=m["slot"] + 1, to=m["to"], gems=self.gems_per_move)

@@ -10,6 +10,7 @@ from companion.rules.catalogue import Catalogue
 from companion.rules.option_types import HubPowerOption
 from companion.rules.options import options
 from companion.rules.state import State
+from companion.ui.kit.wording import ability_line
 from companion.ui.play.flows.abilities import Abilities, bonus_label
 from companion.ui.play.flows.choices import Choice, choose_among
 
@@ -44,7 +45,7 @@ class HubPowerFlow:
 
     def __init__(self, entry: HubPowerOption) -> None:
         self.player: str = entry["player"]
-        self.power = Choice(entry["source"], f"{entry['source']}: {entry['text']}",
+        self.power = Choice(entry["source"], ability_line(entry["source"], entry["text"]),
                             entry["allowed"], entry["reason"])
         self.abilities = Abilities([entry])
         if entry["optional"]:

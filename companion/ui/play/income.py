@@ -79,8 +79,9 @@ class IncomeScreen(Screen):
         unit = App.get_running_app().unit
         for index, move in enumerate(relocations(flow) if not flow.human_first else []):
             button = TagButton(text=_("Move {move}").format(move=move.label),
-                               tag=f"relocate:{index}", size_hint_y=None,
-                               height=unit * 80, font_size=unit * 15)  # room for 3 lines
+                               tag=f"relocate:{index}", size_hint_y=None)
+            # wrapped on up to three lines (the kit's button shortens to one)
+            button.shorten, button.height, button.font_size = False, unit * 72, unit * 16
             button.bind(on_release=lambda _b, m=move: self.relocate(m.source, m.slot, m.to))
             right.add_widget(button)
         right.add_widget(IncomeLine(text=_("What happens:"), bold=True))

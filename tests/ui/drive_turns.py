@@ -494,6 +494,7 @@ def what(turn: Sequence[Command]) -> str:
 def play_turns(robot: Robot, example: str) -> Steps:
     """Every turn of the example by touch; the taps of each; the state compared at the end."""
     commands = example_lines(example)
+    robot.audit_taps = True  # every screen of every turn read as a player reads it
     yield from robot.wait_for(lambda: on_table(robot), "the table")
     played: list[dict[str, Any]] = []
     robot.result["turns"] = played  # (so far, should a turn fail)

@@ -8,12 +8,10 @@ command, and i18n after a change of language). Its words shrink to fit its place
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
 from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.core.text import Label as CoreLabel
 from kivy.properties import NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
@@ -21,25 +19,7 @@ from companion import i18n
 from companion.i18n import _
 from companion.rules import commands
 from companion.ui.kit.undo_redo_model import redo_text, undo_text
-from companion.ui.kit.widgets import TagButton
-
-FONT_PX = (16, 15, 14, 13, 12, 11, 10)  # the sizes tried for a label, largest first (times unit)
-
-
-@lru_cache(maxsize=256)
-def fitting_font(text: str, width: float, height: float, unit: float) -> float:
-    """The largest of FONT_PX (times `unit`) at which `text` wraps inside width x height with
-    every word whole; the smallest when none does (remembered: a step is named again and
-    again as it is undone and redone)."""
-    words = text.split()
-    for px in FONT_PX:
-        label = CoreLabel(text=text, font_size=px * unit, text_size=(max(1.0, width), None),
-                          halign="center", markup=True)
-        label.refresh()
-        laid_out = [w.text for line in label._cached_lines for w in line.words]
-        if label.texture.height <= height and " ".join(laid_out).split() == words:
-            return px * unit
-    return FONT_PX[-1] * unit
+from companion.ui.kit.widgets import TagButton, fitting_font
 
 
 class UndoRedo(BoxLayout):

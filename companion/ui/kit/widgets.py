@@ -8,8 +8,10 @@ Every widget a UI test needs to find carries a `tag` such as "key:7" or "status:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Any, ClassVar
 
+from kivy.core.text import Label as CoreLabel
 from kivy.core.window import Window
 from kivy.properties import BooleanProperty, ColorProperty, OptionProperty, StringProperty
 from kivy.uix.button import Button
@@ -80,6 +82,27 @@ def letter_rows() -> tuple[str, ...]:
 def hex_color(rgba: tuple[float, ...]) -> str:
     """A colour as #rrggbb for label markup."""
     return get_hex_from_color(rgba)[:7]
+
+
+
+FONT_PX = (16, 15, 14, 13, 12, 11, 10)  # the sizes tried for a label, largest first (times unit)
+
+
+@lru_cache(maxsize=256)
+def fitting_font(text: str, width: float, height: float, unit: float,
+                 sizes: tuple[int, ...] = FONT_PX) -> float:
+    """The largest of `sizes` (times `unit`) at which `text` wraps inside width x height with
+    every word whole; the smallest when none does (remembered: a label is worded again and
+    again, an Undo step as it is undone and redone)."""
+    words = text.split()
+    for px in sizes:
+        label = CoreLabel(text=text, font_size=px * unit, text_size=(max(1.0, width), None),
+                          halign="center", markup=True)
+        label.refresh()
+        laid_out = [w.text for line in label._cached_lines for w in line.words]
+        if label.texture.height <= height and " ".join(laid_out).split() == words:
+            return px * unit
+    return sizes[-1] * unit
 
 
 class TagButton(Button):

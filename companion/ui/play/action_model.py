@@ -234,11 +234,11 @@ class BonusModel:
         entry = self.entry
         if self.source in self.abilities.bonus or entry is None:
             return None
-        text = self.abilities.needs[self.source]["text"]
+        text = ability_text(self.abilities.needs[self.source]["text"])
         asks = self.abilities.asks(self.source)
         if asks is not None:  # the screen asks it on the value-entry component
             return value_panel(title, asks["key"], asks["question"])
-        asked = entry.panel(f"{title}: {self.source}", ("finish",))
+        asked = entry.panel(f"{title}: {source_name(self.source)}", ("finish",))
         if asked is None:
             self.abilities.finish_bonus(self.source)
             return None

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
@@ -19,7 +21,14 @@ from companion.rules.catalogue import Catalogue
 from companion.rules.commands import CommandDict, Outcome
 from companion.ui.kit.values import ask_value
 from companion.ui.kit.values_model import ValueEntry
-from companion.ui.kit.widgets import BUTTON, PLAYER_RGBA, PLAYER_TEXT, SELECTED, TagButton
+from companion.ui.kit.widgets import (
+    BUTTON,
+    PLAYER_RGBA,
+    PLAYER_TEXT,
+    SELECTED,
+    TagButton,
+    fitting_font,
+)
 from companion.ui.play.flows.abilities import Abilities
 from companion.ui.play.flows.choices import Button, Panel
 
@@ -28,7 +37,20 @@ ROW_HEIGHT = 48  # a row of counts, and the other answers of its panel (px at 80
 
 
 class AnswerButton(TagButton):
-    """A big answer button (its text may take two lines)."""
+    """A big answer button: its words as large as fit it whole (a long German transaction
+    wraps smaller rather than being cut off)."""
+
+    SIZES = (24, 22, 20, 18, 16, 14, 12)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._fit = Clock.create_trigger(self.fit)
+        self.bind(size=self._fit, text=self._fit)
+
+    def fit(self, *_args: Any) -> None:
+        unit = App.get_running_app().unit
+        self.font_size = fitting_font(self.text, self.width - 8 * unit, self.height - 4 * unit,
+                                      unit, self.SIZES)
 
 
 class CountRow(BoxLayout):

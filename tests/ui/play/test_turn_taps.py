@@ -16,13 +16,18 @@ from __future__ import annotations
 import statistics
 from pathlib import Path
 
+import pytest
 from ui_fixtures import EXAMPLES, SHOTS
 
 
+@pytest.mark.parametrize("language", ["en", "de"])
 def test_the_three_player_draft_played_by_touch_ends_where_the_engine_does(
-        run_ui_driver, tmp_path: Path) -> None:
+        run_ui_driver, tmp_path: Path, language: str) -> None:
+    """The same game in English and in German (the config file's language): the same taps."""
+    config = tmp_path / "config.toml"
+    config.write_text(f'[display]\nlanguage = "{language}"\n', encoding="utf-8")
     result = run_ui_driver("drive_turns.py", "three-players-draft", shots=SHOTS,
-                           args=("--db", str(tmp_path / "games.sqlite")))
+                           args=("--db", str(tmp_path / "games.sqlite"), "--config", str(config)))
     assert result["differences"] == []
     assert result["screen"] == "end"  # the example's last Next ends the game
     turns = result["turns"]

@@ -85,7 +85,7 @@ def test_a_rulebook_quote_stays_english_with_the_german_summarys_words_beside_it
     assert sector["cost"].rendering == ""
     assert ship["type"].source == "inferred" and ship["type"].rendering == ""
     assert ship["type"].note.startswith("Noch an den Level-1-Schiffskarten zu prüfen. "
-                                        "Angenommen, weil \"Each player starts with a fixed "
+                                        "Vermutet, weil \"Each player starts with a fixed "
                                         "set of five Level-1 ships.\"")
     assert sector["quarters"].note == sector["quarters"].rendering == ""
 

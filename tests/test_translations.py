@@ -3,7 +3,8 @@ same placeholders; no text is marked in a way that cannot be translated (an f-st
 `_()`); switching the language changes the words at once (companion.i18n). The German renderings
 of rulebook quotes (de/quotes.po) are no marked texts: each must render a quote the catalogue
 has now, and no quote must have one. Nor are the German words of the Hubs' and Sectors'
-ability texts (de/abilities.po): one for each ability text the catalogue has, and no other."""
+ability texts (de/abilities.po): one for each ability text the catalogue has, and no other; nor
+those of the catalogue's reasoning notes (de/reasons.po): one for each note, and no other."""
 
 from __future__ import annotations
 
@@ -57,11 +58,12 @@ def marked() -> dict[str, str]:
 
 def german() -> dict[str, str]:
     """msgid -> msgstr of the German catalogues of marked texts (fuzzy ones as untranslated;
-    not the renderings of quotes, nor the ability texts); plural forms give each of their ids
+    not the renderings of quotes, nor the ability texts or reasoning notes); plural forms give
+    each of their ids
     the first form."""
     found: dict[str, str] = {}
     for path in i18n.catalogue_files("de"):
-        if path.name == i18n.ABILITIES:
+        if path.name in (i18n.ABILITIES, i18n.REASONS):
             continue
         with path.open("rb") as po:
             for message in read_po(po, locale="de"):
@@ -180,6 +182,47 @@ def test_an_ability_text_is_worded_in_the_language_spoken() -> None:
     i18n.set_language("de")
     assert i18n.ability_text(text) == "Wenn du ein Erkunden-Schiff nutzt, erhältst du 1 " \
         "Pflanze und 1 Wasser."
+
+
+def reasoning_notes() -> set[str]:
+    """Every reasoning note of the shipped catalogue (the "reason" of an inferred value)."""
+    from companion.catalogue_files import load_catalogue
+
+    return {field.note for *_where, field in load_catalogue().iter_fields()
+            if field.source == "inferred" and field.note}
+
+
+def test_every_reasoning_note_has_its_german_and_no_other_text_is_there() -> None:
+    """de/reasons.po: the German of each inferred value's reasoning, msgid the note exactly as
+    the catalogue has it, with the rulebook sentences it quotes kept in English, in the same
+    quotation marks; a note the catalogue no longer has is stale."""
+    notes = reasoning_notes()
+    with (i18n.CATALOGUES / "de" / i18n.REASONS).open("rb") as po:
+        german = {m.id: m.string for m in read_po(po, locale="de") if m.id and not m.fuzzy}
+    assert notes, "no reasoning note found: the search is broken"
+    missing = sorted(notes - {text for text, words in german.items() if words})
+    assert not missing, "reasoning notes without German:\n" + "\n".join(map(repr, missing))
+    stale = sorted(set(german) - notes)
+    assert not stale, "German for reasoning notes the catalogue no longer has:\n" + \
+        "\n".join(map(repr, stale))
+    quoted = re.compile(r'"[^"]*"')
+    changed = sorted(text for text, words in german.items()
+                     if quoted.findall(text) != quoted.findall(words))
+    assert not changed, "German that does not keep the rulebook's quoted English as it is:\n" + \
+        "\n".join(map(repr, changed))
+
+
+def test_a_reasoning_note_is_worded_in_the_language_spoken() -> None:
+    note = ("The owner's fee is paid only \"If they use a ship belonging to another player\"; a "
+            "neutral ship belongs to no player, so there is no fee.")
+    assert i18n.reason_text(note) == note
+    i18n.set_language("de")
+    try:
+        assert i18n.reason_text(note) == (
+            "Die Besitzergebühr wird nur gezahlt, \"If they use a ship belonging to another "
+            "player\"; ein neutrales Schiff gehört keinem Spieler, also fällt keine Gebühr an.")
+    finally:
+        i18n.set_language("en")
 
 
 def test_a_rendering_is_given_only_in_german_and_only_for_a_quote() -> None:

@@ -17,6 +17,10 @@ are kept in `de/quotes.po` (msgid the exact quote) and shown beside it:
 
     quote_rendering("Each player starts with a fixed set of five Level-1 ships.")
     # None in English; in German "Jeder Spieler legt seine fünf Start-Raumschiffe ..."
+
+The app's own words in that data are worded in the language spoken: a Hub's or Sector's ability
+text (`ability_text`, `de/abilities.po`) and an inferred value's reasoning (`reason_text`,
+`de/reasons.po`, the rulebook sentences quoted in it kept in English).
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ DEFAULT = "en"
 CATALOGUES = Path(__file__).parent
 QUOTES = "quotes.po"  # a language's renderings of rulebook quotes, beside its catalogues
 ABILITIES = "abilities.po"  # a language's words for the Hubs' and Sectors' ability texts
+REASONS = "reasons.po"  # a language's words for the catalogue's reasoning notes
 
 _current = DEFAULT
 _translation: gettext.NullTranslations = gettext.NullTranslations()
@@ -40,8 +45,8 @@ _listeners: list[Callable[[], None]] = []
 
 def catalogue_files(code: str) -> list[Path]:
     """A language's catalogues of the texts the code marks (none for English, the language of
-    the code) and of the ability texts (ABILITIES, read as one with them); its renderings of
-    rulebook quotes (QUOTES) are not among them."""
+    the code), of the ability texts (ABILITIES) and of the reasoning notes (REASONS), read as one
+    with them; its renderings of rulebook quotes (QUOTES) are not among them."""
     return sorted(p for p in (CATALOGUES / code).glob("*.po") if p.name != QUOTES)
 
 
@@ -130,6 +135,13 @@ def quote_rendering(english: str) -> str | None:
 def ability_text(english: str) -> str:
     """A Hub's or Sector's ability text (the tile's English, as the catalogue has it) in the
     language spoken now: its ABILITIES entry, else the English."""
+    return _translation.gettext(english)
+
+
+def reason_text(english: str) -> str:
+    """The reasoning behind an inferred catalogue value (its note, as the catalogue has it) in
+    the language spoken now: its REASONS entry (the rulebook's sentences quoted in it stay
+    English), else the English."""
     return _translation.gettext(english)
 
 

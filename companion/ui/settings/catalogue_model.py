@@ -2,7 +2,8 @@
 and Diplomacy level with each value and where it comes from (rulebook / inferred / entered /
 unknown), and a player's corrections, kept in the user's overlay (`set_user_value`). A rulebook
 quote stays the rulebook's English; in German, the German summary's words are shown beside it
-where they say the same (`quote_words`, companion/i18n/de/quotes.po)."""
+where they say the same (`quote_words`, companion/i18n/de/quotes.po); an inferred value's
+reasoning is worded in the language spoken (companion/i18n/de/reasons.po)."""
 
 from __future__ import annotations
 
@@ -36,11 +37,12 @@ def source_word(source: str) -> str:
 def quote_words(field: Field) -> tuple[str, str]:
     """A value's note as shown, and the rendering beside it: a rulebook quote in quotation
     marks (the rulebook's English, whatever the language) with, where the language spoken has
-    one, its rendering ("Deutsch: ..."); an inferred value's reasoning as it is; else ""."""
+    one, its rendering ("Deutsch: ..."); an inferred value's reasoning in the language spoken
+    (the rulebook's sentences quoted in it in English); else ""."""
     if not field.note:
         return "", ""
     if field.source != "rulebook":
-        return field.note, ""
+        return i18n.reason_text(field.note), ""
     rendering = i18n.quote_rendering(field.note)
     shown = f"\u201c{field.note}\u201d"
     if rendering is None:

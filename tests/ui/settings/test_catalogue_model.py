@@ -69,7 +69,8 @@ LEVEL1_QUOTE = "Each player starts with a fixed set of five Level-1 ships."
 
 def test_a_rulebook_quote_stays_english_with_the_german_summarys_words_beside_it(tmp_path):
     """In German, a quote the German summary covers shows the English quote and the summary's
-    words; one it does not cover shows the English alone; a reasoning is no quote."""
+    words; one it does not cover shows the English alone; a reasoning is no quote: it reads
+    German, the rulebook's sentences quoted in it English."""
     browser = CatalogueBrowser(tmp_path / "overlay.json")
     i18n.set_language("de")
     try:
@@ -83,7 +84,9 @@ def test_a_rulebook_quote_stays_english_with_the_german_summarys_words_beside_it
     assert sector["cost"].note == "\u201cSector 218 costs 9 metal to build.\u201d"
     assert sector["cost"].rendering == ""
     assert ship["type"].source == "inferred" and ship["type"].rendering == ""
-    assert ship["type"].note.startswith("To be confirmed from the Level-1 ship cards.")
+    assert ship["type"].note.startswith("Noch an den Level-1-Schiffskarten zu prüfen. "
+                                        "Vermutet, weil \"Each player starts with a fixed "
+                                        "set of five Level-1 ships.\"")
     assert sector["quarters"].note == sector["quarters"].rendering == ""
 
 

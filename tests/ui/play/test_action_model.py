@@ -71,7 +71,7 @@ def test_transport_running_list_with_remove_then_an_ability_choice(table):
     assert teal.label.startswith("(T) teal Alien")
     press(model, teal.tag)
     panel = press(model, "action:done")
-    assert panel.title == "Ann uses Transport L1: B-3 - choice?"
+    assert panel.title == "Ann uses Transport L1: Hub B-3 - choice?"
     gold = next(b for b in panel.buttons if b.label == "gold")
     assert model.press(gold.act) == ""
     confirm(table, model)

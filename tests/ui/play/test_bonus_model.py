@@ -54,19 +54,19 @@ def test_a3_rolls_three_dice_keeps_two_after_a_transport(table_catalogue):
     table = scene(table_catalogue, "A-3", [(101, [])])
     model = ActionModel(partial(ship_flow, table.state, table.catalogue, "Ann:L1-transport"))
     panel = press(model, "group:buy", "buy:water", "action:done")
-    assert panel.title == "Ann uses Transport L1: use A-3?"
+    assert panel.title == "Ann uses Transport L1: use Hub A-3?"
     panel = press(model, "ability:yes")
-    assert panel.title == "Ann uses Transport L1: A-3: Roll 3 · keep 2"
+    assert panel.title == "Ann uses Transport L1: Hub A-3: Roll 3 · keep 2"
     assert "roll 3 Expedition dice and keep 2" in panel.lines[0]
     # a count per face; the one that makes up the 3 dice reads them at once
     panel = press(model, "die:food:1", "die:human:1", "die:metal:1", "keep:food:1")
     assert "keep:metal:1" in [b.tag for b in panel.buttons]
     panel = press(model, "keep:human:1")  # 2 kept, the capacity: "Keep these" implied
-    assert panel.title == ("Ann uses Transport L1: A-3: the Humans kept (1) - observe or "
+    assert panel.title == ("Ann uses Transport L1: Hub A-3: the Humans kept (1) - observe or "
                            "recruit?")
     press(model, "humans:0")
     lines = confirm(table, model)
-    assert "A-3: gains 1 food" in lines and "A-3: Human 1: Observe: 1 point" in lines
+    assert "Hub A-3: gains 1 food" in lines and "Hub A-3: Human 1: Observe: 1 point" in lines
     ann = table.player("Ann")
     assert (ann["food"], ann["water"], ann["points"]) == (7, 7, 1)
 
@@ -76,7 +76,7 @@ def test_a3_makes_one_transaction_after_an_expedition(table_catalogue):
     model = ActionModel(partial(ship_flow, table.state, table.catalogue, "Ann:L1-expedition"))
     press(model, "die:water:6", "keep:water:1", "action:kept")
     panel = press(model, "ability:yes")
-    assert panel.title == "Ann uses Terran Expedition L1: A-3: transactions (0 of 1)"
+    assert panel.title == "Ann uses Terran Expedition L1: Hub A-3: transactions (0 of 1)"
     done = next(b for b in panel.buttons if b.tag == "action:done")
     assert not done.allowed and done.reason == "add a transaction"
     panel = press(model, "group:buy", "buy:metal")  # its one transaction: Done is implied
@@ -85,7 +85,7 @@ def test_a3_makes_one_transaction_after_an_expedition(table_catalogue):
     assert [b.tag for b in model.panel().buttons][:3] == ["buy:food", "buy:water", "buy:metal"]
     press(model, "buy:metal")
     lines = confirm(table, model)
-    assert "A-3: pays 3 GEMs for 1 metal" in lines
+    assert "Hub A-3: pays 3 GEMs for 1 metal" in lines
     assert table.player("Ann")["metal"] == RICH["metal"] + 1
 
 
@@ -96,10 +96,10 @@ def test_321s_dice_see_sector_321_built_its_human_goes_there(table_catalogue):
                                            (221, ["pink", "pink", "pink"])])
     model = ActionModel(partial(ship_flow, table.state, table.catalogue, "Ann:L3-construction"))
     panel = press(model, "sector:321")
-    assert panel.title == "Ann uses Construction L3: 321: Roll 7 · keep 5"
+    assert panel.title == "Ann uses Construction L3: Sector 321: Roll 7 · keep 5"
     panel = press(model, "die:human:2", "die:metal:5", "keep:human:2", "keep:metal:1",
                   "action:kept")
-    assert panel.title == ("Ann uses Construction L3: 321: the Humans kept (2) - observe or "
+    assert panel.title == ("Ann uses Construction L3: Sector 321: the Humans kept (2) - observe or "
                            "recruit?")
     # one recruited, one observed: one tap (321 is the only place: no place asked)
     recruit = next(b for b in panel.buttons if b.tag == "humans:1")
@@ -119,7 +119,7 @@ def test_301s_transaction_pays_with_the_food_and_water_just_kept(table_catalogue
     press(model, "die:food:1", "die:water:1", "die:metal:4", "keep:food:1", "keep:water:1",
           "action:kept")
     panel = press(model, "ability:yes")
-    assert panel.title == "Ann uses Terran Expedition L1: 301: transactions (0 of 1)"
+    assert panel.title == "Ann uses Terran Expedition L1: Sector 301: transactions (0 of 1)"
     teal = next(b for b in panel.buttons if b.tag == "alien:teal:101")
     assert teal.allowed, teal.reason
     press(model, "alien:teal:101")  # its one transaction made: Done is implied
@@ -133,7 +133,7 @@ def test_306_advances_a_track_for_free_and_117_pays_its_lobbying(table_catalogue
     table = scene(table_catalogue, "B-5", [(306, ["teal", "teal", "teal", "teal"])])
     model = ActionModel(partial(ship_flow, table.state, table.catalogue, "Ann:L1-transport"))
     panel = press(model, "group:buy", "buy:water", "action:done", "ability:yes")
-    assert panel.title == "Ann uses Transport L1: 306: lobby on which track (up to 1)?"
+    assert panel.title == "Ann uses Transport L1: Sector 306: lobby on which track (up to 1)?"
     free = next(b for b in panel.buttons if b.tag == "track:construction")
     assert free.label == "Construct: level 0 -> 1, free"
     press(model, "track:construction")  # up to 1 track: Done is implied
@@ -158,14 +158,14 @@ def test_326_takes_a_free_level1_sector_from_the_display(table_catalogue):
     table.state["display"].append(326)
     model = ActionModel(partial(ship_flow, table.state, table.catalogue, "Ann:L3-construction"))
     panel = press(model, "sector:326")
-    assert panel.title == "Ann uses Construction L3: 326: which free Sector?"
+    assert panel.title == "Ann uses Construction L3: Sector 326: which free Sector?"
     pink = next(b for b in panel.buttons if b.tag == "pick:122")
     assert not pink.allowed and "pink wing already has a Level-1 Sector" in pink.reason
     assert next(b for b in panel.buttons if b.tag == "pick:111").label == (
         "Sector 111 (brown wing)")
     press(model, "pick:111")
     lines = confirm(table, model)
-    assert "326: Sector 111 (brown wing)" in lines
+    assert "Sector 326: Sector 111 (brown wing)" in lines
     assert [s["number"] for s in table.player("Ann")["sectors"]] == [121, 221, 326, 111]
 
 
@@ -184,7 +184,7 @@ def test_b5_transaction_at_income_is_judged_after_the_income(table_catalogue):
     [card] = [c for c in power_cards(flow) if c.source == "B-5"]
     assert card.kind == "entry"
     panel = bonus.panel("Income")
-    assert panel.title == "Income: B-5: transactions (0 of 1)"
+    assert panel.title == "Income: Hub B-5: transactions (0 of 1)"
     assert bonus.press(next(b for b in panel.buttons if b.tag == "group:buy").act) == ""
     buy = next(b for b in bonus.panel("Income").buttons if b.tag == "buy:metal")
     assert buy.allowed  # 0 GEMs now, but the income pays before the transaction

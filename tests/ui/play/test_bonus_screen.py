@@ -35,7 +35,7 @@ def example() -> list[dict]:
 
 def test_sector_321s_dice_by_touch_the_human_recruited_into_321(run_ui_driver,
                                                                  tmp_path: Path) -> None:
-    """"321: When built, immediately roll 7 dice and select 5 to keep." The engine needs what
+    """"Sector 321: When built, immediately roll 7 dice and select 5 to keep." The engine needs what
     the tile prints before it gets to the dice: asked first; then the dice are offered where
     they are rolled, with Sector 321 built, so the Human may go into 321."""
     commands = example()
@@ -57,19 +57,19 @@ def test_sector_321s_dice_by_touch_the_human_recruited_into_321(run_ui_driver,
         "Expedition ship, gain 1 food and 1 water.",
         "Which income icons does Sector 321 show, and above which living quarter (0 = "
         "leftmost)? (an empty list if none)"]  # all before the dice, none on Confirm
-    assert result["dice"]["question"] == "Cat uses Construction L3: 321: Roll 7 · keep 5"
+    assert result["dice"]["question"] == "Cat uses Construction L3: Sector 321: Roll 7 · keep 5"
     assert [t for t in result["kept"]["buttons"] if t.startswith("keep:metal:")] == [
         "keep:metal:0", "keep:metal:1", "keep:metal:2"]
     human = result["human"]
-    assert human["question"] == ("Cat uses Construction L3: 321: the Humans kept (1) - "
+    assert human["question"] == ("Cat uses Construction L3: Sector 321: the Humans kept (1) - "
                                  "observe or recruit?")
     assert human["buttons"] == {
         "humans:0": "Observe: 1 point",
         "humans:1:221": "Recruit: 1 metal, 1 food and 1 water to Sector 221",
         "humans:1:321": "Recruit: 1 metal, 1 food and 1 water to Sector 321"}
     preview = result["preview"]["lines"].splitlines()
-    assert "321: gains 2 metal, 1 food and 1 water" in preview
-    assert "321: Human 1: Recruit: 1 metal, 1 food and 1 water to Sector 321" in preview
+    assert "Sector 321: gains 2 metal, 1 food and 1 water" in preview
+    assert "Sector 321: Human 1: Recruit: 1 metal, 1 food and 1 water to Sector 321" in preview
     assert result["prompts"][0]["question"] == (
         "Bob (blue): Construct Diplomacy bonus - choose one")
     # as the example's own line: 18 GEMs - 8 (the rulebook's L3 Construction: "She pays 8
@@ -98,7 +98,7 @@ B5_VALUES = {"hubs/B-5/income_gems_per_ship": 1,
 
 
 def test_b5s_transaction_at_income_in_the_pop_up(run_ui_driver, tmp_path: Path) -> None:
-    """B-5: "During income, you may perform 1 transport transaction." The 3-player draft
+    """Hub B-5: "During income, you may perform 1 transport transaction." The 3-player draft
     example with Hub B-5 dealt to and kept by Cat (example values), to her second turn, her
     GEMs corrected to 1: buying 1 water for 3 GEMs is offered, since the income pays first;
     B-5's one transaction made, Done is implied."""
@@ -121,7 +121,7 @@ def test_b5s_transaction_at_income_in_the_pop_up(run_ui_driver, tmp_path: Path) 
     assert result["before"]["active"] == "Cat"
     assert cat["counters"] == "1 GEM  2 food  2 water  11 metal"
     popup = result["popup"]
-    assert popup["question"] == "Income: Cat: B-5: transactions (0 of 1)"
+    assert popup["question"] == "Income: Cat: Hub B-5: transactions (0 of 1)"
     assert popup["lines"].startswith("During income, you may perform 1 transport transaction")
     # what kind first (the Aliens, Buy…), then what is bought; its one transaction made, the
     # pop-up closes by itself

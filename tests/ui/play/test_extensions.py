@@ -140,13 +140,13 @@ def test_a_toy_bonus_kind_is_offered_entered_and_sent_through_the_tables(toy):
         "2 food", "2 water", "2 metal"])
     bonus = BonusModel(flow.abilities, "B-5")
     panel = bonus.panel("Income")
-    assert panel.title == "Income: B-5: which resource?"
+    assert panel.title == "Income: Hub B-5: which resource?"
     assert [b.tag for b in panel.buttons] == ["pick:['food']", "pick:['water']",
                                               "pick:['metal']"]
     assert bonus.press(panel.buttons[1].act) == "" and bonus.press(("finish",)) == ""
     assert bonus.panel("Income") is None and flow.abilities.questions() == []
     assert flow.command()["bonus"] == {"B-5": ["water"]}
-    assert "B-5: 2 water" in flow.preview()
+    assert "Hub B-5: 2 water" in flow.preview()
 
     assert bonus.answer(["metal"]) == ""  # the card's one tap: again, it replaces
     outcome = attempt(toy.game, {**flow.command(), "override": "test: no used ship"})

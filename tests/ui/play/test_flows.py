@@ -95,7 +95,7 @@ def test_transport_transactions_up_to_the_limit(table):
     assert b3["choice"] == [] and flow.questions() == []
     assert flow.preview()[1:] == ["pays 3 GEMs for 1 water",
                                   "trades food and water for 1 metal",
-                                  "pays 3 GEMs for 1 metal", f"B-3: {b3['text']}"]
+                                  "pays 3 GEMs for 1 metal", f"Hub B-3: {b3['text']}"]
     accepted(table, flow.command())
     ann = table.player("Ann")
     assert (ann["gems"], ann["food"], ann["water"], ann["metal"]) == (20 - 2 - 6, 1, 2, 2)
@@ -201,7 +201,7 @@ def test_the_preview_says_where_each_resident_goes(table):
                             "where": {"teal": [101, 102]}}])
     assert abilities.questions() == [("217", "where")]
     abilities.place("217", 102)
-    assert abilities.lines() == ["217: Gain 1 teal Alien. (to Sector 102)"]
+    assert abilities.lines() == ["Sector 217: Gain 1 teal Alien. (to Sector 102)"]
 
 
 @dataclass
@@ -213,7 +213,7 @@ class CameraReading:
 
 
 def test_expedition_reroll_with_b4_and_a_camera_reading(table_catalogue):
-    """B-4: "you may reroll any number of dice once": the dice are entered again as they lie."""
+    """Hub B-4: "you may reroll any number of dice once": the dice are entered again as they lie."""
     table = Table(table_catalogue, hubs=("B-4", "B-5"))
     table.setup_bonuses()
     flow = flow_for(table, "Ann:L1-expedition")
@@ -368,7 +368,7 @@ def test_income_receipt_relocation_and_power(table):
 
 
 def test_a8_gains_a_human_then_takes_income(table_catalogue):
-    """A-8: "In lieu of a normal turn, you may pay 1 food, 1 water, and 1 metal to gain a Human,
+    """Hub A-8: "In lieu of a normal turn, you may pay 1 food, 1 water, and 1 metal to gain a Human,
     place it in living quarters on your station, and then take income"."""
     table = Table(table_catalogue, hubs=("A-8", "B-5"))
     table.setup_bonuses(Ann={"keep": ["L2-farm"]})
@@ -377,7 +377,7 @@ def test_a8_gains_a_human_then_takes_income(table_catalogue):
     flow = income_flow(table.state, table.catalogue)
     flow.gain_human_first()
     assert flow.command() == {"cmd": "human_then_income", "player": "Ann"}
-    assert flow.preview()[0].startswith("A-8: In lieu of a normal turn")
+    assert flow.preview()[0].startswith("Hub A-8: In lieu of a normal turn")
     humans = table.state["supply"]["human"]
     accepted(table, flow.command())
     assert table.state["supply"]["human"] == humans - 1
@@ -496,12 +496,12 @@ def test_adjust_any_counter_with_a_note(table):
 
 
 def test_hub_power_b6(table_catalogue):
-    """B-6: "At any time, you may spend 1 point to gain 4 GEMs.\""""
+    """Hub B-6: "At any time, you may spend 1 point to gain 4 GEMs.\""""
     table = Table(table_catalogue, hubs=("B-6", "B-5"))
     table.setup_bonuses(Ann={"sectors": [113]})
     table.set("Ann", points=2, gems=0)
     (power,) = [f for f in hub_power_flows(table.state, table.catalogue) if f.player == "Ann"]
     assert power.power.allowed, power.power.reason
-    assert power.power.label.startswith("B-6: At any time, you may spend 1 point")
+    assert power.power.label.startswith("Hub B-6: At any time, you may spend 1 point")
     accepted(table, power.command())
     assert (table.player("Ann")["points"], table.player("Ann")["gems"]) == (1, 4)

@@ -49,7 +49,7 @@ def test_an_expedition_recruits_a_human_to_the_sector_chosen(run_ui_driver,
         "gains 1 food and 1 metal",
         "Human 1: Recruit: 1 metal, 1 food and 1 water to Sector 221",
         "Human 2: Observe: 1 point",
-        "321: When using an Expedition ship, gain 1 food and 1 water.",
+        "Sector 321: When using an Expedition ship, gain 1 food and 1 water.",
         "Diplomacy bonus for Bob: 1 GEM or 2 GEMs or 1 point or level 3 (asked when chosen) "
         "(their choice)"]
     assert result["asked"] == []  # every value was known (the example's)

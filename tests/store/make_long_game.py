@@ -48,6 +48,8 @@ def propose(state: dict, rng: random.Random) -> dict:
     """One command a player at the table might make now (the engine may refuse it)."""
     names = [p["name"] for p in state["players"]]
     active = state["turn"]["active"]
+    if active is None:  # undone back into the setup: no one's turn (the engine refuses it)
+        return {"cmd": "end_turn"}
     me = names[active]
     if state["pending"] and rng.random() < 0.8:
         pending = rng.choice(state["pending"])

@@ -161,19 +161,26 @@ def test_no_ability_text_has_a_rendering_its_screens_would_leave_out() -> None:
         "\n".join(map(repr, abilities))
 
 
+def german_of_each(part: str, texts: set[str], what: str) -> dict[str, str]:
+    """de/<part>: German for each of `texts` (msgid the text exactly as the catalogue has it)
+    and for nothing else (a text the catalogue no longer has is stale); its entries."""
+    with (i18n.CATALOGUES / "de" / part).open("rb") as po:
+        german = {m.id: m.string for m in read_po(po, locale="de") if m.id and not m.fuzzy}
+    assert texts, f"no {what} found: the search is broken"
+    missing = sorted(texts - {text for text, words in german.items() if words})
+    assert not missing, f"{what} without German:\n" + "\n".join(map(repr, missing))
+    stale = sorted(set(german) - texts)
+    assert not stale, f"German for {what} the catalogue no longer has:\n" + \
+        "\n".join(map(repr, stale))
+    return german
+
+
 def test_every_ability_text_has_its_german_and_no_other_text_is_there() -> None:
     """de/abilities.po: the German of each Hub's and Sector's ability text, msgid the text
     exactly as the catalogue has it; a text the catalogue no longer has is stale."""
     quotes = rulebook_quotes()
-    abilities = {text for text, what in quotes.items() if what == "ability"}
-    with (i18n.CATALOGUES / "de" / i18n.ABILITIES).open("rb") as po:
-        german = {m.id: m.string for m in read_po(po, locale="de") if m.id and not m.fuzzy}
-    assert abilities, "no ability text found: the search is broken"
-    missing = sorted(abilities - {text for text, words in german.items() if words})
-    assert not missing, "ability texts without German:\n" + "\n".join(map(repr, missing))
-    stale = sorted(set(german) - abilities)
-    assert not stale, "German for ability texts the catalogue no longer has:\n" + \
-        "\n".join(map(repr, stale))
+    german_of_each(i18n.ABILITIES, {text for text, what in quotes.items() if what == "ability"},
+                   "ability texts")
 
 
 def test_an_ability_text_is_worded_in_the_language_spoken() -> None:
@@ -196,15 +203,7 @@ def test_every_reasoning_note_has_its_german_and_no_other_text_is_there() -> Non
     """de/reasons.po: the German of each inferred value's reasoning, msgid the note exactly as
     the catalogue has it, with the rulebook sentences it quotes kept in English, in the same
     quotation marks; a note the catalogue no longer has is stale."""
-    notes = reasoning_notes()
-    with (i18n.CATALOGUES / "de" / i18n.REASONS).open("rb") as po:
-        german = {m.id: m.string for m in read_po(po, locale="de") if m.id and not m.fuzzy}
-    assert notes, "no reasoning note found: the search is broken"
-    missing = sorted(notes - {text for text, words in german.items() if words})
-    assert not missing, "reasoning notes without German:\n" + "\n".join(map(repr, missing))
-    stale = sorted(set(german) - notes)
-    assert not stale, "German for reasoning notes the catalogue no longer has:\n" + \
-        "\n".join(map(repr, stale))
+    german = german_of_each(i18n.REASONS, reasoning_notes(), "reasoning notes")
     quoted = re.compile(r'"[^"]*"')
     changed = sorted(text for text, words in german.items()
                      if quoted.findall(text) != quoted.findall(words))

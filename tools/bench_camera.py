@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from xvfb_display import BENCH_RESULT as RESULT_PREFIX
-from xvfb_display import app_environment, app_figures, find_xvfb, start_xvfb, stop
+from xvfb_display import app_environment, app_figures, bench_display
 
 REPO = Path(__file__).resolve().parent.parent
 PHOTOS = REPO / "tests" / "vision" / "fixtures"
@@ -221,13 +221,9 @@ def main(argv: list[str] | None = None) -> int:
         figures = measure(Path(args.app), args.seconds, (width, height), args.opencv_threads)
         print(RESULT_PREFIX + json.dumps(figures), flush=True)
         return 0
-    program = find_xvfb()
-    if program is None:
-        print("camera bench skipped: Xvfb is not installed (deploy/system-packages.sh installs "
-              "it)")
-        return 0
-    xvfb, display = start_xvfb(program)
-    try:
+    with bench_display("camera") as display:
+        if display is None:
+            return 0
         with tempfile.TemporaryDirectory(prefix="phoenix-bench-") as home:
             photos = Path(home) / "photos"
             photos.mkdir()
@@ -239,8 +235,6 @@ def main(argv: list[str] | None = None) -> int:
             if args.opencv_threads is not None:
                 command += ["--opencv-threads", str(args.opencv_threads)]
             figures = app_figures(command, env, timeout=300)
-    finally:
-        stop(xvfb)
     if "error" in figures:
         print(f"camera bench failed: {figures['error']}")
         return 1

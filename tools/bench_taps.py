@@ -19,7 +19,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from xvfb_display import app_environment, find_xvfb, start_xvfb, stop
+from xvfb_display import app_environment, bench_display
 
 REPO = Path(__file__).resolve().parent.parent
 DRIVER = REPO / "tests" / "ui" / "drive_setup.py"
@@ -56,13 +56,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--language", default="en", help="the app's language (en, de)")
     parser.add_argument("--shots", type=Path, default=None, help="folder for screenshots")
     args = parser.parse_args(argv)
-    program = find_xvfb()
-    if program is None:
-        print("taps bench skipped: Xvfb is not installed (deploy/system-packages.sh installs it)")
-        return 0
-    xvfb, display = start_xvfb(program)
     failed = False
-    try:
+    with bench_display("taps") as display:
+        if display is None:
+            return 0
         print(f"taps bench ({args.size}, {args.language}, every value known beforehand)")
         for scenario, (_example, target, words) in TAP_SCENARIOS.items():
             result = count(scenario, display, args.size, args.language, args.shots)
@@ -71,8 +68,6 @@ def main(argv: list[str] | None = None) -> int:
                 failed = True
                 continue
             print(f"  {words}: {result['setup_taps']} taps (target <= {target})")
-    finally:
-        stop(xvfb)
     return 1 if failed else 0
 
 

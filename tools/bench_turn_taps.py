@@ -24,7 +24,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from xvfb_display import app_environment, find_xvfb, start_xvfb, stop
+from xvfb_display import app_environment, bench_display
 
 REPO = Path(__file__).resolve().parent.parent
 DRIVER = REPO / "tests" / "ui" / "drive_turns.py"
@@ -106,22 +106,16 @@ def main(argv: list[str] | None = None) -> int:
     unknown = sorted(set(args.examples) - set(every))
     if unknown:
         parser.error(f"no such example: {', '.join(unknown)} (examples: {', '.join(every)})")
-    program = find_xvfb()
-    if program is None:
-        print("turn taps bench skipped: Xvfb is not installed "
-              "(deploy/system-packages.sh installs it)")
-        return 0
-    xvfb, display = start_xvfb(program)
     failed = 0
-    try:
+    with bench_display("turn taps") as display:
+        if display is None:
+            return 0
         print(f"turn taps: examples/ played by touch ({args.size}, Xvfb; values known; "
               "Next counted; budget: median <= 5, none over 12)")
         for example in args.examples or every:
             result = played(example, display, args.size)
             report(example, result)
             failed += not result.get("ok")
-    finally:
-        stop(xvfb)
     return 1 if failed else 0
 
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from xvfb_display import BENCH_RESULT as RESULT_PREFIX
-from xvfb_display import app_environment, app_figures, find_xvfb, start_xvfb, stop
+from xvfb_display import app_environment, app_figures, bench_display
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -149,19 +149,14 @@ def main(argv: list[str] | None = None) -> int:
         figures = measure(args.app, args.taps, (width, height))
         print(RESULT_PREFIX + json.dumps(figures), flush=True)
         return 0
-    program = find_xvfb()
-    if program is None:
-        print("ui bench skipped: Xvfb is not installed (deploy/system-packages.sh installs it)")
-        return 0
-    xvfb, display = start_xvfb(program)
-    try:
+    with bench_display("ui") as display:
+        if display is None:
+            return 0
         with tempfile.TemporaryDirectory(prefix="phoenix-bench-") as home:
             env = app_environment(display, home)
             command = [sys.executable, __file__, "--taps", str(args.taps), "--size", args.size,
                        "--app", repr(time.time())]
             figures = app_figures(command, env, timeout=600)
-    finally:
-        stop(xvfb)
     if "error" in figures:
         print(f"ui bench failed: {figures['error']}")
         return 1

@@ -11,6 +11,8 @@ import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 SCREEN = "1920x1200x24"  # large enough for every window size the tests use
 
@@ -58,6 +60,23 @@ def stop(process: subprocess.Popen) -> None:
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait(timeout=10)
+
+
+@contextmanager
+def bench_display(bench: str) -> Iterator[str | None]:
+    """A private display for a bench's app: ":N" while the block runs (its Xvfb stopped after),
+    or None when Xvfb is not installed, said as "<bench> bench skipped: ..."."""
+    program = find_xvfb()
+    if program is None:
+        print(f"{bench} bench skipped: Xvfb is not installed (deploy/system-packages.sh "
+              "installs it)")
+        yield None
+        return
+    xvfb, display = start_xvfb(program)
+    try:
+        yield display
+    finally:
+        stop(xvfb)
 
 
 BENCH_RESULT = "BENCH-RESULT "  # the line a bench's app process prints its figures on

@@ -22,7 +22,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from drive_setup import keypad, lay_out, read_lines, shot
+from drive_setup import lay_out, read_lines, shot
 from drive_table import read_table
 from harness import Robot, Steps, plain, run
 
@@ -210,12 +210,17 @@ def bonuses(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
                 confirmed = True
                 continue
             seen["questions"].append(title)
-            if robot.find("setup:keypad") is not None:  # A-6's nine Sectors set aside
-                yield from robot.tap("setup:keypad")
-                for number in SET_ASIDE:
-                    yield from keypad(robot, "", number)
-                    yield from robot.frames(2)
-                yield from robot.wait_for(lambda: robot.popup() is None, "the keypad to close")
+            if robot.find(f"setup:choice:{SET_ASIDE[0]}") is not None:  # A-6's nine
+                for number in SET_ASIDE:  # one tap each, stack by stack
+                    if number != SET_ASIDE[0]:
+                        seen["questions"].append(robot.text("setup:title"))
+                    else:
+                        yield from shot(robot, shots, "setup-set-aside", size)
+                    seen["choices"].append(sorted(robot.text(w.tag) for w in robot.all(
+                        lambda t: t.startswith("setup:choice:"))))
+                    yield from robot.tap(f"setup:choice:{number}")
+                    yield from robot.wait_for(
+                        lambda n=number: robot.find(f"setup:choice:{n}") is None, "the next stack")
                 continue
             seen["choices"].append(sorted(
                 robot.text(w.tag) for w in robot.all(lambda t: t.startswith("setup:choice:"))))

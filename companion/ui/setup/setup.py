@@ -150,35 +150,14 @@ class SetupScreen(Screen):
         grid.add_widget(button)
         return button
 
-    def keypad(self, title: str, take: Callable[[int], Any], value: int | None = None,
-               again: bool = False) -> None:
-        """Ask a number; `take` returns True when accepted (else the wizard says why). With
-        `again`, the keypad comes back for the next number while the step asks one."""
+    def keypad(self, title: str, take: Callable[[int], Any], value: int | None = None) -> None:
+        """Ask a number; `take` returns True when accepted (else the wizard says why)."""
         def accept(number: int) -> str | None:
             if not take(number) and self.wizard.message:
                 return self.wizard.message
-            Clock.schedule_once(lambda _dt: self._after_keypad(again), 0)
+            Clock.schedule_once(lambda _dt: self.refresh(), 0)
             return None
         KeypadPopup(title, value, accept).open()
-
-    def _after_keypad(self, again: bool) -> None:
-        self.refresh()
-        entry = self._number_entry(self.wizard.step)
-        if again and entry is not None:
-            entry()
-
-    def _number_entry(self, step: Any) -> Callable[[], None] | None:
-        """The keypad for a step that asks a number now (None: it asks none)."""
-        if isinstance(step, model.Bonuses) and step.ask and step.ask.offered is None:
-            return lambda: self.keypad(step.title, step.choose, again=True)
-        return None
-
-    def _number_button(self, step: Any) -> None:
-        entry = self._number_entry(step)
-        grid = self._grid(1)
-        button = TagButton(text=_("Type the number"), tag="setup:keypad", bg=ACCENT)
-        button.bind(on_release=lambda _b: entry())
-        grid.add_widget(button)
 
     # -- the steps ---------------------------------------------------------------------------
 
@@ -351,13 +330,13 @@ class SetupScreen(Screen):
                 self._line(_("Hub {hub}'s resources and bonuses, as on its back.").format(
                     hub=step.hub))
             return
-        if ask.offered is None:
-            self._number_button(step)
-            return
-        grid = self._grid(4)
-        for choice in ask.offered:
-            self._button(grid, step.describe(choice), f"setup:choice:{choice}",
-                         lambda c=choice: step.choose(c))
+        sectors = all(isinstance(choice, int) for choice in ask.offered)
+        grid = self._grid(6 if sectors and len(ask.offered) > 8 else 4,
+                          height=64 if sectors else 56)
+        style = {"font_size": self._unit(28)} if sectors else {}
+        for choice in ask.offered:  # a Sector by the number on its tile, as on display
+            self._button(grid, f"[b]{choice}[/b]" if sectors else step.describe(choice),
+                         f"setup:choice:{choice}", lambda c=choice: step.choose(c), **style)
 
     def show_answer(self, step: model.Answer) -> None:
         """The component's card over the screen at once (values.ask_card); closed with

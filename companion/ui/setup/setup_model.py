@@ -751,12 +751,12 @@ class Values:
 @dataclass
 class Ask:
     """One thing a Hub's starting bonus needs: `count` answers for `field`, from `offered`
-    (None: a Sector number on the keypad)."""
+    (Diplomacy tracks, ships, or a stack's Sector numbers)."""
 
     field: str
     title: str
     count: int
-    offered: list[str] | None
+    offered: list[Any]
 
 
 class Bonuses:
@@ -773,9 +773,11 @@ class Bonuses:
         names = [p["name"] for p in wizard.state["players"]]
         self.turn_gems = wizard.catalogue.setup["turn_order_gems"].value(
             f"player_{names.index(self.player) + 1}")
-        self.asks = self._asks()
 
-    def _asks(self) -> list[Ask]:
+    @property
+    def asks(self) -> list[Ask]:
+        """What the Hub's starting bonus needs, in order (the Sectors offered leave out those
+        tapped already)."""
         hub, found = _("Hub {hub}").format(hub=self.hub), []
         choice = self.setup["diplomacy_choice"]
         if choice:
@@ -783,15 +785,11 @@ class Bonuses:
                                             "or one on each of two").format(hub=hub, count=choice),
                              choice, list(TRACKS)))
         for spec in self.setup["free_sectors"]:
-            found.append(Ask("sectors", _("{hub} gives a free Level-{level} {color} Sector: its "
-                                          "number?").format(hub=hub, level=spec["level"],
-                                                            color=color_name(spec["color"])),
-                             1, None))
-        if self.setup["private_sectors"]:
-            found.append(Ask("private_sectors",
-                             _("{hub}: the {count} Sectors set aside: numbers?").format(
-                                 hub=hub, count=self.setup["private_sectors"]),
-                             self.setup["private_sectors"], None))
+            found.append(Ask("sectors", _("{hub} gives a free Level-{level} {color} Sector: "
+                                          "which one?").format(hub=hub, level=spec["level"],
+                                                               color=color_name(spec["color"])),
+                             1, self._free((spec["level"], spec["color"]))))
+        found += self._set_aside(hub, self.setup["private_sectors"])
         for change in self.setup["ship_changes"]:
             if change["op"] == "draw":
                 found.append(Ask("keep", _("{hub}: draw {draw} Level-{level} ships; which {keep} "
@@ -802,6 +800,35 @@ class Bonuses:
                 found.append(Ask("discard", _("{hub}: discard which Level-{level} ship?").format(
                     hub=hub, level=change["level"]), change["count"], change["choices"]))
         return found
+
+    def _free(self, stack: tuple[int, str | None] | None = None,
+              display: bool = True) -> list[int]:
+        """The Sector numbers (of `stack`; all: None) no station holds and none is set aside
+        (on display too, with `display`), the ones tapped already left out."""
+        state = self.wizard.state
+        taken = {*self.entries, *(number for p in state["players"]
+                                  for number in [*(s["number"] for s in p["sectors"]),
+                                                 *p["private_sectors"]])}
+        if not display:
+            taken.update(state["display"])
+        return [n for n, s in sorted(self.wizard.catalogue.sectors.items())
+                if (stack is None or s.stack == stack) and n not in taken]
+
+    def _set_aside(self, hub: str, count: int) -> list[Ask]:
+        """A-6's Sectors set aside, "one of each color at each level": one stack at a time,
+        its numbers not on display; any other count, from every Sector not on display."""
+        stacks = list(dict.fromkeys(s.stack for _n, s in  # as the tiles are numbered
+                                    sorted(self.wizard.catalogue.sectors.items())))
+        if not count:
+            return []
+        if count != len(stacks):
+            return [Ask("private_sectors", _("{hub}: the {count} Sectors set aside: which?").format(
+                hub=hub, count=count), count, self._free(display=False))]
+        return [Ask("private_sectors", _("{hub}: the Sectors set aside - which Level-{level} "
+                                         "{color} one? ({number} of {count})").format(
+            hub=hub, level=level, color=stack_color(color), number=index + 1, count=count),
+            1, self._free((level, color), display=False))
+            for index, (level, color) in enumerate(stacks)]
 
     def _asking(self) -> tuple[Ask | None, int]:
         """What is asked now (None: everything is answered) and how many answers it has."""
@@ -831,6 +858,8 @@ class Bonuses:
     def describe(self, choice: str) -> str:
         """A choice as the table calls it: a Diplomacy track's name, a ship of the player's
         by its design ("Dismantle L2", not "Ann:L2-dismantle")."""
+        if isinstance(choice, int):  # a Sector, by the number on its tile
+            return str(choice)
         ship = self.wizard.state["ships"].get(choice)
         if ship:
             return design_name(ship["design"])
@@ -841,8 +870,11 @@ class Bonuses:
     @property
     def lines(self) -> list[str]:
         """What confirming gives, beyond the Hub's resources."""
+        answered: dict[str, list[str]] = {}  # A-6's nine asks: one line
+        for ask, answers in self._answers():
+            answered.setdefault(self.ask_title(ask), []).extend(map(self.describe, answers))
         found = self.wizard.values_known() + [
-            f"{self.ask_title(a)}: {', '.join(map(self.describe, v))}" for a, v in self._answers()]
+            f"{title}: {', '.join(answers)}" for title, answers in answered.items()]
         if self.turn_gems:
             found.append(_("Turn order: {player} takes {gems} GEM(s)").format(
                 player=self.player, gems=self.turn_gems))
@@ -853,8 +885,8 @@ class Bonuses:
                 "keep": _("Ships kept"), "private_sectors": _("Sectors set aside"),
                 "discard": _("Discarded")}[ask.field]
 
-    def _answers(self) -> list[tuple[Ask, list[str]]]:
-        found, rest = [], [str(e) for e in self.entries]
+    def _answers(self) -> list[tuple[Ask, list[Any]]]:
+        found, rest = [], list(self.entries)
         for ask in self.asks:
             found.append((ask, rest[:ask.count]))
             rest = rest[ask.count:]

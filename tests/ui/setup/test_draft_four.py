@@ -66,7 +66,13 @@ def test_a_four_player_draft_with_advanced_hubs_by_touch(run_ui_driver, tmp_path
     assert jorg["lines"] == ["Diplomacy: Dismantle, Dismantle", "Discarded: Dismantle L2",
                              "Turn order: Jörg Süßbär takes 1 GEM(s)"]
     cacilie = bonuses["Cäcilie"]
-    assert cacilie["questions"] == ["Hub A-6: the 9 Sectors set aside: numbers? (1 of 9)"]
+    # A-6's nine, "one of each color at each level": a tap per stack, from those not on display
+    assert len(cacilie["questions"]) == 9
+    assert cacilie["questions"][0] == \
+        "Hub A-6: the Sectors set aside - which Level-1 teal one? (1 of 9)"
+    assert cacilie["questions"][8] == \
+        "Hub A-6: the Sectors set aside - which Level-3 pink one? (9 of 9)"
+    assert cacilie["choices"][0] == ["105", "106", "107", "108"]  # 101-104 on display
     assert cacilie["lines"] == ["Sectors set aside: 105, 115, 125, 205, 215, 225, 305, 315, "
                                 "325", "Turn order: Cäcilie takes 2 GEM(s)"]
     assert cacilie["asked"] == [["Hub A-6", "starting_diplomacy", *ASKED]]

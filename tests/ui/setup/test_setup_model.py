@@ -86,8 +86,13 @@ def finish(wizard, value, picks=None, answers=None):
             if ask is None:
                 assert step.confirm() or wizard.question, wizard.message
             else:
-                step.choose(answers[ask.field].pop(0) if ask.field in answers
-                            else ask.offered[0])
+                answer = answers[ask.field].pop(0) if ask.field in answers else ask.offered[0]
+                if ask.field in ("sectors", "private_sectors"):  # tapped, from its stack
+                    stacks = {wizard.catalogue.sectors[n].stack for n in ask.offered}
+                    assert answer in ask.offered and len(stacks) == 1, (answer, ask)
+                if ask.field == "private_sectors":  # "extra Sectors", none on display
+                    assert not set(ask.offered) & set(wizard.state["display"]), ask
+                step.choose(answer)
         elif isinstance(step, model.Answer):
             asked.append(step.title)
             card = step.card()
@@ -156,12 +161,12 @@ def test_a_four_player_draft_with_advanced_hubs(empty):
     asked = finish(wizard, value, picks={"Ann keeps": "A-6", "Bob keeps": "B-6",
                                          "Cat keeps": "A-1", "Dan keeps": "A-5"},
                    answers={"diplomacy": ["construction", "construction", "dismantle", "transport"],
-                            "private_sectors": [105, 106, 107, 115, 116, 117, 125, 126, 127],
+                            "private_sectors": [105, 115, 125, 205, 215, 225, 305, 315, 325],
                             "sectors": [118]})
     state = game.state
     assert state["phase"] == "play"
     ann, bob, _, dan = state["players"]
-    assert ann["private_sectors"] == [105, 106, 107, 115, 116, 117, 125, 126, 127]
+    assert ann["private_sectors"] == [105, 115, 125, 205, 215, 225, 305, 315, 325]
     assert ann["diplomacy"]["construction"] == 2
     assert (dan["diplomacy"]["dismantle"], dan["diplomacy"]["transport"]) == (1, 1)
     assert [s["number"] for s in bob["sectors"]] == [118]

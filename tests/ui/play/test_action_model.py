@@ -9,6 +9,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parents[2] / "rules"))
 
+from tables import Table
+
 from companion.rules import diplomacy
 from companion.rules.commands import attempt
 from companion.ui.play.action_model import ActionModel, prompt_panel
@@ -47,6 +49,38 @@ def test_construction_sectors_then_preview(table):
     panel = press(model, "sector:101")
     assert panel.lines[:2] == ["Ann puts 2 GEMs on Construction L1",
                                "builds Sector 101 (teal wing, Level 1) for 3 metal"]
+    confirm(table, model)
+
+
+def test_construction_more_than_eight_sectors_grouped_by_stack(table_catalogue):
+    """More than 8 Sectors that can be built (4 players: 4 of each stack on display): a row
+    per stack, each Sector one tap on it; the ones that cannot be built behind one button,
+    paged, with their reasons, and back."""
+    table = Table(table_catalogue, hubs=("B-3", "B-5", "B-1", "B-4"))
+    table.setup_bonuses()
+    table.set("Ann", metal=20, gems=20)
+    model = model_for(table, "Ann:L1-construction")
+    panel = model.panel()
+    rows = [b for b in panel.buttons if b.row]
+    assert len(rows) > 8 and all(b.allowed for b in rows)
+    assert sorted({b.row for b in rows}) == ["1 · brown", "1 · pink", "1 · teal"]
+    assert {b.label for b in rows if b.tag == "sector:101"} == {"101 · 3 metal"}
+    (more,) = [b for b in panel.buttons if not b.row]
+    cannot = len(table.state["display"]) - len(rows)
+    assert more.label == f"Cannot be built now ({cannot})…"
+    seen = []
+    model.press(more.act)
+    while (more := next(b for b in model.panel().buttons if b.tag == "action:more")).act[1]:
+        seen += [b for b in model.panel().buttons if b.tag != "action:more"]
+        assert len(model.panel().buttons) <= 8
+        model.press(more.act)
+    seen += [b for b in model.panel().buttons if b.tag != "action:more"]
+    assert len(seen) == cannot and not any(b.allowed for b in seen)
+    assert "needs its Level-1 Sector" in next(b for b in seen if b.tag == "sector:201").reason
+    assert more.label == "Back to the Sectors that can be built"
+    model.press(more.act)
+    panel = press(model, "sector:111")
+    assert panel.title.endswith("confirm?")
     confirm(table, model)
 
 

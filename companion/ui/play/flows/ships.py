@@ -5,6 +5,7 @@ each panel asks (`action_panel`, its buttons' acts the flow's ACTS), the preview
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from companion.i18n import _
@@ -36,7 +37,9 @@ from companion.ui.play.flows.abilities import (
     question_word,
 )
 from companion.ui.play.flows.choices import (
+    MOST_CHOICES,
     Answers,
+    Button,
     Choice,
     Pages,
     Panel,
@@ -191,6 +194,9 @@ class DismantleFlow(ShipFlow[DismantleAction]):
             _("dismantles {ship}").format(ship=choose_among(self.targets, self.target).label)]
 
 
+STACKS_SHOWN = 4  # a Construction's rows of Sectors on one panel (a row each stack, 48 px)
+
+
 class ConstructionFlow(ShipFlow[ConstructionAction]):
     """Construction: which Sector (price after discounts; the ones that cannot be built with the
     engine's reason), then what its immediate abilities ask."""
@@ -211,10 +217,44 @@ class ConstructionFlow(ShipFlow[ConstructionAction]):
                                    self.offers)
 
     def action_panel(self, title: str) -> Panel | None:
+        """Up to MOST_CHOICES Sectors as big buttons; more that can be built, grouped by stack
+        (a row each: its level and wing, then its numbers and prices), those that cannot
+        behind one button, paged."""
         if self.sector is not None:
             return None
-        return Panel(_("{title}: which Sector?").format(title=title),
-                     paged(choice_buttons("sector", self.sectors), self.page), cols=2)
+        asked = _("{title}: which Sector?").format(title=title)
+        buttons = choice_buttons("sector", self.sectors)
+        allowed = [b for b in buttons if b.allowed]
+        if len(allowed) <= MOST_CHOICES:
+            return Panel(asked, paged(buttons, self.page), cols=2)
+        others = [b for b in buttons if not b.allowed]
+        stacks = list(dict.fromkeys(self._stack(b.act[1]) for b in allowed))
+        rows = [stacks[i:i + STACKS_SHOWN] for i in range(0, len(stacks), STACKS_SHOWN)]
+        size = MOST_CHOICES - 1
+        pages = [*rows, *([others[i:i + size] for i in range(0, len(others), size)])]
+        index = self.page % len(pages)
+        turn = (index + 1) % len(pages)
+        if index == len(rows) - 1 and others:
+            label = _("Cannot be built now ({count})…").format(count=len(others))
+        elif turn == 0 and others:
+            label = _("Back to the Sectors that can be built")
+        else:
+            label = _("More… ({page} of {pages})").format(page=index + 1, pages=len(pages))
+        more = [Button("action:more", label, ("page", turn))] if len(pages) > 1 else []
+        if index >= len(rows):  # the ones that cannot be built, with their reasons
+            return Panel(asked, [*pages[index], *more], cols=2)
+        return Panel(asked, [replace(b, label=self._short(b.act[1]), row=self._stack(b.act[1]))
+                             for b in allowed if self._stack(b.act[1]) in rows[index]] + more)
+
+    def _stack(self, number: int) -> str:
+        """A Sector's stack as a row names it: "1 · teal"."""
+        offer = self.built[number]
+        return f"{offer['level']} · {word(offer['wing'])}"
+
+    def _short(self, number: int) -> str:
+        """A Sector in its stack's row: "101 · 3 metal" ("101" while its price is asked)."""
+        offer = self.built[number]
+        return str(number) if offer["price"] is None else f"{number} · {_price(offer)}"
 
     def questions(self) -> list[str]:
         return ([_("which Sector")] if self.sector is None else []) + super().questions()

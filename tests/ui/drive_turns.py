@@ -4,7 +4,10 @@ tools/bench_turn_taps.py.
 
     DISPLAY=:99 .venv/bin/python tests/ui/drive_turns.py three-players-draft --db /tmp/g.sqlite
 
-The scenario is the example's name. The driver first stores the example's setup (its lines
+The scenario is the example's name; with "-from-new-game" after it, the game is set up by touch
+from Home's New game first, in the same run (drive_setup.set_up_by_touch: the values the tiles
+print are then the app's catalogue overlay's, in its data folder), and the setup's taps are
+`result["setup_taps"]`. Else the driver first stores the example's setup (its lines
 through the last `starting_bonus`) into the new game database --db names (`store_setup`), with
 every value the example's lines give in "catalogue" moved onto its first line (`known_first`),
 so the tiles' values are known before the turns and nothing is typed. Then it plays each
@@ -45,6 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from drive_setup import set_up_by_touch
 from harness import DriverError, Robot, Steps, in_view, plain, run
 from ui_fixtures import EXAMPLES, replayed
 
@@ -491,8 +495,11 @@ def what(turn: Sequence[Command]) -> str:
     return f"{first.get('player', '')}: {first.get('ship', first['cmd'])}"
 
 
-def play_turns(robot: Robot, example: str) -> Steps:
-    """Every turn of the example by touch; the taps of each; the state compared at the end."""
+def play_turns(robot: Robot, example: str, overlay: bool = False) -> Steps:
+    """Every turn of the example by touch; the taps of each; the state compared at the end
+    (with `overlay`, the tiles' values known from the app's catalogue overlay, as a table's:
+    all but what the example's lines taught the engine, `learned`, and the example's mark on
+    its values, `options.example`)."""
     commands = example_lines(example)
     robot.audit_taps = True  # every screen of every turn read as a player reads it
     yield from robot.wait_for(lambda: on_table(robot), "the table")
@@ -508,7 +515,12 @@ def play_turns(robot: Robot, example: str) -> Steps:
                        "panels": turn.panels(), "scrolled": turn.scrolled})
     robot.result["figures"] = figures([t["taps"] for t in played])
     robot.result["screen"] = robot.app.screens.current
-    found = differences(engine_state(script_lines(example)), robot.app.session.state)
+    expected, state = engine_state(script_lines(example)), robot.app.session.state
+    if overlay:
+        expected, state = ({**{k: v for k, v in whole.items() if k != "learned"},
+                            "options": {**whole["options"], "example": None}}
+                           for whole in (expected, state))
+    found = differences(expected, state)
     robot.result["differences"] = found
     if found:
         raise DriverError(f"{len(found)} differences from the engine's replay: {found[:10]}")
@@ -522,20 +534,29 @@ def figures(taps: Sequence[int]) -> dict[str, Any]:
             "histogram": {str(n): taps.count(n) for n in sorted(set(taps))}}
 
 
-def scenario(example: str) -> Callable[..., Steps]:
+FROM_NEW_GAME = "-from-new-game"  # a scenario's suffix: set up by touch first, not stored
+
+
+def scenario(example: str, new_game: bool = False) -> Callable[..., Steps]:
     def played(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
         try:
-            yield from play_turns(robot, example)
+            if new_game:  # Home's New game, the whole setup by touch, in the same run
+                yield from set_up_by_touch(robot, f"{example}.jsonl", size, None)
+                robot.result.pop("state")  # (the state compared is the end's)
+            yield from play_turns(robot, example, overlay=new_game)
         except DriverError:  # what the screen showed, to see why
             if shots is not None:
                 yield from robot.screenshot(shots / f"turns-{example}-failed-"
                                                     f"{size[0]}x{size[1]}.png")
             raise
-    played.__doc__ = f"examples/{example}.jsonl's turns by touch"
+    played.__doc__ = (f"examples/{example}.jsonl from Home's New game by touch, every turn"
+                      if new_game else f"examples/{example}.jsonl's turns by touch")
     return played
 
 
-SCENARIOS = {path.stem: scenario(path.stem) for path in sorted(EXAMPLES.glob("*.jsonl"))}
+SCENARIOS = {**{path.stem: scenario(path.stem) for path in sorted(EXAMPLES.glob("*.jsonl"))},
+             **{path.stem + FROM_NEW_GAME: scenario(path.stem, new_game=True)
+                for path in sorted(EXAMPLES.glob("*.jsonl"))}}
 
 def stored_first(argv: list[str]) -> None:
     """The driver's own first step: the scenario's example set up in the new database its
@@ -546,7 +567,8 @@ def stored_first(argv: list[str]) -> None:
     known, _rest = parser.parse_known_args(argv)
     if known.db.exists():
         parser.error(f"{known.db} exists: the driver sets its example up in a new database")
-    store_setup(known.db, known.scenario)
+    if not known.scenario.endswith(FROM_NEW_GAME):
+        store_setup(known.db, known.scenario)
 
 
 if __name__ == "__main__":

@@ -163,14 +163,14 @@ def choose_hubs(robot: Robot) -> Steps:
 
 def answer_asked(robot: Robot) -> Steps:
     """The Hub's card the engine's question opened (its starting values, TEST values): the
-    resources tapped, nothing printed on a Diplomacy track, no free choice; the card closes
+    resources tapped, no Diplomacy printed (one tap: None); the card closes
     once every value on it is given."""
     card = robot.popup()
     for field, value in HUB_START.items():
         if robot.find(f"values:starting_{field}:{value}") is not None:
             yield from robot.tap(f"values:starting_{field}:{value}")
-    if robot.popup() is card and robot.find("values:free:0") is not None:
-        yield from robot.tap("values:free:0")
+    if robot.popup() is card and robot.find("values:diplomacy:none") is not None:
+        yield from robot.tap("values:diplomacy:none")
     yield from robot.wait_for(lambda: robot.popup() is not card, "the card taken")
 
 

@@ -144,13 +144,19 @@ def three_player_first_game(robot: Robot, size: tuple[int, int], shots: Path | N
         for field, value in HUB_VALUES.items():
             if robot.find(f"values:{field}:{value}") is not None:  # still asked
                 yield from robot.tap(f"values:{field}:{value}")
-        if hub == "B-1":
+        if hub == "B-1":  # "Other…": the tracks one step at a time, then the free steps
+            yield from robot.tap("values:diplomacy:other")
             yield from robot.tap("values:track:transport")  # a step printed on a track
             result["track"] = yield from robot.read("values:track:transport")
-            yield from shot(robot, shots, "setup-value-entry", size)
+            yield from shot(robot, shots, "setup-value-entry-tracks", size)
             for _ in range(3):  # round to none: nothing printed on a track after all
                 yield from robot.tap("values:track:transport")
-        yield from robot.tap("values:free:0")  # no free choice
+            yield from robot.tap("values:free:0")  # no free choice
+        else:
+            if hub == "B-2":
+                yield from robot.frames(2)
+                yield from shot(robot, shots, "setup-value-entry", size)
+            yield from robot.tap("values:diplomacy:none")  # nothing printed: one tap
         yield from robot.frames(2)
         if robot.popup() is card or hub == "B-3":  # not complete, or the Sectors' card next
             yield from robot.tap("values:skip" if hub != "B-3" else "values:later")

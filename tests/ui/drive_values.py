@@ -143,10 +143,9 @@ def setup_cards(robot: Robot, size: tuple[int, int], shots: Path | None) -> Step
     for field, value in (("starting_gems", 8), ("starting_food", 2), ("starting_water", 2),
                          ("starting_metal", 3)):
         yield from robot.tap(f"values:{field}:{value}")
-    yield from robot.tap("values:track:transport")
     if suffix:  # in English, drive_setup.py takes it
         yield from shot(robot, shots, "setup-value-entry-de", size)
-    yield from robot.tap("values:free:0")
+    yield from robot.tap("values:diplomacy:transport")  # one step on a track: one tap
     yield from robot.tap("values:income_gems_per_ship:1")  # no fixed income asked then
     yield from robot.wait_for(lambda c=card: card_open() is not c, "Hub B-1's card taken")
     taps["hub"] = robot.taps - before
@@ -178,6 +177,15 @@ def setup_cards(robot: Robot, size: tuple[int, int], shots: Path | None) -> Step
     # B-3 lacks its values (skipped): his bonus opens its card
     yield from robot.wait_for(lambda: (card := card_open()) is not None
                               and card.card.title == "Hub B-3", "Hub B-3's card")
+    yield from robot.frames(2)
+    card = card_open()  # its back as Hub B-1's: the GEMs and resources in one tap
+    result["alike"] = robot.text("values:alike")
+    before = robot.taps
+    yield from robot.tap("values:alike")
+    yield from shot(robot, shots, f"setup-hub-alike{suffix}", size)
+    yield from robot.tap("values:diplomacy:none")
+    yield from robot.wait_for(lambda c=card: card_open() is not c, "Hub B-3's card taken")
+    taps["hub_alike"] = robot.taps - before
     result.update(card_taps=taps, cards=cards, bars=bars, labels=sorted(labels), cut=sorted(cut))
     result["overlay"] = read_overlay(robot.app.overlay)
 

@@ -43,6 +43,7 @@ from companion.ui.kit.widgets import (
     TagButton,
     TagLabel,
     TagToggle,
+    fitting_font,
 )
 
 LAYOUT = str(Path(__file__).with_suffix(".kv"))
@@ -188,6 +189,7 @@ class ValueCard(ModalView):
     offers = StringProperty("cancel")  # the bar: "cancel" (during play) or "skip" (setup)
     waits = StringProperty("")  # Done's words while the card waits for it
     ready = BooleanProperty(False)  # every value on the card answered: Done takes it
+    alike = StringProperty("")  # another Hub's starting GEMs and resources, one tap (Card.alike)
 
     def __init__(self, card: Card, finish: Finish, *, skip: Leave | None = None,
                  later: Leave | None = None, back: Callable[[], None] | None = None,
@@ -218,6 +220,7 @@ class ValueCard(ModalView):
         card = self.card
         self.message = card.message
         self.waits = _("Done") if card.waits else ""
+        self.alike = card.alike_words
         self.ready = card.complete
         body = self.ids.body
         body.clear_widgets()
@@ -282,9 +285,21 @@ class ValueCard(ModalView):
                       lambda n: self.card.number(slot.key, n), _field(slot))
 
     def _diplomacy_row(self, slot: Slot) -> None:
-        """The tracks a Hub prints a step on (tapped once per step), then the free steps."""
+        """A Hub's starting Diplomacy: one tap for none, one step on a track, or free steps;
+        "Other…" for the tracks tapped once per step, then the free steps."""
         card = self.card
         row = self._row(slot, width=92, font=15)
+        if not card.by_tracks(slot):
+            value = card.values.get(slot.key)
+            for name, words, preset in card.presets(slot):
+                button = self._button(row, words, f"values:diplomacy:{name}",
+                                      lambda n=name: card.preset(slot.key, n),
+                                      chosen=value == preset, shorten=False, halign="center",
+                                      size_hint_x=1.3 if name in TRACKS else 0.8)
+                button.bind(size=self._fit)  # a long German track's name, whole
+            self._button(row, _("Other…"), "values:diplomacy:other",
+                         lambda: card.track_by_track(slot.key), font=14)
+            return
         for track in TRACKS:
             steps = card.fixed.get(track, 0)
             text = track_name(track) + (f"\n+{steps}" if steps else "")
@@ -297,6 +312,13 @@ class ValueCard(ModalView):
         value = card.values.get(slot.key)
         self._numbers(row, slot, slot.numbers, value["choice"] if value else None,
                       lambda n: card.free(slot.key, n), "free", share=len(slot.numbers) + 1)
+
+    def _fit(self, button: TagButton, size: tuple[float, float]) -> None:
+        """A button's words as large as fit it whole (14 at most), wrapped between words."""
+        unit = self._unit(1)
+        button.text_size = (size[0] - 4 * unit, None)
+        button.font_size = fitting_font(button.text, size[0] - 4 * unit, size[1] - 2 * unit,
+                                        unit, (14, 13, 12, 11))
 
     def _other_row(self, slot: Slot) -> None:
         row = self._row(slot, 1)

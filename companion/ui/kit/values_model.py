@@ -14,6 +14,7 @@ Every finished value is checked by `check_entry` before it is accepted.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -522,6 +523,7 @@ class Card:
         self.values: dict[str, Any] = {s.key: self.entered[s.key] for s in self.slots
                                        if s.key in self.entered}
         self.fixed: dict[str, int] = {}  # Diplomacy steps printed on a track
+        self.tracked: set[str] = set()  # starting Diplomacy tapped track by track ("Other…")
         self.message = ""
 
     def _slot(self, key: str, question: str) -> Slot:
@@ -654,7 +656,42 @@ class Card:
         """How many values on the card are still open."""
         return sum(not self.answered(s) for s in self.shown)
 
+    @property
+    def alike(self) -> tuple[str, dict[str, int]] | None:
+        """Another Hub's starting GEMs and resources, all known (entered or in the catalogue),
+        the most common such set: one tap takes them for a Hub whose back shows the same
+        (None: not a Hub's card asking two or more of them, or no such Hub yet)."""
+        keys = {f"hubs/{self.record}/starting_{r}": r for r in ICONS}
+        if self.kind != "hub" or sum(s.key in keys for s in self.shown) < 2:
+            return None
+        known: dict[str, tuple[int, ...]] = {}
+        for hub, info in sorted(self.catalogue.hubs.items()):
+            found = tuple(self.entered.get(f"hubs/{hub}/starting_{r}",
+                                           info.value(f"starting_{r}")) for r in ICONS)
+            if hub != self.record and None not in found:
+                known[hub] = found
+        if not known:
+            return None
+        common = Counter(known.values()).most_common(1)[0][0]
+        return next(h for h, v in known.items() if v == common), dict(zip(keys, common))
+
+    @property
+    def alike_words(self) -> str:
+        """The offer in words: "As on Hub B-1: 8 GEMs, 2 food, 2 water, 3 metal" ("": none)."""
+        if self.alike is None:
+            return ""
+        hub, values = self.alike
+        return _("As on Hub {hub}: {values}").format(hub=hub, values=", ".join(
+            f"{n} {icon_name(key.rsplit('_', 1)[1])}" for key, n in values.items()))
+
     # -- taps ---------------------------------------------------------------------------------
+
+    def take_alike(self) -> bool:
+        """The starting GEMs and resources of `alike` taken for this Hub."""
+        assert self.alike is not None
+        shown = {s.key for s in self.shown}
+        return all(self.number(key, value) for key, value in self.alike[1].items()
+                   if key in shown)
 
     def number(self, key: str, value: int) -> bool:
         """A number tapped or typed for `key`; False (with `message`) when the schema refuses
@@ -703,6 +740,34 @@ class Card:
     def free(self, key: str, steps: int) -> bool:
         """The Diplomacy steps the player chooses freely: the starting Diplomacy is complete."""
         return self._take(key, {"fixed": dict(self.fixed), "choice": steps})
+
+    @staticmethod
+    def presets(slot: Slot) -> list[tuple[str, str, dict[str, Any]]]:
+        """A Hub's starting Diplomacy as a back prints it most simply, one tap each (name,
+        words, value): none, one step on one track, free steps; any other by its tracks."""
+        return [("none", _("None"), {"fixed": {}, "choice": 0}),
+                *((track, _("{track} +1").format(track=track_name(track)),
+                   {"fixed": {track: 1}, "choice": 0}) for track in TRACKS),
+                *((f"free-{n}", _("{count} free").format(count=n), {"fixed": {}, "choice": n})
+                  for n in slot.numbers if n)]
+
+    def preset(self, key: str, name: str) -> bool:
+        """One of `presets` tapped: the starting Diplomacy is complete."""
+        slot = next(s for s in self.slots if s.key == key)
+        value = next(v for n, _words, v in self.presets(slot) if n == name)
+        self.fixed = dict(value["fixed"])
+        return self._take(key, value)
+
+    def by_tracks(self, slot: Slot) -> bool:
+        """Whether the starting Diplomacy is tapped track by track ("Other…" tapped, or a value
+        no preset gives), not by its presets."""
+        value = self.values.get(slot.key)
+        return slot.key in self.tracked or (value is not None and value not in [
+            v for _n, _words, v in self.presets(slot)])
+
+    def track_by_track(self, key: str) -> None:
+        """"Other…": the tracks tapped one step at a time, then the free steps."""
+        self.tracked.add(key)
 
     def other(self, key: str, value: Any) -> bool:
         """A value entered in the value pop-up."""

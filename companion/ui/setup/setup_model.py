@@ -105,6 +105,12 @@ class SetupWizard:
     def catalogue(self) -> Catalogue:
         return self.game.catalogue
 
+    @property
+    def known(self) -> dict[str, Any]:
+        """The values from the tiles this game knows beyond the catalogue: learned with the
+        commands sent, and entered for the next."""
+        return {**self.state["learned"], **self.values}
+
     def options(self) -> TableOptions:
         """`rules.options` for the state as it will be once the values entered are learned."""
         state = self.state
@@ -701,7 +707,7 @@ class Values:
         the engine still asks, given the values on the card (`still_asked`)."""
         items = self.groups[self.current or ""]
         return Card([(item["key"], item["question"]) for item in items],
-                    self.wizard.catalogue, self.wizard.values, self.wizard.still_asked)
+                    self.wizard.catalogue, self.wizard.known, self.wizard.still_asked)
 
     @property
     def open(self) -> list[MissingValue]:
@@ -933,7 +939,7 @@ class Answer:
                 options(self.wizard.state, self.wizard.catalogue)["missing"]
                 if item["key"].startswith(family) and item["key"] != self.key]
         return Card([(self.key, self.question), *same], self.wizard.catalogue,
-                    self.wizard.values, self.wizard.still_asked)
+                    self.wizard.known, self.wizard.still_asked)
 
     def enter(self, values: Mapping[str, Any]) -> bool:
         """The card's values checked and kept, then the command sent again (False, with the

@@ -39,12 +39,13 @@ def test_a_construction_asks_the_tiles_values_on_its_card(run_ui_driver):
 
 
 def check_cards(result: dict) -> None:
-    """A Hub in 7 taps (four resources, a Diplomacy step on a track, no free step, its GEMs
-    per ship: one tap each, the fixed income no longer asked), a Sector in 5 (cost, quarters,
+    """A Hub in 6 taps (four resources, its one Diplomacy step on a track, its GEMs per ship:
+    one tap each, the fixed income no longer asked), a Sector in 5 (cost, quarters,
     an icon, the ability's quarter, Done), a ship in 3 (cost, fee, metal value); Skip and Ask
     during play whole in the window on every card; no label a field name or a data shape;
-    the overlay holds what was tapped."""
-    assert result["card_taps"] == {"hub": 7, "sector": 5, "ship": 3}
+    the overlay holds what was tapped. Hub B-3's starting values, asked by Bob's starting
+    bonus, in 2 taps: its GEMs and resources as on Hub B-1 (one tap), no Diplomacy."""
+    assert result["card_taps"] == {"hub": 6, "sector": 5, "ship": 3, "hub_alike": 2}
     assert result["bars"] and all(all(bar) and len(bar) >= 3 for bar in result["bars"])
     assert [text for text in result["labels"] if DATA_SHAPES.search(text)] == []
     assert result["cut"] == []  # every word on every card shown whole
@@ -52,6 +53,9 @@ def check_cards(result: dict) -> None:
         "starting_gems": 8, "starting_food": 2, "starting_water": 2, "starting_metal": 3,
         "starting_diplomacy": {"fixed": {"transport": 1}, "choice": 0},
         "income_gems_per_ship": 1}
+    assert result["overlay"]["hubs"]["B-3"] == {
+        "starting_gems": 8, "starting_food": 2, "starting_water": 2, "starting_metal": 3,
+        "starting_diplomacy": {"fixed": {}, "choice": 0}}
     assert result["overlay"]["sectors"]["101"] == {
         "cost": 3, "quarters": 2, "abilities.0.quarter": 1,
         "income_icons": [{"resource": "food", "amount": 1, "quarter": 0}]}
@@ -62,6 +66,7 @@ def test_the_setup_values_are_tapped_on_cards_like_the_tiles(run_ui_driver):
     result = run_ui_driver(SCRIPT, "setup-cards", shots=SHOTS)
     check_cards(result)
     assert result["cards"][0] == ["Hub B-1", "35 to go"]
+    assert result["alike"] == "As on Hub B-1: 8 GEMs, 2 food, 2 water, 3 metal"
     assert result["cards"][2] == ["Sector 101 · level 1 · teal", "33 to go"]
     assert (SHOTS / "setup-sector-card-800x480.png").stat().st_size > 10_000
 
@@ -70,6 +75,7 @@ def test_the_setup_cards_read_german(run_ui_driver, tmp_path: Path):
     result = run_ui_driver(SCRIPT, "setup-cards", shots=SHOTS, args=german(tmp_path))
     check_cards(result)
     assert result["cards"][2][0] == "Sektor 101 · Level 1 · türkis"
+    assert result["alike"] == "Wie Hub B-1: 8 Edelsteine, 2 Pflanzen, 2 Wasser, 3 Metall"
     assert (SHOTS / "setup-value-entry-de-800x480.png").stat().st_size > 10_000
 
 

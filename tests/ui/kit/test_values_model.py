@@ -199,10 +199,31 @@ def test_a_ship_card_takes_its_last_number_without_done(catalogue):
                              "ships/L1-dismantle/metal_value": 4}
 
 
+def test_a_hubs_starting_diplomacy_as_most_backs_print_it_is_one_tap(catalogue):
+    """None, one step on one track, or free steps: one tap, the card's Diplomacy complete."""
+    key = "hubs/B-1/starting_diplomacy"
+    card = Card([(key, "?")], catalogue)
+    slot = card.shown[0]
+    assert [words for _name, words, _value in card.presets(slot)] == [
+        "None", "Dismantle +1", "Construct +1", "Transport +1", "Expedition +1", "1 free",
+        "2 free"]
+    assert not card.by_tracks(slot)
+    assert card.preset(key, "transport") and card.complete
+    assert card.result() == {key: {"fixed": {"transport": 1}, "choice": 0}}
+    assert card.preset(key, "free-2") and card.result() == {key: {"fixed": {}, "choice": 2}}
+    assert card.preset(key, "none") and card.result() == {key: {"fixed": {}, "choice": 0}}
+    again = Card([(key, "?")], catalogue, entered={key: {"fixed": {"transport": 1,
+                                                                   "construction": 1},
+                                                         "choice": 0}})
+    assert again.by_tracks(again.shown[0])  # no preset gives it: its tracks are shown
+
+
 def test_a_hubs_starting_diplomacy_is_its_tracks_tapped_then_the_free_steps(catalogue):
     key = "hubs/B-1/starting_diplomacy"
     card = Card([(key, "?")], catalogue)
     assert card.shown[0].label == "Diplomacy" and card.shown[0].how == "diplomacy"
+    card.track_by_track(key)  # "Other…"
+    assert card.by_tracks(card.shown[0])
     card.track(key, "transport")
     card.track(key, "construction")
     card.track(key, "construction")

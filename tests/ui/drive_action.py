@@ -17,8 +17,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from dice_taps import capacity_in, keep_taps
 from drive_table import read_table, shot, texts, to_bobs_turn
-from harness import Robot, Steps, in_view, run
+from harness import DriverError, Robot, Steps, in_view, run
 
 
 def read_panel(robot: Robot) -> dict:
@@ -47,13 +48,21 @@ def lit(robot: Robot, prefix: str) -> list[str]:
             if w.tag.startswith(prefix) and tuple(w.bg) == tuple(SELECTED)]
 
 
+def dim(robot: Robot, tag: str) -> bool:
+    """Whether the tagged button is shown dim (not allowed now: a tap says why)."""
+    widget = robot.find(tag)
+    return widget is not None and widget.opacity < 1
+
+
 def roll_and_keep(robot: Robot, rolled: Sequence[str], kept: Sequence[str]) -> Steps:
     """The dice panels of an Expedition or a bonus roll: how many dice show each face rolled
     until they are read (the counts make up the dice rolled, or every face but the last is
-    tapped: it is the rest), then how many of each are kept ("Keep these" tapped unless the
-    capacity is reached); returns the two panels as read ({"dice": before the last count
-    rolled, "kept": before the last count kept})."""
-    keeps, dice = list(Counter(kept).items()), {}
+    tapped: it is the rest), then the faces put back from every die rolled kept (dice_taps:
+    the fewest taps, the capacity named in the title reached only by the last), "Keep these"
+    where they leave it to tap (a driver error where the panel disagrees); returns the panels
+    as read ({"dice": before the last count rolled, "kept": the kept-dice panel as it opens,
+    "kept_lit": its counts lit then, "keep_these_dim": whether Keep these was dim then})."""
+    dice: dict = {}
     for face, count in Counter(rolled).items():
         if robot.find("action:kept") is not None:
             break  # read: the last face was the rest
@@ -61,12 +70,18 @@ def roll_and_keep(robot: Robot, rolled: Sequence[str], kept: Sequence[str]) -> S
         yield from robot.tap(f"die:{face}:{count}")
         yield from robot.frames(2)
     yield from robot.wait_for(lambda: robot.find("action:kept") is not None, "the dice kept")
-    for face, count in keeps[:-1]:
-        yield from robot.tap(f"keep:{face}:{count}")
-    panels = {"dice": dice, "kept": read_panel(robot)}
-    yield from robot.tap("keep:{}:{}".format(*keeps[-1]))
     yield from robot.frames(2)
-    if robot.find("action:kept") is not None:
+    panels = {"dice": dice, "kept": read_panel(robot), "kept_lit": lit(robot, "keep:"),
+              "keep_these_dim": dim(robot, "action:kept")}
+    taps, keep_these = keep_taps(Counter(rolled), Counter(kept),
+                                 capacity_in(robot.text("action:question")))
+    for face, count in taps:
+        yield from robot.tap(f"keep:{face}:{count}")
+        yield from robot.frames(2)
+    if (robot.find("action:kept") is not None) != keep_these:
+        raise DriverError(f"after {taps} Keep these was expected {'' if keep_these else 'not '}"
+                          f"to be left to tap: {read_panel(robot)}")
+    if keep_these:
         yield from robot.tap("action:kept")
     return panels
 
@@ -103,6 +118,12 @@ def shown_whole(robot: Robot, tag: str) -> bool:
         return False
     laid_out = "".join(word.text for line in widget._label._cached_lines for word in line.words)
     return "".join(robot.text(tag).split()) == "".join(laid_out.split())
+
+
+def lines_laid(robot: Robot, tag: str) -> int:
+    """How many lines Kivy laid the tagged label's text out in (0: not shown)."""
+    widget = robot.find(tag)
+    return 0 if widget is None or widget._label is None else len(widget._label._cached_lines)
 
 
 def answer_value(robot: Robot, answers: Mapping[str, str | Sequence[str]] | None = None,
@@ -275,9 +296,11 @@ def transport_trades(robot: Robot, shots: Path | None, size: tuple[int, int]) ->
 
 def expedition_and_neutral(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
     """Bob's Expedition: how many of the seven dice show each face (a count that makes more
-    says why; every face but the Humans tapped, they are the rest and the seven are read), how
-    many of each are kept, Keep these (3 of 5); the Human observed without asking, Bob's
-    Diplomacy bonus; then Cat dismantles with the neutral Dismantle ship."""
+    says why; every face but the Humans tapped, they are the rest and the seven are read);
+    all seven kept at first (Keep these dim: it says why), the water, two Humans and the metal
+    put back (never landing on the capacity, 5, before the last), Keep these (3 of 5); the
+    Human observed without asking, Bob's Diplomacy bonus; then Cat dismantles with the neutral
+    Dismantle ship."""
     yield from to_bobs_turn(robot)
     start = robot.taps
     yield from robot.tap("ship:Bob:L3-expedition")
@@ -294,11 +317,20 @@ def expedition_and_neutral(robot: Robot, size: tuple[int, int], shots: Path | No
     yield from robot.wait_for(lambda: robot.find("action:kept") is not None, "the dice kept")
     yield from robot.frames(2)
     robot.result["kept_panel_at_top"] = first_answer_in_view(robot)
-    for face, count in (("food", 2), ("human", 1)):
-        yield from robot.tap(f"keep:{face}:{count}")
     robot.result["kept"] = read_panel(robot)
+    robot.result["kept_lit"] = lit(robot, "keep:")
+    robot.result["keep_these_dim"] = dim(robot, "action:kept")
+    robot.result["kept_lines_laid"] = lines_laid(robot, "action:lines")
+    yield from robot.tap("action:kept")  # 7 kept, over the capacity: it says why
+    robot.result["over_capacity"] = robot.text("action:message")
     robot.result["needed_in_view"] &= needed_in_view(robot)
     yield from shot(robot, shots, "action-expedition-kept", size)
+    # the water, two Humans, the metal put back: 6, 4, 3 kept (5, the capacity, passed over)
+    for face, count in (("water", 0), ("human", 1), ("metal", 0)):
+        yield from robot.tap(f"keep:{face}:{count}")
+        yield from robot.frames(2)
+    robot.result["put_back"] = {"lit": lit(robot, "keep:"),
+                                "keep_these_dim": dim(robot, "action:kept")}
     yield from robot.tap("action:kept")
     yield from robot.wait_for(lambda: robot.find("action:confirm") is not None, "the preview")
     robot.result["expedition"] = read_panel(robot)

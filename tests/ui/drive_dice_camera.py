@@ -8,7 +8,7 @@ six pip dice, 1 1 2 2 5 6: four food, a metal, a Human with the standard face ma
 Cat taps her Expedition L1 ship (roll 6, keep 4); the camera's picture appears beside the face
 buttons and is taken once the dice have settled; a tap on the Human die turns it into food (the
 next face... after Human: taken away, so a tap on an empty spot adds it back as food); the
-camera's six dice are used; the kept-dice panel shows what was read.
+camera's six dice are used; the kept-dice panel shows what was read, every die kept.
 
 `lost`: once the camera's picture is seen, its folder of frames is renamed away (the camera
 unplugged): the status strip and the line under the picture say so, the count buttons still
@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from drive_action import lit, read_panel
+from drive_action import dim, lit, read_panel
 from drive_table import read_table, shot
 from harness import DriverError, Robot, Steps, run
 
@@ -78,7 +78,10 @@ def read(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
                        "button": robot.text("action:camera-dice")}
     yield from robot.tap("action:camera-dice")
     yield from robot.wait_for(lambda: robot.find("action:kept") is not None, "the kept dice")
+    yield from robot.frames(2)
     result["kept"] = read_panel(robot)
+    result["kept_lit"] = lit(robot, "keep:")
+    result["keep_these_dim"] = dim(robot, "action:kept")
     result["camera_shown"] = robot.app.screens.get_screen("action").camera
     return result
 
@@ -195,6 +198,8 @@ def panel(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
     yield from robot.wait_for(lambda: robot.find("action:kept") is not None, "the kept dice")
     yield from robot.frames(2)
     result["kept"] = read_panel(robot)
+    result["kept_lit"] = lit(robot, "keep:")
+    result["keep_these_dim"] = dim(robot, "action:kept")
     result["message"] = robot.text("action:message")
     result["camera_shown"] = robot.app.screens.get_screen("action").camera
     yield from shot(robot, shots, "action-dice-camera-panel", size)

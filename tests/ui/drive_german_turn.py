@@ -7,8 +7,9 @@ tests/ui/test_recruit_expedition.py does).
         --db /tmp/g.sqlite --config /tmp/de.toml
 
 Cat taps her Expedition L1 ship (roll 6, keep 4), taps how many of the six dice show each face
-(2 food, 1 water, 1 metal: the 2 Humans are the rest), how many are kept (1 food, the metal,
-both Humans: the capacity), observes both Humans with one tap, confirms;
+(2 food, 1 water, 1 metal: the 2 Humans are the rest); all six are kept at first (Keep these
+dim: it says why), a food and the water put back (4 kept, the capacity: they are kept),
+observes both Humans with one tap, confirms;
 Bob, on the Expedition track, chooses his first bonus; every panel's question, lines and
 buttons are read as shown (in German), and the table before and after.
 Prints `DRIVER-RESULT {...}` (what was read on screen) as its last stdout line.
@@ -21,12 +22,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from drive_action import confirm, read_panel
+from drive_action import confirm, dim, lines_laid, lit, read_panel
 from drive_table import counter_lines, read_table, shot
 from harness import Robot, Steps, run
 
 ROLLED = (("food", 2), ("water", 1), ("metal", 1))  # the 2 Humans: the rest
-KEPT = (("food", 1), ("metal", 1), ("human", 2))
+PUT_BACK = (("food", 1), ("water", 0))  # kept: 1 food, the metal, both Humans
 
 
 def table_words(robot: Robot) -> dict:
@@ -53,11 +54,17 @@ def expedition(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps
     result["back_to_table"] = robot.text("action:back-to-table")
     yield from shot(robot, shots, "action-expedition-de", size)
     yield from robot.tap("die:{}:{}".format(*ROLLED[-1]))  # the Humans are the rest: read
-    for face, count in KEPT[:-1]:
-        yield from robot.tap(f"keep:{face}:{count}")
+    yield from robot.wait_for(lambda: robot.find("action:kept") is not None, "the dice kept")
+    yield from robot.frames(2)
     result["kept"] = read_panel(robot)
+    result["kept_lit"] = lit(robot, "keep:")
+    result["keep_these_dim"] = dim(robot, "action:kept")
+    result["kept_lines_laid"] = lines_laid(robot, "action:lines")
+    yield from robot.tap("action:kept")  # 6 kept, over the capacity: it says why
+    result["over_capacity"] = robot.text("action:message")
     yield from shot(robot, shots, "action-kept-de", size)
-    yield from robot.tap("keep:{}:{}".format(*KEPT[-1]))  # the capacity reached: kept
+    for face, count in PUT_BACK:  # the last: 4 kept, the capacity: they are kept
+        yield from robot.tap(f"keep:{face}:{count}")
     yield from robot.wait_for(lambda: robot.find("humans:0") is not None, "the Humans' panel")
     yield from robot.frames(2)
     result["humans"] = read_panel(robot)

@@ -48,6 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from dice_taps import capacity_in, keep_taps
 from drive_setup import set_up_by_touch
 from harness import DriverError, Robot, Steps, in_view, plain, run
 from ui_fixtures import EXAMPLES, replayed
@@ -168,17 +169,42 @@ def asked_of(source: str, prefix: str, text: str | None, card: str | None = None
         t == card or (t.startswith(prefix) and text in (None, shown) and source in title)))
 
 
+class KeptDice:
+    """The taps of the kept-dice panel (tests/ui/dice_taps.py: which `keep:FACE:N` answer the
+    line's dice kept, from every die rolled kept), worked out once the panel shows the
+    capacity in its title; "Keep these" is the panel's way on (FORWARD) where they need it."""
+
+    def __init__(self, rolled: Sequence[str], kept: Sequence[str]) -> None:
+        self.rolled, self.kept = Counter(rolled), Counter(kept)
+        self.taps: list[str] | None = None
+        # one per face whose count kept is not its count rolled, two more where every order
+        # would make the capacity too early (dice_taps: a face taken lower first)
+        self.least = sum(1 for f, n in self.rolled.items() if self.kept[f] != n)
+
+    def tap(self, index: int, title: str) -> str | None:
+        if self.taps is None:
+            taps, _keep_these = keep_taps(self.rolled, self.kept, capacity_in(title))
+            self.taps = [f"keep:{face}:{n}" for face, n in taps]
+        return self.taps[index] if index < len(self.taps) else None
+
+    def wants(self) -> list[Want]:
+        return [Want(f"kept dice, tap {i + 1}",
+                     lambda t, _text, title, i=i: t.startswith("keep:") and t == self.tap(i, title),
+                     optional=i >= self.least) for i in range(self.least + 2)]
+
+
 def dice(detail: Command, where: Any) -> list[Want]:
     """How many dice show each face rolled (the last face of four is the rest: no tap), and
     after each reroll the dice as they now lie (the line gives only the last roll: "These N
-    dice"), how many of each are kept, how many Humans kept are recruited (the first ones; the
-    rest observed) and where each goes (the next of `where`, when the line says where)."""
+    dice"), which are kept (the panel starts with all kept: the faces put back, KeptDice), how
+    many Humans kept are recruited (the first ones; the rest observed) and where each goes (the
+    next of `where`, when the line says where)."""
     counts = list(Counter(detail["rolled"]).items())
     faces = [Want(f"die:{face}:{n}", lambda t, _text, _title, name=f"die:{face}:{n}":
                   t == name, optional=i == len(counts) - 1)
              for i, (face, n) in enumerate(counts)]
     wants = faces + [tag("action:reroll"), tag("action:dice")] * detail.get("rerolls", 0)
-    wants += [tag(f"keep:{face}:{n}") for face, n in Counter(detail["keep"]).items()]
+    wants += KeptDice(detail["rolled"], detail["keep"]).wants()
     plans = detail.get("humans", [])
     recruits = plans.count("recruit")
     places = [*(where if isinstance(where, list) else [where] if where is not None else []),

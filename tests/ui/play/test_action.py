@@ -60,10 +60,11 @@ def test_construction_dismantle_and_transport_with_other_players_ships(run_ui_dr
 def test_expedition_then_a_neutral_ship_and_the_bonus_prompts(run_ui_driver):
     """Seven dice entered by count, a row per face (every face but the last tapped, it is the
     rest and the seven are read: no "These 7 dice" to tap; a count that makes more says why),
-    three kept by count, Keep these in the bar, the Human observed without asking (Recruit is
-    refused: no quarter free), Bob's Expedition bonus; Cat dismantles with the neutral ship,
-    each value asked as soon as the ship or the target needing it is chosen; nothing the flow
-    needs below the fold."""
+    all seven kept at first (each face's count rolled lit; Keep these dim in the bar: it says
+    how many to put back), four put back to keep three, Keep these, the Human observed
+    without asking (Recruit is refused: no quarter free), Bob's Expedition bonus; Cat
+    dismantles with the neutral ship, each value asked as soon as the ship or the target
+    needing it is chosen; nothing the flow needs below the fold."""
     result = run_ui_driver(SCRIPT, "expedition-and-neutral", shots=SHOTS, args=("--demo",))
     assert result["dice"]["question"] == "Bob uses Terran Expedition L3: Roll 7 · keep 5"
     dice = result["dice"]
@@ -76,14 +77,26 @@ def test_expedition_then_a_neutral_ship_and_the_bonus_prompts(run_ui_driver):
     assert result["counts_high"] >= 48  # a finger's size at 800x480
     assert result["too_many"] == "7 dice rolled: 3 already show other faces"
     kept = result["kept"]
-    # the Humans were not tapped: the rest
-    assert kept["lines"] == "Rolled: food ×2, water ×1, metal ×1, human ×3 (the rest)"
-    # a row per face rolled, 0 to what it rolled (at most the capacity, 5)
+    # the Humans were not tapped: the rest; one line, what a tap does named
+    assert kept["lines"] == ("Rolled: food ×2, water ×1, metal ×1, human ×3 (the rest) · tap "
+                             "what is put back")
+    assert result["kept_lines_laid"] == 1
+    # a row per face rolled, 0 to what it rolled; every die kept at first
     assert [t for t in kept["buttons"] if t.startswith("keep:")] == [
         "keep:food:0", "keep:food:1", "keep:food:2", "keep:water:0", "keep:water:1",
         "keep:metal:0", "keep:metal:1", "keep:human:0", "keep:human:1", "keep:human:2",
         "keep:human:3"]
+    assert result["kept_lit"] == ["keep:food:2", "keep:water:1", "keep:metal:1",
+                                  "keep:human:3"]
+    # 7 kept of a capacity of 5: Keep these dim, a tap on it says why
     assert kept["buttons"]["action:kept"] == "Keep these"
+    assert result["keep_these_dim"] is True
+    assert result["over_capacity"] == "put back 2 dice: keep at most 5 (the capacity)"
+    # the water, two Humans and the metal put back (6, 4, 3 kept: past the capacity, not on
+    # it): the three kept lit, Keep these to tap
+    assert result["put_back"] == {
+        "lit": ["keep:food:2", "keep:water:0", "keep:metal:0", "keep:human:1"],
+        "keep_these_dim": False}
     assert result["kept_panel_at_top"] and result["needed_in_view"]
     assert result["expedition"]["lines"].splitlines()[1:3] == [
         "gains 2 food", "Human 1: Observe: 1 point"]

@@ -132,18 +132,34 @@ def test_expedition_dice_by_count_kept_by_count_and_a_human_recruited(table):
     assert next(b for b in panel.buttons if b.tag == "die:food:2").on
     # every face but one tapped: metal is the rest, shown as such; 6 in all: they are read
     panel = press(model, "die:water:1")
-    assert panel.lines == ["Rolled: food ×2, water ×1, metal ×1 (the rest), human ×2"]
+    assert panel.lines == ["Rolled: food ×2, water ×1, metal ×1 (the rest), human ×2 · tap "
+                           "what is put back"]
     model.back()  # the last count taken back: 4 dice entered
     press(model, "die:food:3")  # tapped again: food's count replaced
     panel = press(model, "die:metal:0")  # water is the rest: 1
-    assert panel.lines == ["Rolled: food ×3, water ×1 (the rest), human ×2"]
+    assert panel.lines == ["Rolled: food ×3, water ×1 (the rest), human ×2 · tap what is put "
+                           "back"]
     assert "action:reroll" not in [b.tag for b in panel.buttons]
-    # kept by count: 0 to the dice of that face rolled
+    # kept by count: 0 to the dice of that face rolled, every die rolled kept at first
     assert [b.tag for b in panel.buttons if b.row == "human"] == [
         "keep:human:0", "keep:human:1", "keep:human:2"]
-    press(model, "keep:food:1")
-    panel = press(model, "keep:human:1")
-    assert next(b for b in panel.buttons if b.tag == "keep:human:1").on
+    assert [b.tag for b in panel.buttons if b.on] == [
+        "keep:food:3", "keep:water:1", "keep:human:2"]
+    assert all(b.allowed for b in panel.buttons if b.row)
+    # 6 kept of a capacity of 4: Keep these is dim and says why (pressed: the same words)
+    kept = next(b for b in panel.buttons if b.tag == "action:kept")
+    assert (kept.allowed, kept.reason) == (False, "put back 2 dice: keep at most 4 (the "
+                                                  "capacity)")
+    assert model.press(kept.act) == "put back 2 dice: keep at most 4 (the capacity)"
+    panel = press(model, "keep:human:1")  # 5 kept: one more to put back
+    kept = next(b for b in panel.buttons if b.tag == "action:kept")
+    assert (kept.allowed, kept.reason) == (False, "put back 1 die: keep at most 4 (the "
+                                                  "capacity)")
+    panel = press(model, "keep:food:1")  # 3 kept: the capacity passed over, not landed on
+    assert panel.title.endswith("which dice are kept?")
+    assert [b.tag for b in panel.buttons if b.on] == [
+        "keep:food:1", "keep:water:1", "keep:human:1"]
+    assert next(b for b in panel.buttons if b.tag == "action:kept").allowed
     panel = press(model, "action:kept")
     assert panel.title == ("Ann uses Terran Expedition L1: the Humans kept (1) - observe or "
                            "recruit?")

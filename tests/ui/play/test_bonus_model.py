@@ -58,10 +58,13 @@ def test_a3_rolls_three_dice_keeps_two_after_a_transport(table_catalogue):
     panel = press(model, "ability:yes")
     assert panel.title == "Ann uses Transport L1: Hub A-3: Roll 3 · keep 2"
     assert "roll 3 Expedition dice and keep 2" in panel.lines[0]
-    # a count per face; the one that makes up the 3 dice reads them at once
-    panel = press(model, "die:food:1", "die:human:1", "die:metal:1", "keep:food:1")
-    assert "keep:metal:1" in [b.tag for b in panel.buttons]
-    panel = press(model, "keep:human:1")  # 2 kept, the capacity: "Keep these" implied
+    # a count per face; the one that makes up the 3 dice reads them at once, all 3 kept
+    panel = press(model, "die:food:1", "die:human:1", "die:metal:1")
+    assert [b.tag for b in panel.buttons if b.on] == [
+        "keep:food:1", "keep:metal:1", "keep:human:1"]
+    assert not next(b for b in panel.buttons if b.tag == "action:kept").allowed
+    # the metal put back: 2 kept, the capacity reached from above: "Keep these" implied
+    panel = press(model, "keep:metal:0")
     assert panel.title == ("Ann uses Transport L1: Hub A-3: the Humans kept (1) - observe or "
                            "recruit?")
     press(model, "humans:0")
@@ -97,8 +100,8 @@ def test_321s_dice_see_sector_321_built_its_human_goes_there(table_catalogue):
     model = ActionModel(partial(ship_flow, table.state, table.catalogue, "Ann:L3-construction"))
     panel = press(model, "sector:321")
     assert panel.title == "Ann uses Construction L3: Sector 321: Roll 7 · keep 5"
-    panel = press(model, "die:human:2", "die:metal:5", "keep:human:2", "keep:metal:1",
-                  "action:kept")
+    # 4 metal put back: 3 kept (the capacity, 5, passed over), Keep these
+    panel = press(model, "die:human:2", "die:metal:5", "keep:metal:1", "action:kept")
     assert panel.title == ("Ann uses Construction L3: Sector 321: the Humans kept (2) - observe or "
                            "recruit?")
     # one recruited, one observed: one tap (321 is the only place: no place asked)
@@ -116,8 +119,7 @@ def test_301s_transaction_pays_with_the_food_and_water_just_kept(table_catalogue
     table = scene(table_catalogue, "B-5", [(301, ["teal", "teal", "teal", "teal"]), (101, [])])
     table.set("Ann", food=0, water=0)
     model = ActionModel(partial(ship_flow, table.state, table.catalogue, "Ann:L1-expedition"))
-    press(model, "die:food:1", "die:water:1", "die:metal:4", "keep:food:1", "keep:water:1",
-          "action:kept")
+    press(model, "die:food:1", "die:water:1", "die:metal:4", "keep:metal:0", "action:kept")
     panel = press(model, "ability:yes")
     assert panel.title == "Ann uses Terran Expedition L1: Sector 301: transactions (0 of 1)"
     teal = next(b for b in panel.buttons if b.tag == "alien:teal:101")
@@ -198,7 +200,8 @@ def test_b5_transaction_at_income_is_judged_after_the_income(table_catalogue):
 def test_225_rolls_two_dice_at_income(table_catalogue):
     table = scene(table_catalogue, "B-5", [(225, ["pink", "pink", "pink"])])
     flow, bonus = income_bonus(table, "225")
-    for act in (("die", "metal", 1), ("die", "food", 1), ("keep", "metal", 1), ("kept",)):
+    # both dice kept at first, one over the capacity (1): the food put back keeps the metal
+    for act in (("die", "metal", 1), ("die", "food", 1), ("keep", "food", 0)):
         assert bonus.press(act) == ""
     assert bonus.panel("Income") is None
     # the dice rolled face by face, in the order of the faces

@@ -60,6 +60,13 @@ def test_sector_321s_dice_by_touch_the_human_recruited_into_321(run_ui_driver,
     assert result["dice"]["question"] == "Cat uses Construction L3: Sector 321: Roll 7 · keep 5"
     assert [t for t in result["kept"]["buttons"] if t.startswith("keep:metal:")] == [
         "keep:metal:0", "keep:metal:1", "keep:metal:2"]
+    # all 7 kept at first (over the capacity, 5: Keep these dim); a food and a water put back
+    # make 5, the capacity from above: kept without Keep these (the driver checks it)
+    assert result["kept"]["lines"].splitlines()[-1] == (  # under the Sector's rule
+        "Rolled: food ×2, water ×2, metal ×2, human ×1 (the rest) · tap what is put back")
+    assert result["kept_lit"] == ["keep:food:2", "keep:water:2", "keep:metal:2",
+                                  "keep:human:1"]
+    assert result["keep_these_dim"] is True
     human = result["human"]
     assert human["question"] == ("Cat uses Construction L3: Sector 321: the Humans kept (1) - "
                                  "observe or recruit?")
@@ -68,7 +75,8 @@ def test_sector_321s_dice_by_touch_the_human_recruited_into_321(run_ui_driver,
         "humans:1:221": "Recruit: 1 metal, 1 food and 1 water to Sector 221",
         "humans:1:321": "Recruit: 1 metal, 1 food and 1 water to Sector 321"}
     preview = result["preview"]["lines"].splitlines()
-    assert "Sector 321: gains 2 metal, 1 food and 1 water" in preview
+    # the dice kept in the faces' order (all were kept first, two put back)
+    assert "Sector 321: gains 1 food, 1 water and 2 metal" in preview
     assert "Sector 321: Human 1: Recruit: 1 metal, 1 food and 1 water to Sector 321" in preview
     assert result["prompts"][0]["question"] == (
         "Bob (blue): Construct Diplomacy bonus - choose one")

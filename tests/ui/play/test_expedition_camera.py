@@ -36,10 +36,13 @@ def test_the_camera_reads_the_expedition_dice_and_taps_correct_them(run_ui_drive
     assert result["added"]["faces"] == ["food", "food", "food", "food", "food", "metal"]
     assert result["added"]["button"] == "These 6 dice (camera)"
     kept = result["kept"]
-    assert kept["lines"] == "Rolled: food ×5, metal ×1"
-    # kept by count: 0 to 4 food (the capacity), 0 or 1 metal
+    assert kept["lines"] == "Rolled: food ×5, metal ×1 · tap what is put back"
+    # kept by count: 0 to the 5 food rolled (more than the capacity, 4), 0 or 1 metal; all 6
+    # kept at first, over the capacity: Keep these dim
     assert [t for t in kept["buttons"] if t.startswith("keep:")] == [
-        *(f"keep:food:{n}" for n in range(5)), "keep:metal:0", "keep:metal:1"]
+        *(f"keep:food:{n}" for n in range(6)), "keep:metal:0", "keep:metal:1"]
+    assert result["kept_lit"] == ["keep:food:5", "keep:metal:1"]
+    assert result["keep_these_dim"] is True
     assert result["camera_shown"] is False
 
 
@@ -54,7 +57,7 @@ def test_the_camera_reads_the_dice_in_german(run_ui_driver, tmp_path: Path) -> N
     assert taken["faces"] == ["food", "food", "food", "food", "human", "metal"]
     assert taken["line"].startswith("Gelesen: 6 von 6 Würfeln")
     assert taken["panel"]["buttons"]["action:camera-dice"] == "Diese 6 Würfel (Kamera)"
-    assert result["kept"]["lines"] == "Gewürfelt: Pflanzen ×5, Metall ×1"
+    assert result["kept"]["lines"] == "Gewürfelt: Pflanzen ×5, Metall ×1 · tippe, was zurück soll"
     assert any(name.endswith("action-dice-camera-de-800x480.png")
                for name in result["screenshots"])
 
@@ -125,9 +128,11 @@ def test_the_panel_dice_button_holds_the_picture_then_takes_its_dice(run_ui_driv
     assert result["message"] == ""
     assert kept["question"] == ("Cat uses Terran Expedition L1: Roll 6 · keep 4 · "
                                 "which dice are kept?")
-    assert kept["lines"] == "Rolled: food ×4, metal ×1, human ×1"
+    assert kept["lines"] == "Rolled: food ×4, metal ×1, human ×1 · tap what is put back"
     assert [t for t in kept["buttons"] if t.startswith("keep:food:")] == [
         f"keep:food:{n}" for n in range(5)]
     assert [t for t in kept["buttons"] if t.startswith("keep:human:")] == [
         "keep:human:0", "keep:human:1"]
+    assert result["kept_lit"] == ["keep:food:4", "keep:metal:1", "keep:human:1"]
+    assert result["keep_these_dim"] is True
     assert result["camera_shown"] is False

@@ -5,13 +5,18 @@ only what `options` offers; a refusal leads to an override, a missing value to a
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).parents[2] / "rules"))
+sys.path.insert(0, str(Path(__file__).parents[1]))  # the drivers' rule: tests/ui/dice_taps.py
+from dice_taps import keep_taps
 from tables import Table
 
 from companion.catalogue_files import load_catalogue
@@ -23,7 +28,7 @@ from companion.rules.script import parse
 from companion.ui.play.action_model import ActionModel
 from companion.ui.play.flows.abilities import Abilities
 from companion.ui.play.flows.choices import FlowError
-from companion.ui.play.flows.dice import TappedDice
+from companion.ui.play.flows.dice import Dice, TappedDice
 from companion.ui.play.flows.income import income_flow
 from companion.ui.play.flows.prompts import bonus_prompts, hub_power_flows
 from companion.ui.play.flows.ships import ship_flow
@@ -133,16 +138,27 @@ def test_expedition_dice_tapped_kept_and_a_human_observed(table):
     assert sorted(flow.reading.faces) == ["food", "food", "human", "human", "metal", "water"]
     assert flow.rest == "human"
     assert flow.unsure == []
-    flow.keep("food", 2)
+    # every die rolled is kept at first, 6 of a capacity of 4: not yet the dice kept
+    assert flow.kept == Counter(food=2, water=1, metal=1, human=2)
+    assert flow.humans == [None, None] and not flow.kept_chosen
+    assert "the dice kept" in flow.questions()
+    assert flow.detail()["keep"] == []  # never more than the capacity in a command
+    with pytest.raises(FlowError, match=r"^put back 2 dice: keep at most 4 \(the capacity\)$"):
+        flow.choose_kept()
     with pytest.raises(FlowError, match="2 dice show food"):
         flow.keep("food", 3)
-    flow.keep("metal", 1)
-    with pytest.raises(FlowError, match="at most 4 dice"):
-        flow.keep("human", 2)
+    flow.keep("water", 0)  # 5 kept: still over the capacity
+    with pytest.raises(FlowError, match=r"^put back 1 die: keep at most 4"):
+        flow.choose_kept()
+    flow.keep("human", 0)  # 3: under it, passed over - Keep these is the player's
+    assert not flow.kept_chosen and flow.humans == []
+    flow.keep("human", 2)  # 5 again: a count may go back up, over the capacity meanwhile
+    assert not flow.kept_chosen and flow.humans == [None, None]
     flow.keep("human", 1)
-    # 4 kept, the capacity: they are the dice kept; Recruit is refused (no quarter free), so
-    # the Human is observed without asking
+    # put back to 4, the capacity: they are the dice kept; Recruit is refused (no quarter
+    # free), so the Human is observed without asking
     assert flow.kept_chosen and flow.humans == ["observe"] and flow.questions() == []
+    assert sorted(flow.detail()["keep"]) == ["food", "food", "human", "metal"]
     with pytest.raises(FlowError, match="may reroll 0 time"):
         flow.reroll()
     assert "Human 1: Observe: 1 point" in flow.preview()
@@ -151,6 +167,103 @@ def test_expedition_dice_tapped_kept_and_a_human_observed(table):
     ann = table.player("Ann")
     assert (ann["food"], ann["metal"], ann["points"]) == (
         before["food"] + 2, before["metal"] + 1, before["points"] + 1)
+
+
+FACES = ["food", "water", "metal", "human"]
+
+
+def bare_dice(dice: int, capacity: int) -> Dice:
+    """A roll of `dice` keeping up to `capacity`, the Humans kept observed (Recruit refused)."""
+    return Dice({"dice": dice, "keep": capacity, "rerolls": 0, "faces": FACES,
+                 "humans": {"observe": {"points": 1}, "recruit": None,
+                            "recruit_reason": "no room", "where": []}})
+
+
+@st.composite
+def rolls_kept(draw) -> tuple[Counter, int, Counter]:
+    """Dice rolled (0 to 5 of each face, at least one die), a capacity (1 to one more than
+    the dice rolled) and dice kept of them (1 to the capacity)."""
+    rolled = Counter({f: n for f in FACES if (n := draw(st.integers(0, 5)))})
+    if not rolled:
+        rolled["food"] = 1
+    capacity = draw(st.integers(1, rolled.total() + 1))
+    kept = Counter({f: draw(st.integers(0, rolled[f])) for f in rolled})
+    if not 1 <= kept.total() <= capacity:
+        kept = Counter({f: 0 for f in rolled})
+        for face in rolled.elements():  # the first dice rolled, up to the capacity
+            if kept.total() < capacity:
+                kept[face] += 1
+    return rolled, capacity, kept
+
+
+@given(rolls_kept())
+def test_the_kept_dice_start_all_kept_and_the_drivers_taps_keep_what_they_mean(drawn):
+    """Any roll, any capacity: the kept-dice panel opens with every die rolled kept (each
+    row 0 to the dice of that face rolled, the count rolled lit; Keep these only at or under
+    the capacity), and the taps the drivers work out (tests/ui/dice_taps.py) keep exactly the
+    dice meant: none is chosen before the last tap, the capacity reached from above by it
+    chooses them, else Keep these does; one tap per face kept otherwise than rolled, Keep these
+    only under the capacity or with every die rolled kept, where an order allows it."""
+    rolled, capacity, wanted = drawn
+    dice = bare_dice(rolled.total(), capacity)
+    dice.read(TappedDice({f: rolled[f] for f in FACES}))
+    assert +dice.kept == rolled and not dice.kept_chosen
+    assert dice.humans == [None] * rolled["human"]
+    panel = dice.panel("T", ("done",))
+    assert [b.tag for b in panel.buttons if b.row] == [
+        f"keep:{f}:{n}" for f in FACES if rolled[f] for n in range(rolled[f] + 1)]
+    assert [b.tag for b in panel.buttons if b.on] == [
+        f"keep:{f}:{rolled[f]}" for f in FACES if rolled[f]]
+    keep_these = next(b for b in panel.buttons if b.tag == "action:kept")
+    assert keep_these.allowed == (rolled.total() <= capacity)
+    total, changes = wanted.total(), sum(1 for f in rolled if wanted[f] != rolled[f])
+    if all(n == 1 for n in rolled.values()) and total < capacity < rolled.total():
+        with pytest.raises(ValueError, match="any die put back first makes the capacity"):
+            keep_taps(rolled, wanted, capacity)
+        return  # each tap moves the total by one: under it only through the capacity
+    taps, tap_keep_these = keep_taps(rolled, wanted, capacity)
+    for i, (face, count) in enumerate(taps):
+        assert not dice.kept_chosen, (taps, i)
+        dice.keep(face, count)
+    assert dice.kept_chosen != tap_keep_these
+    if tap_keep_these:
+        dice.choose_kept()
+    assert +dice.kept == +wanted and dice.kept_chosen
+    assert Counter(dice.detail()["keep"]) == +wanted
+    assert dice.humans == ["observe"] * wanted["human"]  # Recruit refused: observed
+    assert changes <= len(taps) <= changes + 2
+    if total == capacity or rolled.total() <= capacity:  # no order lands on it early
+        assert len(taps) == changes
+        assert tap_keep_these == (total < capacity or total == rolled.total())
+
+
+def test_dice_rolled_within_the_capacity_are_all_kept_with_one_tap():
+    """No more dice rolled than the capacity: they open all kept, Keep these allowed (one
+    tap), not chosen by themselves; a die put back is kept no more, and no count lands on
+    the capacity from above."""
+    dice = bare_dice(3, 3)
+    dice.read(TappedDice({"food": 2, "human": 1}))
+    panel = dice.panel("T", ("done",))
+    assert [b.tag for b in panel.buttons if b.on] == ["keep:food:2", "keep:human:1"]
+    assert next(b for b in panel.buttons if b.tag == "action:kept").allowed
+    assert not dice.kept_chosen
+    assert dice.dice_questions() == ["the dice kept", "the Humans kept: observe or recruit"]
+    dice.choose_kept()  # Keep these: the one tap
+    assert dice.kept_chosen and dice.detail() == {
+        "rolled": ["food", "food", "human"], "keep": ["food", "food", "human"],
+        "humans": ["observe"]}
+    dice.read(TappedDice({"food": 2, "human": 1}))  # read again: all kept again, to choose
+    assert not dice.kept_chosen and +dice.kept == Counter(food=2, human=1)
+    dice.keep("human", 0)
+    dice.keep("food", 0)  # none kept: Keep these dim, it says why
+    keep_these = next(b for b in dice.panel("T", ("done",)).buttons if b.tag == "action:kept")
+    assert (keep_these.allowed, keep_these.reason) == (False, "keep at least one die")
+    with pytest.raises(FlowError, match="keep at least one die"):
+        dice.choose_kept()
+    dice.keep("food", 1)
+    assert not dice.kept_chosen  # 1 of 3: Keep these is the player's
+    dice.choose_kept()
+    assert dice.detail()["keep"] == ["food"] and dice.humans == []
 
 
 def test_expedition_a_human_recruited_at_its_price(table):
@@ -220,12 +333,17 @@ def test_expedition_reroll_with_b4_and_a_camera_reading(table_catalogue):
     assert flow.rerolls_allowed == 1
     flow.read(CameraReading(["water"] * 6, [1.0, 1.0, 0.5, 1.0, 1.0, 0.95]))
     assert flow.unsure == [2]  # marked for the player to check
+    flow.keep("water", 4)  # put back to the capacity: kept
+    assert flow.kept_chosen
     flow.reroll()
-    assert flow.questions()[0] == "the 6 dice rolled (0 entered)"
+    assert flow.questions()[:2] == ["the 6 dice rolled (0 entered)", "the dice kept"]
     with pytest.raises(FlowError, match="may reroll 1 time"):
         flow.reroll()
     flow.read(CameraReading(["metal"] * 6, [1.0] * 6))
+    # read again: every die rolled kept again, to be put back again
+    assert flow.kept == Counter(metal=6) and not flow.kept_chosen
     flow.keep("metal", 4)
+    assert flow.kept_chosen
     assert flow.command()["rerolls"] == 1
     metal = table.player("Ann")["metal"]
     accepted(table, flow.command())

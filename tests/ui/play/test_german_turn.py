@@ -45,7 +45,15 @@ def test_an_expedition_turn_reads_in_german(run_ui_driver, tmp_path: Path) -> No
     assert kept["question"].endswith(": Würfle 6 · behalte 4 · welche Würfel behältst du?")
     assert kept["buttons"]["action:kept"] == "Diese behalten"
     assert kept["buttons"]["keep:human:2"] == "2"
-    assert kept["lines"] == "Gewürfelt: Pflanzen ×2, Wasser ×1, Metall ×1, Mensch ×2 (der Rest)"
+    assert kept["lines"] == ("Gewürfelt: Pflanzen ×2, Wasser ×1, Metall ×1, Mensch ×2 (der "
+                             "Rest) · tippe, was zurück soll")
+    assert result["kept_lines_laid"] == 1
+    # all six kept at first: Keep these dim, a tap on it says why in German
+    assert result["kept_lit"] == ["keep:food:2", "keep:water:1", "keep:metal:1",
+                                  "keep:human:2"]
+    assert result["keep_these_dim"] is True
+    assert result["over_capacity"] == ("lege 2 Würfel zurück: behalte höchstens 4 (die "
+                                       "Kapazität)")
     # the Humans kept, on one panel: observe all, or how many recruited
     humans = result["humans"]
     assert humans["question"].endswith(

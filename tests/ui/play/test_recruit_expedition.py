@@ -27,11 +27,16 @@ def test_an_expedition_recruits_a_human_to_the_sector_chosen(run_ui_driver,
     # read before the metal's count is tapped: then the Humans are the rest, nothing more to tap
     assert result["dice"]["lines"] == ("Tap how many dice show each face (the last face left "
                                        "is the rest): 3 of 6 entered.")
-    assert result["kept"]["lines"] == "Rolled: food ×2, water ×1, metal ×1, human ×2 (the rest)"
-    # read before the last count kept (2 Humans: the capacity, 4: they are kept, nothing to tap)
+    assert result["kept"]["lines"] == ("Rolled: food ×2, water ×1, metal ×1, human ×2 (the "
+                                       "rest) · tap what is put back")
+    # read as it opens: all 6 kept (over the capacity, 4: Keep these dim); a food and the
+    # water put back make 4 from above: they are kept, nothing more to tap
     assert [t for t in result["kept"]["buttons"] if t.startswith("keep:")] == [
         "keep:food:0", "keep:food:1", "keep:food:2", "keep:water:0", "keep:water:1",
         "keep:metal:0", "keep:metal:1", "keep:human:0", "keep:human:1", "keep:human:2"]
+    assert result["kept_lit"] == ["keep:food:2", "keep:water:1", "keep:metal:1",
+                                  "keep:human:2"]
+    assert result["keep_these_dim"] is True
     # both Humans on one panel, one tap: how many are recruited, the rest observed; one
     # recruited goes to either Sector with a free living quarter (its button says which)
     humans = result["humans"]

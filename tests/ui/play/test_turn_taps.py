@@ -8,9 +8,11 @@ A couple of minutes each (a failure leaves a screenshot in build/screenshots/ or
 $PHOENIX_SCREENSHOTS).
 
 The issue's budgets: setup at most 90 taps; a turn's median at most 5 taps, none over 12 (an
-Expedition: how many dice show each face, the dice put back, the Humans kept on one panel).
-`make bench` (tools/bench_turn_taps.py, tools/bench_taps.py) prints the taps of all three
-examples."""
+Expedition: how many dice show each face, the dice put back of all those rolled kept, the
+Humans kept on one panel). Cat building Sector 321 (turn 27), whose bonus roll adds an
+Expedition's dice to a Construction, was 13 taps while each face kept was tapped; with the
+dice put back, 11. `make bench` (tools/bench_turn_taps.py, tools/bench_taps.py) prints the
+taps of all three examples."""
 
 from __future__ import annotations
 
@@ -52,6 +54,5 @@ def test_the_three_player_draft_played_by_touch_ends_where_the_engine_does(
     taps = [turn["taps"] for turn in turns]
     assert statistics.median(taps) <= 5
     assert max(t["taps"] for t in turns if t["what"].endswith("expedition")) <= 12
-    # none over 12 but Sector 321 built: its bonus roll's dice after the Sector chosen
-    assert [(t["turn"], t["what"]) for t in turns if t["taps"] > 12] == [
-        (27, "Cat: Cat:L3-construction")]
+    # none over 12, Sector 321 built with its bonus roll's dice included
+    assert [(t["turn"], t["what"], t["taps"]) for t in turns if t["taps"] > 12] == []

@@ -1,4 +1,5 @@
-"""Expedition dice as entered: tapped faces or a camera's reading, kept up to the capacity."""
+"""Expedition dice as entered: tapped faces or a camera's reading; all kept at first, those put
+back tapped, down to the capacity."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
-from companion.i18n import _
+from companion.i18n import _, ngettext
 from companion.rules.ledger import describe
 from companion.rules.option_types import AbilityNeed, BonusOffer, DiceOffer, HumanOffer
 from companion.ui.kit.dice_camera_model import UNSURE
@@ -51,9 +52,10 @@ class TappedDice:
 
 class Dice(Entry):
     """Expedition dice: rolled and entered (how many show each face, or a reading), kept up
-    to the capacity (how many of each face), the Humans kept observed or recruited (how many
-    recruited, then where each goes when there is a choice), rerolls where the station
-    allows. An Expedition ship's, or a bonus roll's (225, 321, A-3)."""
+    to the capacity (every die rolled kept at first, how many of each face are kept tapped:
+    those put back), the Humans kept observed or recruited (how many recruited, then where
+    each goes when there is a choice), rerolls where the station allows. An Expedition
+    ship's, or a bonus roll's (225, 321, A-3)."""
 
     ACTS: ClassVar[Mapping[str, str]] = {
         "die": "count", "read": "read_taps", "camera": "read", "keep": "keep",
@@ -70,7 +72,7 @@ class Dice(Entry):
         self.tapped = TappedDice()
         self.rest: str | None = None  # the face whose count was the rest of the dice rolled
         self.reading: DiceReading | None = None
-        self.kept: Counter = Counter()
+        self.kept: Counter = Counter()  # every die rolled, at first; may be over the capacity
         self.kept_chosen = False  # "Keep these" pressed: the Humans kept are asked next
         self.humans: list[str | None] = []
         self.human_to: dict[int, Any] = {}  # where each Human recruited goes, when chosen
@@ -107,12 +109,14 @@ class Dice(Entry):
             self.rest = rest
 
     def read(self, reading: DiceReading) -> None:
-        """The dice rolled (taps or camera); what was kept is chosen again."""
+        """The dice rolled (taps or camera); what is kept is chosen again, from every die
+        rolled kept (the Humans among them asked once chosen)."""
         unknown = [f for f in reading.faces if f not in self.faces]
         if unknown:
             raise FlowError(_("a die shows {faces}, not {face}").format(
                 faces=words(self.faces), face=word(unknown[0])))
-        self.reading, self.kept, self.humans, self.human_to = reading, Counter(), [], {}
+        self.reading, self.kept = reading, Counter(reading.faces)
+        self.humans, self.human_to = [None] * self.kept["human"], {}
         self.kept_chosen, self.rest = False, None
 
     def read_taps(self) -> None:
@@ -131,7 +135,8 @@ class Dice(Entry):
 
     def reroll(self) -> None:
         """Use one reroll (B-4, 315): the dice are entered again as they now lie, the counts
-        as they were read to start from ("These N dice" when none changed)."""
+        as they were read to start from ("These N dice" when none changed); once read, every
+        die is kept again."""
         if self.rerolls >= self.rerolls_allowed:
             raise FlowError(_("you may reroll {times} time(s)").format(
                 times=self.rerolls_allowed))
@@ -142,27 +147,40 @@ class Dice(Entry):
         self.kept_chosen, self.rest = False, None
 
     def keep(self, face: str, count: int) -> None:
-        """Keep `count` dice showing `face` (tapped again: the new count), up to the capacity;
-        at the capacity they are the dice kept ("Keep these" implied; Back takes the tap
-        back)."""
+        """Keep `count` dice showing `face`, 0 to those rolled (the rest put back; tapped
+        again: the new count); the dice kept may be over the capacity meanwhile. Put back
+        down to the capacity, they are the dice kept ("Keep these" implied; Back takes the
+        tap back)."""
         rolled = Counter(self.reading.faces if self.reading else [])
         if count < 0 or count > rolled[face]:
             raise FlowError(_("{count} dice show {face}").format(count=rolled[face],
                                                                  face=word(face)))
-        others = self.kept.total() - self.kept[face]
-        if self.capacity is not None and others + count > self.capacity:
-            raise FlowError(_("keep at most {capacity} dice (the capacity)").format(
-                capacity=self.capacity))
+        before = self.kept.total()
         self.kept[face] = count
-        self.humans, self.human_to = [None] * self.kept["human"], {}
-        if self.kept.total() == self.capacity:
+        self.humans, self.human_to, self.kept_chosen = [None] * self.kept["human"], {}, False
+        if self.capacity is not None and before > self.capacity == self.kept.total():
             self.choose_kept()
 
+    def kept_refused(self) -> str | None:
+        """Why the dice kept now cannot be chosen (none kept, more than the capacity); None:
+        they can."""
+        kept = self.kept.total()
+        if not kept:
+            return _("keep at least one die")
+        if self.capacity is not None and kept > self.capacity:
+            return ngettext("put back {count} die: keep at most {capacity} (the capacity)",
+                            "put back {count} dice: keep at most {capacity} (the capacity)",
+                            kept - self.capacity).format(count=kept - self.capacity,
+                                                         capacity=self.capacity)
+        return None
+
     def choose_kept(self) -> None:
-        """The dice kept are chosen: the Humans kept are asked next - unless the engine allows
-        only one answer (Recruit refused: each is observed)."""
-        if not self.kept.total():
-            raise FlowError(_("keep at least one die"))
+        """The dice kept are chosen (at least one, at most the capacity): the Humans kept are
+        asked next - unless the engine allows only one answer (Recruit refused: each is
+        observed)."""
+        refused = self.kept_refused()
+        if refused is not None:
+            raise FlowError(refused)
         self.kept_chosen = True
         allowed = [c.value for c in self.human_choices if c.allowed]
         if allowed == ["observe"]:
@@ -213,7 +231,7 @@ class Dice(Entry):
         if entered != self.dice:
             asked.append(_("the {dice} dice rolled ({entered} entered)").format(
                 dice=self.dice, entered=entered))
-        if not self.kept.total():
+        if not self.kept_chosen:
             asked.append(_("the dice kept"))
         if any(p is None for p in self.humans):
             asked.append(_("the Humans kept: observe or recruit"))
@@ -229,9 +247,11 @@ class Dice(Entry):
         return {"human": list(self.human_places)} if self.human_places else {}
 
     def detail(self) -> dict:
-        """The dice rolled and kept, and each Human's plan (a bonus roll's details)."""
+        """The dice rolled and kept (none until they are chosen: never more than the
+        capacity), and each Human's plan (a bonus roll's details)."""
         return {"rolled": self.reading.faces if self.reading else [],
-                "keep": list(self.kept.elements()), "humans": [p for p in self.humans if p]}
+                "keep": list(self.kept.elements()) if self.kept_chosen else [],
+                "humans": [p for p in self.humans if p]}
 
     def entry_lines(self) -> list[str]:
         gained = {f: n for f, n in self.kept.items() if f != "human" and n}
@@ -283,27 +303,24 @@ class Dice(Entry):
 
     def keep_panel(self, title: str) -> Panel:
         """The dice rolled, face by face (the rest named); a row per face rolled: how many of
-        it are kept (0 to the fewer of those rolled and the capacity), the count tapped; a
-        reroll where allowed; Keep these."""
+        it are kept (0 to those rolled; all of them at first), the count kept lit; a reroll
+        where allowed; Keep these (dim with why while none or more than the capacity are
+        kept)."""
         assert self.reading is not None
         rolled = Counter(self.reading.faces)
-        most = self.capacity if self.capacity is not None else len(self.reading.faces)
-        kept = self.kept.total()
         buttons = [Button(f"keep:{face}:{n}", str(n), ("keep", face, n),
-                          kept - self.kept[face] + n <= most,
-                          _("keep at most {capacity} dice (the capacity)").format(
-                              capacity=self.capacity),
                           on=self.kept[face] == n, row=word(face))
-                   for face in self.faces if rolled[face]
-                   for n in range(0, min(rolled[face], most) + 1)]
+                   for face in self.faces if rolled[face] for n in range(0, rolled[face] + 1)]
         if self.rerolls < self.rerolls_allowed:
             buttons.append(Button("action:reroll", _("Reroll"), ("reroll",)))
-        buttons.append(Button("action:kept", _("Keep these"), ("kept",), bool(kept),
-                              _("keep at least one die"), forward=True))
+        refused = self.kept_refused()
+        buttons.append(Button("action:kept", _("Keep these"), ("kept",), refused is None,
+                              refused or "", forward=True))
         # one line, so that the rows stay in view under the rule of a bonus roll
         faces = ", ".join(f"{word(face)} ×{rolled[face]}" + (
             _(" (the rest)") if face == self.rest else "") for face in self.faces if rolled[face])
-        return Panel(title, buttons, [_("Rolled: {faces}").format(faces=faces)])
+        return Panel(title, buttons, [_("Rolled: {faces} · tap what is put back").format(
+            faces=faces)])
 
     def humans_panel(self, title: str) -> Panel:
         """The Humans kept, all on one panel: how many are recruited, the rest observed (one

@@ -6,8 +6,11 @@ Runs each of tests/ui/drive_setup.py's TAP_SCENARIOS in the real app (a fresh pr
 config folders of its own): from home's New game to the table, an example game's setup by
 simulated touches, every value the tiles print known beforehand (drive_setup.known_values
 writes them into that run's catalogue overlay), the names typed on the on-screen keyboard.
-Prints one line per scenario ("setup, 2-player first game: 35 taps (target <= 35)"); asserts
-nothing (tests/ui/setup/test_setup_taps.py does). Without Xvfb it says so and counts nothing.
+Prints one line per scenario ("setup, 2-player first game: 35 taps (target <= 35)"), then the
+taps of each value card tests/ui/drive_values.py's "setup-cards" fills by touch (a Hub, a Hub
+whose GEMs and resources are as on one known, a Sector, a ship); asserts nothing
+(tests/ui/setup/test_setup_taps.py and tests/ui/kit/test_values.py do). Without Xvfb it says so
+and counts nothing.
 """
 
 from __future__ import annotations
@@ -23,6 +26,10 @@ from xvfb_display import app_environment, bench_display
 
 REPO = Path(__file__).resolve().parent.parent
 DRIVER = REPO / "tests" / "ui" / "drive_setup.py"
+CARDS = REPO / "tests" / "ui" / "drive_values.py"
+CARD_TARGETS = {"hub": ("a Hub (4 resources, its Diplomacy, its income)", 4),
+                "hub_alike": ("a Hub's starting values, as on a Hub known", 4),
+                "sector": ("a Sector", 5), "ship": ("a ship", 4)}
 DRIVER_RESULT = "DRIVER-RESULT "  # the line a driver prints what it read on (tests/ui/harness)
 
 sys.path.insert(0, str(DRIVER.parent))
@@ -31,14 +38,16 @@ from drive_setup import TAP_SCENARIOS, known_values  # noqa: E402
 
 
 def count(scenario: str, display: str, size: str, language: str,
-          shots: Path | None) -> dict:
+          shots: Path | None, driver: Path = DRIVER) -> dict:
     """Run one scenario in its own app process; what its driver read (its taps included)."""
     with tempfile.TemporaryDirectory(prefix="phoenix-taps-") as home:
         env = app_environment(display, home)
-        known_values(TAP_SCENARIOS[scenario][0], Path(home) / "data" / "catalogue-overlay.json")
+        if scenario in TAP_SCENARIOS:
+            known_values(TAP_SCENARIOS[scenario][0],
+                         Path(home) / "data" / "catalogue-overlay.json")
         config = Path(home) / "config.toml"
         config.write_text(f'[display]\nlanguage = "{language}"\n', encoding="utf-8")
-        command = [sys.executable, str(DRIVER), scenario, "--size", size,
+        command = [sys.executable, str(driver), scenario, "--size", size,
                    "--config", str(config)]
         if shots is not None:
             command += ["--shots", str(shots)]
@@ -68,6 +77,13 @@ def main(argv: list[str] | None = None) -> int:
                 failed = True
                 continue
             print(f"  {words}: {result['setup_taps']} taps (target <= {target})")
+        result = count("setup-cards", display, args.size, args.language, args.shots, CARDS)
+        if not result.get("ok"):
+            print(f"  value cards: failed: {result.get('error')}")
+            return 1
+        for card, taps in result["card_taps"].items():
+            words, target = CARD_TARGETS[card]
+            print(f"  value card, {words}: {taps} taps (target <= {target})")
     return 1 if failed else 0
 
 

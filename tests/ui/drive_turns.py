@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import statistics
 import sys
 import tempfile
@@ -516,9 +517,26 @@ PLAY: dict[str, Callable[[Turn, Command], Steps]] = {
 
 
 def what(turn: Sequence[Command]) -> str:
-    """'Ann: Ann:L3-expedition', 'Bob: income'."""
+    """Who played what, as the table says it: 'Ann: Expedition L3', 'Bob: Ann's Transport L2',
+    'Cat: neutral Dismantle', 'Bob: income'."""
+    from companion.rules.words import design_name
+
     first = turn[0]
-    return f"{first.get('player', '')}: {first.get('ship', first['cmd'])}"
+    player, ship = first.get("player", ""), first.get("ship")
+    if ship is None:
+        return f"{player}: {first['cmd']}"
+    owner, _colon, design = ship.partition(":")
+    name = design_name(f"neutral-{design}" if owner == "neutral" else design.split("#")[0])
+    return f"{player}: {name}" if owner in (player, "neutral") else f"{player}: {owner}'s {name}"
+
+
+def kind(turn: Sequence[Command]) -> str:
+    """The ship type a turn used ('expedition'), or its command ('income')."""
+    ship = turn[0].get("ship")
+    if ship is None:
+        return turn[0]["cmd"]
+    parts = ship.partition(":")[2].split("#")[0].split("-")  # "L3-expedition", "farm-5"
+    return parts[1] if re.fullmatch(r"L\d", parts[0]) else parts[0]
 
 
 def play_turns(robot: Robot, example: str, overlay: bool = False) -> Steps:
@@ -537,7 +555,8 @@ def play_turns(robot: Robot, example: str, overlay: bool = False) -> Steps:
             if command["cmd"] not in PLAY:
                 raise DriverError(f"turn {number}: no taps known for {command}")
             yield from PLAY[command["cmd"]](turn, command)
-        played.append({"turn": number, "what": what(lines), "taps": robot.taps - taps,
+        played.append({"turn": number, "what": what(lines), "kind": kind(lines),
+                       "taps": robot.taps - taps,
                        "panels": turn.panels(), "scrolled": turn.scrolled})
     robot.result["figures"] = figures([t["taps"] for t in played])
     robot.result["screen"] = robot.app.screens.current

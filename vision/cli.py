@@ -27,10 +27,10 @@ from vision.dataset import DatasetError, is_held_out, load_dataset
 from vision.faces import FACES, FaceMapError
 from vision.frames import ImageError, load_image
 from vision.icons import IconReader, default_model_path
+from vision.live import ReadOnce
 from vision.overlay import draw_overlay
 from vision.pips import ModelError, PipReader
 from vision.profile import NOT_A_DIE, Profile, ProfileError
-from vision.settle import Settler
 
 
 class UsageError(Exception):
@@ -122,9 +122,11 @@ def _settings(args: argparse.Namespace) -> CameraSettings:
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
-    """Print settled readings from a camera as JSON lines until interrupted or out of frames."""
+    """Print the dice as JSON lines, read once each time the picture has been still for the
+    settle time, until interrupted or out of frames (the app's camera view reads the same way,
+    `vision.live`)."""
     read = make_reader(args).follower()
-    settler = Settler(args.settle, args.expect)
+    once = ReadOnce(args.settle, args.expect)
     camera = open_camera(args.camera, _settings(args))
     frames = 0
     with camera:
@@ -136,11 +138,11 @@ def cmd_watch(args: argparse.Namespace) -> int:
                 return 2 if isinstance(exc.__cause__, ImageError) else 1  # a bad photo: 2
             frames += 1
             now = time.monotonic() if args.fps is None else frames / args.fps
-            settled = settler.update(read(frame), now)
-            if settled:
+            sighting = once.update(frame, now, read)  # the dice read only once still
+            if sighting.fresh:
                 print(json.dumps({
-                    "dice": [d.to_json() for d in settled.reading.dice],
-                    "count_ok": settled.count_ok, "hint": settled.reading.hint,
+                    "dice": [d.to_json() for d in sighting.reading.dice],
+                    "count_ok": sighting.count_ok, "hint": sighting.reading.hint,
                 }), flush=True)  # fmt: skip
     return 0
 

@@ -1,97 +1,111 @@
-"""Settle detection: report a reading only once the dice have stopped moving.
+"""Settle detection on motion: the dice are read once the tray has stopped moving.
 
-Feed every frame's reading with its time stamp to `Settler.update`. A reading is *settled* when
-the same dice (same faces and values, centres within `tolerance` of a die size) have been seen
-for `settle_seconds`. With `expected` set, a settled reading whose count differs is reported once
-with `count_ok=False` (the app shows it flagged); `best()` gives the best reading seen so far.
+Every camera frame goes through a cheap motion check, a few named steps on a small grey copy
+(every number in `MotionParams`, the one place for them):
+1. shrink: the frame to `width` pixels across (a frame over 4 x that first taken every few
+   pixels), averaging (INTER_AREA), which takes most of the sensor's noise away;
+2. grey: one channel;
+3. blur: a `blur` x `blur` Gaussian, for the rest of the noise and JPEG's blocks;
+4. compare: with the small frame the stillness began with; a pixel moved when it changed by
+   more than `pixel_change` (of 255);
+5. decide: the picture moved when more than `moved_share` of its pixels did.
+Comparing with the frame the stillness began with, not only the last one, also catches a die
+that slides a little every frame.
+
+`StillTray.update(frame, t)` says whether the frame moved, how long the tray has been still,
+and - once a stillness, when it has lasted `settle_seconds` - that the dice are due to be read
+(`Stillness.due`). Motion starts it over: the dice were picked up or rolled again.
+`force()` makes the next frame due, still or not (a player holding the picture).
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
-from vision.faces import Die, Reading
+import cv2
+import numpy as np
 
 
 @dataclass(frozen=True)
-class SettledReading:
-    """A reading that has been stable for `stable_for` seconds, and whether its count matched."""
+class MotionParams:
+    """The motion check's numbers (the steps above)."""
 
-    reading: Reading
-    stable_for: float
-    count_ok: bool | None  # None when no expected count was given
-    settled: bool = True
-
-
-def same_dice(a: tuple[Die, ...], b: tuple[Die, ...], tolerance: float = 0.35) -> bool:
-    """Whether two readings show the same dice in (nearly) the same places."""
-    if len(a) != len(b):
-        return False
-    unused = list(b)
-    for die in a:
-        size = max(die.box[2] - die.box[0], die.box[3] - die.box[1], 1)
-        for other in unused:
-            if (other.face == die.face and other.value == die.value
-                    and math.dist(die.centre, other.centre) <= tolerance * size):
-                unused.remove(other)
-                break
-        else:
-            return False
-    return True
+    width: int = 160  # 1. shrink: the small frame's width in pixels (its height in proportion)
+    blur: int = 5  # 3. blur: Gaussian kernel side on the small frame (odd)
+    pixel_change: int = 10  # 4. compare: a small pixel moved when it changed by more than this
+    moved_share: float = 0.001  # 5. decide: motion when more than this share of pixels moved
 
 
-class Settler:
-    """Turns a stream of (reading, time) into settled readings."""
+MOTION = MotionParams()
 
-    def __init__(self, settle_seconds: float = 0.5, expected: int | None = None,
-                 tolerance: float = 0.35) -> None:
-        """`expected`: the number of dice rolled, when known."""
+
+def small_grey(frame: np.ndarray, params: MotionParams = MOTION) -> np.ndarray:
+    """Steps 1-3: the frame as the motion check compares it (small, grey, blurred)."""
+    height, width = frame.shape[:2]
+    step = max(1, width // (4 * params.width))  # a 12 MP frame: every 6th pixel first
+    if step > 1:
+        frame = frame[::step, ::step]
+        height, width = frame.shape[:2]
+    size = (params.width, max(1, round(height * params.width / width)))
+    small = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
+    if small.ndim == 3:
+        small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    return cv2.GaussianBlur(small, (params.blur, params.blur), 0)
+
+
+def moved(before: np.ndarray, after: np.ndarray, params: MotionParams = MOTION) -> bool:
+    """Steps 4-5: whether two small grey frames (`small_grey`) differ by motion."""
+    if before.shape != after.shape:
+        return True  # the camera changed its size: start over
+    changed = cv2.absdiff(before, after) > params.pixel_change
+    return int(np.count_nonzero(changed)) > params.moved_share * changed.size
+
+
+@dataclass(frozen=True)
+class Stillness:
+    """What the motion check made of one frame."""
+
+    moving: bool  # this frame differs from the still tray before it (or is the first)
+    still_for: float  # seconds the tray has looked as it does now
+    due: bool  # read the dice on this frame: still for the settle time (or forced), not yet read
+    period: int  # counts the stillnesses: a read is of the stillness it was due in
+    forced: bool = False  # due because a player asked, not because the tray settled
+
+
+class StillTray:
+    """Frames in, stillness out: when the tray has been still for `settle_seconds`, one frame
+    is due to be read; motion after that re-arms it."""
+
+    def __init__(self, settle_seconds: float = 0.5, params: MotionParams = MOTION) -> None:
         if settle_seconds < 0:
             raise ValueError("settle_seconds must not be negative")
-        if expected is not None and expected < 0:
-            raise ValueError("expected must not be negative")
         self.settle_seconds = settle_seconds
-        self.expected = expected
-        self.tolerance = tolerance
-        self.reset()
-
-    def reset(self) -> None:
-        """Forget everything (a new roll)."""
-        self._current: Reading | None = None
+        self.params = params
+        self.period = 0
+        self._still: np.ndarray | None = None  # the small frame the stillness began with
         self._since = 0.0
-        self._reported = False
-        self._best: SettledReading | None = None
+        self._read = False  # this stillness was read
+        self._forced = False
 
-    def update(self, reading: Reading, now: float) -> SettledReading | None:
-        """Add one frame's reading; returns a settled reading once per stable period, else None."""
-        if self._current is None or not same_dice(self._current.dice, reading.dice,
-                                                  self.tolerance):
-            self._current, self._since, self._reported = reading, now, False
-            return None
-        self._current = reading
-        stable_for = now - self._since
-        count_ok = None if self.expected is None else len(reading.dice) == self.expected
-        candidate = SettledReading(reading, stable_for, count_ok,
-                                   settled=stable_for >= self.settle_seconds)
-        if self._better(candidate):
-            self._best = candidate
-        if self._reported or stable_for < self.settle_seconds:
-            return None
-        self._reported = True
-        return candidate
+    def update(self, frame: np.ndarray, now: float) -> Stillness:
+        """Check one frame (taken at `now`, seconds) against the still tray."""
+        small = small_grey(frame, self.params)
+        moving = self._still is None or moved(self._still, small, self.params)
+        if moving:
+            self._still, self._since, self._read = small, now, False
+            self.period += 1
+        still_for = now - self._since
+        due = self._forced or (not self._read and still_for >= self.settle_seconds)
+        forced = self._forced
+        if due:
+            self._read, self._forced = True, False
+        return Stillness(moving, still_for, due, self.period, forced)
 
-    def best(self) -> SettledReading | None:
-        """The best reading so far (matching count first, then longest stable); may be unsettled."""
-        return self._best
+    def force(self) -> None:
+        """Make the next frame due, still or not."""
+        self._forced = True
 
-    def _better(self, candidate: SettledReading) -> bool:
-        """Whether `candidate` beats the best reading so far."""
-        if self._best is None:
-            return True
-
-        def key(r: SettledReading) -> tuple[int, float]:
-            gap = 0 if self.expected is None else abs(len(r.reading.dice) - self.expected)
-            return (-gap, min(r.stable_for, self.settle_seconds))
-
-        return key(candidate) >= key(self._best)
+    def again(self, period: int) -> None:
+        """The read of stillness `period` failed: the next still frame is due again."""
+        if period == self.period:
+            self._read = False

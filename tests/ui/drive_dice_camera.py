@@ -15,8 +15,9 @@ unplugged): the status strip and the line under the picture say so, the count bu
 work; renamed back (plugged in again), the problem goes and fresh pictures come.
 
 `panel`: the button panel's Dice button (the keyboard panel's "d" key, through the panel bridge
-as every panel event: `panel_bridge.press(app, "read_dice")`) holds the live picture, then a
-second press takes the camera's six dice; the kept-dice panel shows them.
+as every panel event: `panel_bridge.press(app, "read_dice")`) holds the live picture before the
+dice have lain still for the settle time, and its dice are read then; a second press takes the
+camera's six dice; the kept-dice panel shows them.
 Prints `DRIVER-RESULT {...}` (what was read on screen) as its last stdout line.
 """
 
@@ -34,6 +35,8 @@ from drive_table import read_table, shot
 from harness import DriverError, Robot, Steps, run
 
 DICE_KEY = 100  # "d": the keyboard panel's Dice button (hardware/keyboard.py KEYCODE_NAMES)
+LIVE = "Camera: the dice are read once they lie still"  # the picture before they are read
+PICTURE = (LIVE, "Camera sees", "Read:")  # the line under a picture from the camera
 
 
 def camera_view(robot: Robot):
@@ -119,8 +122,7 @@ def lost(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
     yield from read_table(robot)
     yield from robot.tap("ship:Cat:L1-expedition")
     yield from robot.wait_for(
-        lambda: robot.text("dice:camera-line").startswith(("Camera sees", "Read:")),
-        "the camera's picture")
+        lambda: robot.text("dice:camera-line").startswith(PICTURE), "the camera's picture")
     result["seen"] = camera_state(robot)
     frames.rename(away)  # unplugged: the next frame cannot be read, nor the camera reopened
     try:
@@ -143,7 +145,7 @@ def lost(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
     yield from waiting(
         robot, lambda: view.problem is None and robot.app.camera_trouble is None
         and not robot.text("status:strip") and fresh()
-        and robot.text("dice:camera-line").startswith(("Camera sees", "Read:")),
+        and robot.text("dice:camera-line").startswith(PICTURE),
         "the camera to come back with fresh pictures")
     yield from robot.frames(3)
     result["back"] = {"food": lit(robot, "die:food:"), **camera_state(robot)}
@@ -177,15 +179,14 @@ def dice_button(robot: Robot) -> Steps:
 
 
 def panel(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
-    """The live picture held by the panel's Dice button, then its reading taken by a second
-    press (the config's long settle keeps the picture live until then)."""
+    """The live picture held by the panel's Dice button (the config's long settle keeps it
+    live and unread until then) and read, then its reading taken by a second press."""
     result = robot.result
     view = camera_view(robot)
     yield from read_table(robot)
     yield from robot.tap("ship:Cat:L1-expedition")
-    yield from robot.wait_for(
-        lambda: robot.text("dice:camera-line").startswith("Camera sees 6 of the 6 dice"),
-        "the camera's live picture of the six dice")
+    yield from robot.wait_for(lambda: robot.text("dice:camera-line").startswith(LIVE),
+                              "the camera's live picture, its dice not read yet")
     result["live"] = {"line": robot.text("dice:camera-line"), "taken": view.taken}
     yield from dice_button(robot)
     yield from robot.wait_for(lambda: robot.text("dice:camera-line").startswith("Read:"),

@@ -1,8 +1,10 @@
-"""The camera view of the expedition dice (dice_camera.kv): the live picture with each die
-outlined and labelled, taken when the dice have settled and their count is the number rolled
-(or when a player taps the picture); a tap on a die then changes its face, a tap elsewhere adds
-a missed die. The camera is read off the main thread (`vision.live.DiceWatcher`); this widget
-only draws the newest sighting. What it shows in words: dice_camera_model.py.
+"""The camera view of the expedition dice (dice_camera.kv): the live picture, with each die
+outlined and labelled once the dice lie still and have been read, taken when their count is the
+number rolled (or when a player taps the picture: the dice on it are read then, still or not);
+a tap on a die then changes its face, a tap elsewhere adds a missed die. The camera and its
+reader run off the main thread (`vision.live.DiceWatcher`: a motion check on every frame, the
+full reader once the tray is still); this widget only draws the newest sighting. What it shows
+in words: dice_camera_model.py.
 """
 
 from __future__ import annotations
@@ -74,7 +76,7 @@ def dice_watcher(camera: CameraConfig, turned_up: Callable[[], str | None] | Non
     """A watcher of the configured camera with the reader of its dice: pip dice through the
     face map (and the table's calibration), icon dice with the taught profile; while icon dice
     are taught, `turned_up()` names the face every die shows (None: read them). The networks
-    load in the watcher's thread, so the screen never waits for them."""
+    load in the watcher's reader thread, so the screen never waits for them."""
     from vision.camera import open_camera
     from vision.live import DiceWatcher
 
@@ -125,6 +127,8 @@ class DiceCameraView(Image):
     changed: Callable[[], None] | None = None  # the count, the taking or the problem changed
     _told: tuple | None = None  # the state `changed` was last called for
     _last: Sighting | None = None  # the sighting drawn last
+    _asked: bool = False  # held before its dice were read: waiting for the read asked for
+    _before: Sighting | None = None  # the watcher's newest read when it was asked
 
     def watch(self, dice: RolledDice | None, watcher: DiceWatcher,
               changed: Callable[[], None] | None = None,
@@ -137,7 +141,8 @@ class DiceCameraView(Image):
         self.face_map = face_map
         self.faces = tuple(dice.faces) if dice is not None else FACES
         self.seen, self.frame, self.taken, self.texture = None, None, False, None
-        self._told = self._last = None
+        self._told = self._last = self._before = None
+        self._asked = False
         watcher.new_roll(self.rolled)
         watcher.start()
         Clock.schedule_interval(self.update, 1 / FPS)
@@ -161,46 +166,64 @@ class DiceCameraView(Image):
         return self.watcher.problem if self.watcher is not None else None
 
     def update(self, _dt: float) -> None:
-        """Draw the newest sighting; take it once it has settled with every die rolled."""
+        """Draw the newest sighting, with its dice once read; take it when they are read with
+        every die rolled; a picture held before its dice were read: its dice once read."""
         if self.watcher is None:
             return
-        if not self.taken:
+        if self._asked:
+            settled = self.watcher.settled()
+            if settled is not None and settled is not self._before:
+                self._asked = False
+                self.show(settled)
+        elif not self.taken:
             sighting = self.watcher.latest()
             if sighting is not None and sighting is not self._last:
                 self._last = sighting
-                settled = self.watcher.settled()
-                if settled is not None and self.rolled is not None \
-                        and len(settled.reading.dice) == self.rolled:
-                    sighting, self.taken = settled, True
-                self.frame = sighting.frame
-                self.seen = CameraDice.from_reading(sighting.reading, self.faces,
-                                                    self.face_map)
-                self.draw()
+                if sighting.settled and self.rolled is not None \
+                        and len(sighting.reading.dice) == self.rolled:
+                    settled = self.watcher.settled()  # the frame those dice were read on
+                    if settled is not None and settled.reading is sighting.reading:
+                        sighting = settled
+                    self.taken = True
+                self.show(sighting)
         problem = self.problem
-        self.line = camera_line(self.rolled, self.seen, self.taken, problem)
+        self.line = camera_line(self.rolled, self.seen, self.taken, problem,
+                                shown=self.frame is not None)
         # what the screen's answers and status strip follow, told when it differs from what
-        # was told last (the camera's problem changes in the watcher's thread, between calls)
+        # was told last (the camera's problem changes in the watcher's threads, between calls)
         state = (len(self.seen.dice) if self.seen else None, self.taken, problem)
         if state != self._told and self.changed is not None:
             self._told = state
             self.changed()
 
+    def show(self, sighting: Sighting) -> None:
+        """Draw a sighting: its frame, with its dice once read."""
+        self.frame = sighting.frame
+        self.seen = CameraDice.from_reading(sighting.reading, self.faces, self.face_map) \
+            if sighting.settled else None
+        self.draw()
+
     def take(self) -> None:
-        """Hold the newest picture (the panel's Dice button, or a tap on the picture)."""
-        if self.seen is not None and not self.taken:
-            self.taken = True
-            self.update(0)
+        """Hold the newest picture (the panel's Dice button, or a tap on the picture); when its
+        dice were not read yet (the tray not still long enough), they are read now."""
+        if self.taken or self.frame is None or self.watcher is None:
+            return
+        self.taken = True
+        if self.seen is None:
+            self._asked, self._before = True, self.watcher.settled()
+            self.watcher.read_now()
+        self.update(0)
 
     def again(self) -> None:
         """Let the picture go live again (a new roll of the same dice)."""
         if self.watcher is not None:
             self.watcher.new_roll(self.rolled)
-            self.taken, self._last = False, None
+            self.taken, self._asked, self._last, self.seen = False, False, None, None
             self.update(0)
 
     def draw(self) -> None:
         """The frame with each die outlined and labelled (uncertain ones marked)."""
-        if self.frame is None or self.seen is None:
+        if self.frame is None:
             return
         import cv2
         import numpy as np
@@ -215,7 +238,7 @@ class DiceCameraView(Image):
         shown = draw_overlay(picture, Reading(tuple(
             Die(d.value if self.face_map else None, d.face,
                 tuple(round(v * scale) for v in d.box), d.certainty)
-            for d in self.seen.dice)), resource_name)
+            for d in (self.seen.dice if self.seen is not None else ()))), resource_name)
         height, width = shown.shape[:2]
         if self.texture is None or tuple(self.texture.size) != (width, height):
             self.texture = Texture.create(size=(width, height), colorfmt="bgr")
@@ -236,13 +259,16 @@ class DiceCameraView(Image):
         return (x - left) / shown_w * width, (1 - (y - bottom) / shown_h) * height
 
     def on_touch_down(self, touch: Any) -> bool:
-        """A tap on the picture holds it, then changes the die under it or adds one there."""
-        if not self.collide_point(*touch.pos) or self.seen is None:
+        """A tap on the picture holds it, then changes the die under it or adds one there;
+        on a picture whose dice were not read yet it holds it and reads them."""
+        if not self.collide_point(*touch.pos) or self.frame is None:
             return super().on_touch_down(touch)
         point = self.frame_point(*touch.pos)
         if point is None:
             return False
         self.take()
+        if self.seen is None:  # being read: a tap on a die waits for its dice
+            return True
         self.seen.tap(*point)
         self.draw()
         self.update(0)  # tells the screen when the count changed

@@ -118,11 +118,16 @@ def _shown(value: int | None, face: str) -> str:
 
 
 def camera_line(rolled: int | None, seen: CameraDice | None, taken: bool,
-                problem: str | None) -> str:
+                problem: str | None, shown: bool = False) -> str:
     """The line under the picture: what the camera sees against the dice rolled (None: not
-    known, a preview), what is marked, and what to do."""
+    known, a preview), what is marked, and what to do; `seen` None: no dice read yet, on the
+    picture `shown` (read once the dice lie still, or when the picture is `taken`)."""
     if problem:
         return _("Camera: {problem}. Tap the faces in instead.").format(problem=problem)
+    if seen is None and taken:
+        return _("Camera: reading the dice…")
+    if seen is None and shown:
+        return _("Camera: the dice are read once they lie still, or tap the picture.")
     if seen is None:
         return _("Camera: waiting for a picture…")
     unsure = (_(", {count} to check (yellow)").format(count=seen.unsure) if seen.unsure

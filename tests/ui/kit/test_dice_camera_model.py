@@ -56,6 +56,15 @@ def test_a_camera_problem_sends_the_player_to_the_face_buttons() -> None:
     assert camera_line(3, None, False, None) == "Camera: waiting for a picture…"
 
 
+def test_a_live_picture_says_when_its_dice_are_read() -> None:
+    """The dice are read once they lie still; a picture held before that is read then."""
+    assert camera_line(3, None, False, None, shown=True) == (
+        "Camera: the dice are read once they lie still, or tap the picture.")
+    assert camera_line(3, None, True, None, shown=True) == "Camera: reading the dice…"
+    assert camera_line(3, None, True, "camera lost: unplugged; retrying", shown=True) == (
+        "Camera: camera lost: unplugged; retrying. Tap the faces in instead.")
+
+
 def test_a_preview_says_how_many_dice_it_sees() -> None:
     assert camera_line(None, seen(), False, None) == "Camera sees 2 dice, 1 to check (yellow)."
 

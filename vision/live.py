@@ -17,6 +17,7 @@ import contextlib
 import logging
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -121,6 +122,20 @@ class _Job:
     still: Stillness
 
 
+_STARTED: weakref.WeakSet[DiceWatcher] = weakref.WeakSet()  # watchers started, for the exit
+
+
+def finish_all(seconds: float = JOIN_SECONDS) -> None:
+    """Stop every watcher still watching and wait (up to `seconds` in all) for the frame each
+    is reading: a process that exits while OpenCV works in a thread is aborted ("terminate
+    called without an active exception"). The app calls it as it stops."""
+    deadline = time.monotonic() + seconds
+    for watcher in list(_STARTED):
+        watcher.stop(wait=False)
+        for thread in watcher.threads_left:
+            thread.join(max(0.0, deadline - time.monotonic()))
+
+
 class DiceWatcher:
     """Watches a camera in a daemon thread and reads its still dice in another; reconnects
     after a loss, survives a failing read."""
@@ -145,6 +160,7 @@ class DiceWatcher:
         self.max_fps = max_fps
         self.motion = motion
         self.frames = 0
+        self._left: list[threading.Thread] = []  # stopped without waiting, maybe still reading
         self._open_camera = open_camera
         self._make_read = read
         self._clock = clock
@@ -197,6 +213,7 @@ class DiceWatcher:
                              daemon=True))
         for thread in self._threads:
             thread.start()
+        _STARTED.add(self)
 
     def stop(self, wait: bool = True) -> None:
         """Stop watching and close the camera (waits up to JOIN_SECONDS for the frame being
@@ -206,11 +223,18 @@ class DiceWatcher:
             self._stopping.set()
             self._job = None
             self._wake.notify_all()
+        self._left = [*self._left, *self._threads]
         if wait:
             deadline = time.monotonic() + JOIN_SECONDS
             for thread in self._threads:
                 thread.join(max(0.0, deadline - time.monotonic()))
         self._threads = ()
+
+    @property
+    def threads_left(self) -> list[threading.Thread]:
+        """The threads of this watcher still running (stopped, a frame's read may go on)."""
+        self._left = [t for t in self._left if t.is_alive()]
+        return [*self._left, *(t for t in self._threads if t.is_alive())]
 
     def latest(self) -> Sighting | None:
         """The newest frame of this roll, with the dice read on its stillness (if any)."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import logging
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -119,6 +120,9 @@ class CompanionApp(App):
         self.open(self.start_screen or relaunch_screen(session.saved_screen(), phase))
 
     def on_stop(self) -> None:
+        live = sys.modules.get("vision.live")  # loaded once a camera was watched (OpenCV)
+        if live is not None:
+            live.finish_all()  # a dice read under way ends before the process does
         if self.notifier is not None:
             watchdog.stop(self.notifier)
         if self.bridge is not None:

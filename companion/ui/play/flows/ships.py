@@ -231,18 +231,19 @@ class ConstructionFlow(ShipFlow[ConstructionAction]):
         stacks = list(dict.fromkeys(self._stack(b.act[1]) for b in allowed))
         rows = [stacks[i:i + STACKS_SHOWN] for i in range(0, len(stacks), STACKS_SHOWN)]
         size = MOST_CHOICES - 1
-        pages = [*rows, *([others[i:i + size] for i in range(0, len(others), size)])]
-        index = self.page % len(pages)
-        turn = (index + 1) % len(pages)
+        cannot = [others[i:i + size] for i in range(0, len(others), size)]
+        pages = len(rows) + len(cannot)
+        index = self.page % pages
+        turn = (index + 1) % pages
         if index == len(rows) - 1 and others:
             label = _("Cannot be built now ({count})…").format(count=len(others))
         elif turn == 0 and others:
             label = _("Back to the Sectors that can be built")
         else:
-            label = _("More… ({page} of {pages})").format(page=index + 1, pages=len(pages))
-        more = [Button("action:more", label, ("page", turn))] if len(pages) > 1 else []
+            label = _("More… ({page} of {pages})").format(page=index + 1, pages=pages)
+        more = [Button("action:more", label, ("page", turn))] if pages > 1 else []
         if index >= len(rows):  # the ones that cannot be built, with their reasons
-            return Panel(asked, [*pages[index], *more], cols=2)
+            return Panel(asked, [*cannot[index - len(rows)], *more], cols=2)
         return Panel(asked, [replace(b, label=self._short(b.act[1]), row=self._stack(b.act[1]))
                              for b in allowed if self._stack(b.act[1]) in rows[index]] + more)
 

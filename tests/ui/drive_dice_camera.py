@@ -86,7 +86,17 @@ def read(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
     result["kept_lit"] = lit(robot, "keep:")
     result["keep_these_dim"] = dim(robot, "action:kept")
     result["camera_shown"] = robot.app.screens.get_screen("action").camera
+    result["answers_left"] = answers_left(robot)
     return result
+
+
+def answers_left(robot: Robot) -> float:
+    """Where the panel's answers begin, as a share of the window's width (the camera's box
+    let go: near 0, not where the picture was)."""
+    from kivy.core.window import Window
+
+    return min(w.to_window(*w.pos)[0] for w in robot.all(
+        lambda t: t.startswith("keep:"))) / Window.width
 
 
 def camera_state(robot: Robot) -> dict:

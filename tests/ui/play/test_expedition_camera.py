@@ -48,6 +48,7 @@ def test_the_camera_reads_the_expedition_dice_and_taps_correct_them(run_ui_drive
     assert result["kept_lit"] == ["keep:food:5", "keep:metal:1"]
     assert result["keep_these_dim"] is True
     assert result["camera_shown"] is False
+    assert result["answers_left"] < 0.25  # the picture's room given back to the answers
 
 
 def test_the_camera_reads_the_dice_in_german(run_ui_driver, tmp_path: Path) -> None:

@@ -32,6 +32,7 @@ The networks are trained by `vision.training.train_pips` (see docs/dice.md).
 
 from __future__ import annotations
 
+import copy
 import math
 import statistics
 from collections.abc import Callable, Mapping
@@ -44,7 +45,7 @@ import numpy as np
 
 from vision.faces import Die, Reading, parse_face_map
 from vision.frames import as_bgr, darkness_hint
-from vision.profile import NOT_A_DIE, Profile, face_colour
+from vision.profile import NOT_A_DIE, Profile, body_colour, face_colour, frame_colour
 
 MODEL_DIR = Path(__file__).parent / "models"
 DETECTOR_FILE = "dice_detector.onnx"
@@ -88,6 +89,7 @@ class Candidate(NamedTuple):
     probs: np.ndarray
     look: np.ndarray  # the classifier's features, unit length: what calibration compares
     near: np.ndarray | None = None  # with a profile: each of its labels' distance from the look
+    kind: int = 0  # with a profile of two or more kinds of dice: the kind its colour is nearest
 
     @property
     def sureness(self) -> float:
@@ -161,6 +163,13 @@ class PipReader:
         return Reading(tuple(dice), None if dice else darkness_hint(frame),
                        die_px=statistics.median(sure) if sure else None)
 
+    def calibrated(self, profile: Profile | None) -> PipReader:
+        """A reader of the same networks with another profile (None: the plain reader)."""
+        other = copy.copy(self)
+        other.profile = profile
+        other.threshold = self.params.calibrated_threshold if profile else self.params.det_threshold
+        return other
+
     def follower(self) -> Callable[[np.ndarray], Reading]:
         """A read function for one camera's frames in turn: each frame is read at the die size
         the last frame with sure dice showed, two levels instead of the whole search."""
@@ -181,8 +190,8 @@ class PipReader:
         read = int(np.argmax(c.probs))
         if read == 0:
             return c.near is not None and self.profile.example(c.near)[0] != NOT_A_DIE
-        return bool(c.near is not None and self.profile.custom
-                    and self.profile.weigh(c.near, read)[0] != read)
+        return bool(c.near is not None and self.profile.custom_of(c.kind)
+                    and self.profile.weigh(c.near, read, c.kind)[0] != read)
 
     def _not_a_die(self, c: Candidate) -> bool:
         """Whether a candidate looks most like something on the profile's table that is not
@@ -201,9 +210,9 @@ class PipReader:
                 return int(label), likely
             read = int(np.argmax(c.probs[1:])) + 1
         network = float(c.probs[read])
-        if not self.profile or not self.profile.custom:
+        if not self.profile or not self.profile.custom_of(c.kind):
             return read, network
-        value, likely = self.profile.weigh(c.near, read)
+        value, likely = self.profile.weigh(c.near, read, c.kind)
         return value, likely if value != read else min(network, likely)
 
     def candidates(self, frame: np.ndarray, die_px: float | None = None) -> list[Candidate]:
@@ -252,7 +261,9 @@ class PipReader:
         the frame itself). With a profile, a candidate of a colour none of its dice had is
         dropped before it is classified, and the others carry their distances from its
         examples."""
-        crops, places = [], []
+        crops, places, kinds = [], [], []
+        kinds_apart = self.profile is not None and len(self.profile.kinds) > 1
+        reference = frame_colour(frame) if kinds_apart else None
         source, at = frame, 1.0
         for scale in sorted(scales, reverse=True):
             if at > 1:  # shrinking an enlarged copy is slow and no sharper than the frame
@@ -267,6 +278,8 @@ class PipReader:
                     continue
                 crops.append(self._crop(work, x, y, size))
                 places.append((x / scale, y / scale, size / scale))
+                kinds.append(self.profile.die_kind(body_colour(work, x, y, size, reference))
+                             if reference is not None else 0)
         if not crops:
             return []
         probs, looks = self._read_crops(crops)
@@ -274,7 +287,7 @@ class PipReader:
         if not self.profile:
             return found
         near = self.profile.distances(looks)
-        return [c._replace(near=row) for c, row in zip(found, near)]
+        return [c._replace(near=row, kind=kind) for c, row, kind in zip(found, near, kinds)]
 
     def _agree(self, found: list[Candidate], die_px: float | None = None) -> list[Candidate]:
         """Of the candidates the classifier does not take for something else than a die, or

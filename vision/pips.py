@@ -72,6 +72,8 @@ class PipParams:
     max_candidates: int = 60  # at most this many candidates per level
     second_look_below: float = 0.9  # re-read crops less sure than this, 4 ways round, averaged
     no_second_look: float = 0.8  # ...but not those at least this sure they are no die
+    turn_check: float = 0.9  # a die read this surely (and not yet turned) is read turned too;
+    # its confidence is at most the four turns' mean (UNCERTAIN_BELOW: only dice not yet flagged)
     sure: float = 0.9  # a candidate this sure (die x value) sets the frame's die size
     least_sure: float = 0.3  # a candidate less sure than this is not reported
     size_band: tuple[float, float] = (0.75, 1.8)  # unsure ones kept, x the frame's die size
@@ -90,6 +92,8 @@ class Candidate(NamedTuple):
     look: np.ndarray  # the classifier's features, unit length: what calibration compares
     near: np.ndarray | None = None  # with a profile: each of its labels' distance from the look
     kind: int = 0  # with a profile of two or more kinds of dice: the kind its colour is nearest
+    crop: np.ndarray | None = None  # the classifier's crop (`turn_check`)
+    turned: bool = False  # its probabilities are already the mean of four turns (second look)
 
     @property
     def sureness(self) -> float:
@@ -152,8 +156,7 @@ class PipReader:
             kept = self._agree(self._searched(frame, self.threshold), die_px or (
                 self.profile.die_px(frame.shape) if self.profile else None))
         dice = []
-        for c in kept:
-            value, confidence = self._value(c)
+        for c, (value, confidence) in zip(kept, self._certainty(kept)):
             half = c.size / 2
             box = (max(0, round(c.x - half)), max(0, round(c.y - half)),
                    min(frame.shape[1], round(c.x + half)), min(frame.shape[0], round(c.y + half)))
@@ -282,8 +285,9 @@ class PipReader:
                              if reference is not None else 0)
         if not crops:
             return []
-        probs, looks = self._read_crops(crops)
-        found = [Candidate(*place, prob, look) for place, prob, look in zip(places, probs, looks)]
+        probs, looks, turned = self._read_crops(crops)
+        found = [Candidate(*place, prob, look, crop=crop, turned=bool(again))
+                 for place, prob, look, crop, again in zip(places, probs, looks, crops, turned)]
         if not self.profile:
             return found
         near = self.profile.distances(looks)
@@ -317,7 +321,28 @@ class PipReader:
     def classify(self, work: np.ndarray, centres: list) -> tuple[np.ndarray, np.ndarray]:
         """For a crop around each (x, y, size, ...) candidate: the softmax over (not-a-die,
         1..6), and the look of the face (the network's features, unit length)."""
-        return self._read_crops([self._crop(work, x, y, size) for x, y, size, *_ in centres])
+        return self._read_crops([self._crop(work, x, y, size) for x, y, size, *_ in centres])[:2]
+
+    def _certainty(self, kept: list[Candidate]) -> list[tuple[int, float]]:
+        """Each die's value and confidence (`_value`); a die the network reads, at least
+        `turn_check` sure and not yet read turned, is read again turned 90/180/270 degrees,
+        and its confidence is at most the four turns' mean probability for its value (a
+        crop the network reads one way only as it lies - an emblem, a tray corner - is
+        flagged uncertain)."""
+        read = [self._value(c) for c in kept]
+        check = [k for k, (c, (value, confidence)) in enumerate(zip(kept, read))
+                 if confidence >= self.params.turn_check and not c.turned
+                 and c.crop is not None and value == int(np.argmax(c.probs))]
+        if not check:
+            return read
+        turned = [np.ascontiguousarray(np.rot90(kept[k].crop, t)) for t in (1, 2, 3)
+                  for k in check]
+        probs = self._run(turned)[0].reshape(3, len(check), -1)
+        for n, k in enumerate(check):
+            value, confidence = read[k]
+            mean = (float(kept[k].probs[value]) + float(probs[:, n, value].sum())) / 4
+            read[k] = (value, min(confidence, mean))
+        return read
 
     def _crop(self, image: np.ndarray, x: float, y: float, size: float) -> np.ndarray:
         """The classifier's square crop of `context` x `size` around (x, y)."""
@@ -327,10 +352,11 @@ class PipReader:
         return cv2.warpAffine(image, m, (p.crop_side, p.crop_side), flags=cv2.INTER_AREA,
                               borderMode=cv2.BORDER_REPLICATE)
 
-    def _read_crops(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-        """Softmax and look per crop; a crop read less surely than `second_look_below`, and not
-        surely taken for no die (`no_second_look`), is read again turned 90/180/270 degrees and
-        the four softmaxes averaged."""
+    def _read_crops(self, crops: list[np.ndarray]
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Softmax and look per crop, and whether it was read turned; a crop read less surely
+        than `second_look_below`, and not surely taken for no die (`no_second_look`), is read
+        again turned 90/180/270 degrees and the four softmaxes averaged."""
         probs, looks = self._run(crops)
         p = self.params
         unsure = np.flatnonzero((probs.max(axis=1) < p.second_look_below)
@@ -340,7 +366,9 @@ class PipReader:
                       for k in (1, 2, 3) for i in unsure]
             extra = self._run(turned)[0].reshape(3, len(unsure), -1)
             probs[unsure] = (probs[unsure] + extra.sum(axis=0)) / 4
-        return probs, looks
+        turned = np.zeros(len(crops), bool)
+        turned[unsure] = True
+        return probs, looks, turned
 
     def _run(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """The classifier on a batch of crops: softmax, and features scaled to unit length."""

@@ -158,6 +158,22 @@ def test_bench_reads_with_the_plain_reader_when_the_calibration_is_refused(
     assert "calibration refused" in capsys.readouterr().err
 
 
+def test_the_bench_says_how_many_dice_read_wrong_were_flagged_and_at_what_cost(
+        capsys) -> None:
+    """The confidence figures: of the dice read wrong, the share marked uncertain against the
+    target (9 in 10); of the dice read where none is, the share marked; of the dice read
+    right, the share marked too (the cost)."""
+    assert main(["bench", str(FIXTURES)]) == 0
+    text = capsys.readouterr().out
+    assert "wrong, flagged" in text and "target 90%" in text
+    assert "extra, flagged" in text
+    assert "right, flagged  0.00%  (0/18 read right marked uncertain too: the cost)" in text
+    assert main(["bench", str(FIXTURES), "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["wrong_flagged_target"] == 0.9
+    assert figures["right_flagged_share"] == 0.0 and figures["extra_flagged"] == 1.0
+
+
 def test_a_calibration_as_good_as_the_plain_reader_is_kept_and_checked(tmp_path,
                                                                        capsys) -> None:
     """The fixture photos as labelled: kept, and `calibrate` says how it was checked."""

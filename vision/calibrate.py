@@ -164,8 +164,7 @@ class Calibrator:
         assert reader is not None
         photo = _Photo(dice=tuple(dice), plain=reader.read(frame))
         snapped = snap([d.box for d in dice], photo.plain.dice)
-        boxes = [box if box and not _like(box, die.box) else die.box
-                 for box, die in zip(snapped, dice)]
+        boxes = _boxes(snapped, [die.box for die in dice])
         centres = [((x0 + x1) / 2, (y0 + y1) / 2, float(np.sqrt((x1 - x0) * (y1 - y0))))
                    for x0, y0, x1, y1 in boxes]
         probs, looks = reader.classify(frame, [
@@ -310,12 +309,36 @@ def snap(labels: Sequence[tuple[float, float, float, float]], dice: Sequence[Die
     return snapped
 
 
+def _side(box: tuple[float, float, float, float]) -> float:
+    """A box's side (the root of its area)."""
+    return math.sqrt((box[2] - box[0]) * (box[3] - box[1]))
+
+
+def _boxes(snapped: Sequence[tuple[float, float, float, float] | None],
+           labels: Sequence[tuple[float, float, float, float]]
+           ) -> list[tuple[float, float, float, float]]:
+    """The box each labelled die is learned from: its snapped detection's where that is not
+    its label's give or take the detector's error (`_like`), else its label's. Where most of
+    a photo's snapped labels were drawn unlike their dice (boxes of the pips alone), a label
+    with no detection is taken as drawn alike: grown about its centre by their median
+    ratio (its die's size is still not learned from it)."""
+    boxes = [box if box and not _like(box, label) else label
+             for box, label in zip(snapped, labels)]
+    unlike = [_side(box) / _side(label) for box, label in zip(snapped, labels)
+              if box and not _like(box, label)]
+    if len(unlike) * 2 <= sum(box is not None for box in snapped):
+        return boxes
+    grow = statistics.median(unlike)
+    return [box if found else _square((box[0] + box[2]) / 2, (box[1] + box[3]) / 2,
+                                      _side(box) * grow)
+            for box, found in zip(boxes, snapped)]
+
+
 def _like(box: tuple[float, float, float, float], label: tuple[float, float, float, float]
           ) -> bool:
     """Whether a detection's box is its label's box give or take the detector's error
     (`LABEL_LIKE`): the die's size, centred on the label's centre within a tenth of it."""
-    side = math.sqrt((box[2] - box[0]) * (box[3] - box[1]))
-    drawn = math.sqrt((label[2] - label[0]) * (label[3] - label[1]))
+    side, drawn = _side(box), _side(label)
     shift = math.hypot((box[0] + box[2] - label[0] - label[2]) / 2,
                        (box[1] + box[3] - label[1] - label[3]) / 2)
     return LABEL_LIKE[0] * drawn <= side <= LABEL_LIKE[1] * drawn and shift <= 0.1 * drawn

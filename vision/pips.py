@@ -23,10 +23,12 @@ Pipeline (parameters in `PipParams`):
               is matched to the nearest of its examples: one nearest a die of the table is
               read as that die when the network takes it for no die (a face it never
               learned); one the network reads as a value a custom face was also read as on
-              that table is weighed between the two (`Profile.weigh`); an unsure one
-              nearest something that is not a die, or of a colour none of its dice had, is
-              dropped;
-9. report  - dice with their face from the face map, box and confidence in frame pixels.
+              that table (on that kind of die) is weighed between the two
+              (`Profile.weigh`); an unsure one nearest something that is not a die, or of a
+              colour none of its dice had, is dropped;
+9. report  - dice with their face from the face map, box and confidence in frame pixels; a die
+              the network reads surely is read again turned (`turn_check`), its confidence
+              at most the four turns' mean, so a crop read one way only is flagged.
 The networks are trained by `vision.training.train_pips` (see docs/dice.md).
 """
 

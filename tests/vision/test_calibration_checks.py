@@ -211,3 +211,17 @@ def test_two_kinds_of_dice_keep_their_own_faces(tmp_path, pip_reader) -> None:
             ones[kind][1] += len(truth)
     assert ones["white"][1] and ones["white"][0] == ones["white"][1]
     assert ones["blue"][1] and ones["blue"][0] == ones["blue"][1]
+
+
+def test_a_label_with_no_detection_among_labels_of_the_pips_is_grown_like_them() -> None:
+    """Where most of a photo's labels enclose only the pips (their detections 1.7 x larger), a
+    label the reader found no die for (an emblem it does not know) is learned from a box grown
+    as much; among labels drawn around their dice it keeps its box."""
+    from vision.calibrate import _boxes
+
+    labels = [(10.0, 10.0, 20.0, 20.0), (50.0, 50.0, 60.0, 60.0), (100.0, 100.0, 110.0, 110.0)]
+    pips = [(6.5, 6.5, 23.5, 23.5), (46.5, 46.5, 63.5, 63.5), None]
+    assert _boxes(pips, labels)[:2] == pips[:2]
+    assert _boxes(pips, labels)[2] == pytest.approx((96.5, 96.5, 113.5, 113.5))
+    alike = [(9.5, 9.5, 20.5, 20.5), (49.0, 49.0, 61.0, 61.0), None]
+    assert _boxes(alike, labels) == labels

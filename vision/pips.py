@@ -74,8 +74,9 @@ class PipParams:
     max_candidates: int = 60  # at most this many candidates per level
     second_look_below: float = 0.9  # re-read crops less sure than this, 4 ways round, averaged
     no_second_look: float = 0.8  # ...but not those at least this sure they are no die
-    turn_check: float = 0.9  # a die read this surely (and not yet turned) is read turned too;
-    # its confidence is at most the four turns' mean (UNCERTAIN_BELOW: only dice not yet flagged)
+    turn_check: tuple[float, float] = (0.9, 0.99)  # a die read this surely (and not yet read
+    # turned) is read turned too, its confidence at most the four turns' mean (from
+    # UNCERTAIN_BELOW: dice not flagged yet; to 0.99: surer dice were right on every bench)
     sure: float = 0.9  # a candidate this sure (die x value) sets the frame's die size
     least_sure: float = 0.3  # a candidate less sure than this is not reported
     size_band: tuple[float, float] = (0.75, 1.8)  # unsure ones kept, x the frame's die size
@@ -326,14 +327,15 @@ class PipReader:
         return self._read_crops([self._crop(work, x, y, size) for x, y, size, *_ in centres])[:2]
 
     def _certainty(self, kept: list[Candidate]) -> list[tuple[int, float]]:
-        """Each die's value and confidence (`_value`); a die the network reads, at least
-        `turn_check` sure and not yet read turned, is read again turned 90/180/270 degrees,
+        """Each die's value and confidence (`_value`); a die the network reads, as sure as
+        `turn_check` says and not yet read turned, is read again turned 90/180/270 degrees,
         and its confidence is at most the four turns' mean probability for its value (a
         crop the network reads one way only as it lies - an emblem, a tray corner - is
         flagged uncertain)."""
         read = [self._value(c) for c in kept]
+        low, high = self.params.turn_check
         check = [k for k, (c, (value, confidence)) in enumerate(zip(kept, read))
-                 if confidence >= self.params.turn_check and not c.turned
+                 if low <= confidence < high and not c.turned
                  and c.crop is not None and value == int(np.argmax(c.probs))]
         if not check:
             return read

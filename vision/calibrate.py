@@ -58,6 +58,7 @@ from vision.profile import (
 
 SMALL_DIE_PX = 20  # dice smaller than this in the frame are read less surely, and more slowly
 FEW_SHOWN = 3  # a custom face shown fewer times than this is learned from too few looks
+CHECK_AT_MOST = 40  # the check reads at most this many of the photos (a Pi reads 40 in ~10 s)
 LEAVE_ONE_OUT_FROM = 3  # from this many photos, each is read by a calibration from the others
 LABEL_LIKE = (0.8, 1.3)  # a snapped label whose detection is this many x its side keeps its box
 SNAP_SIZES = (0.8, 3.0)  # a label is snapped to a detection this many x its side (a label of
@@ -90,11 +91,13 @@ class _Photo:
 
 @dataclass(frozen=True)
 class Score:
-    """How a reader read labelled photos: their dice, those read right, those read extra."""
+    """How a reader read labelled photos: their dice, those read right, those read extra, and
+    how many photos."""
 
     dice: int = 0
     right: int = 0
     extra: int = 0
+    photos: int = 0
 
     @property
     def errors(self) -> int:
@@ -102,13 +105,14 @@ class Score:
         return self.dice - self.right + self.extra
 
     def __add__(self, other: Score) -> Score:
-        return Score(self.dice + other.dice, self.right + other.right, self.extra + other.extra)
+        return Score(self.dice + other.dice, self.right + other.right, self.extra + other.extra,
+                     self.photos + other.photos)
 
 
 def score(dice: Sequence[LabelledDie], reading: Reading) -> Score:
     """A reading of a photo scored against its labels (as the bench matches them)."""
     found, right = match([(d.key, d.box) for d in dice], reading.dice)
-    return Score(len(dice), right, len(reading.dice) - found)
+    return Score(len(dice), right, len(reading.dice) - found, 1)
 
 
 def how_checked(photos: int) -> str:
@@ -123,7 +127,7 @@ class CalibrationRefused(ProfileError):
     def __init__(self, photos: int, plain: Score, calibrated: Score) -> None:
         self.photos, self.plain, self.calibrated = photos, plain, calibrated
         super().__init__(_(
-            "it would read this table worse than the plain reader: on its {photos} photos, "
+            "it would read this table worse than the plain reader: on {photos} of its photos, "
             "{how}, it reads {right} of {dice} dice right and {extra} extra; the plain "
             "reader reads "
             "{plain_right} right and {plain_extra} extra. The dice stay read as any dice; "
@@ -254,13 +258,18 @@ class Calibrator:
         the table's next roll; with fewer than LEAVE_ONE_OUT_FROM photos, a calibration from
         one photo, or none, says little of one from two, so each is read by the whole
         calibration: a check that it reads its own photos); raise
-        CalibrationRefused when it has more dice missed, read wrong or extra. `frame_of(k)`:
-        the k-th photo added. Returns (plain, calibrated)."""
+        CalibrationRefused when it has more dice missed, read wrong or extra. Of more than
+        CHECK_AT_MOST photos (the readings kept at a table), that many spread evenly are
+        read. `frame_of(k)`: the k-th photo added. Returns (plain, calibrated)."""
         plain, calibrated = Score(), Score()
         reader = self.pip_reader
         if self.kind != "pips" or reader is None:
             return plain, calibrated
-        for k, photo in enumerate(self.photos):
+        count = len(self.photos)
+        checked = sorted({round(k) for k in np.linspace(0, count - 1, min(count, CHECK_AT_MOST))}
+                         ) if count else []
+        for k in checked:
+            photo = self.photos[k]
             assert photo.plain is not None
             plain += score(photo.dice, photo.plain)
             try:
@@ -271,7 +280,7 @@ class Calibrator:
                 continue
             calibrated += score(photo.dice, reader.calibrated(profile).read(frame_of(k)))
         if calibrated.errors > plain.errors:
-            raise CalibrationRefused(len(self.photos), plain, calibrated)
+            raise CalibrationRefused(len(checked), plain, calibrated)
         return plain, calibrated
 
     def _add_found(self, frame: np.ndarray, found: list) -> int:

@@ -171,10 +171,10 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     path = profile.save(args.out)
     print(describe_profile(profile, items[0].width, items[0].height))
     if plain.dice:
-        print(_("checked on its {photos} photos, {how}: {right} of {dice} dice right, "
+        print(_("checked on {photos} of its photos, {how}: {right} of {dice} dice right, "
                 "{extra} extra (the plain reader: {plain_right} right, {plain_extra} "
                 "extra)").format(
-                    photos=len(items), how=how_checked(len(items)), right=calibrated.right,
+                    photos=plain.photos, how=how_checked(len(items)), right=calibrated.right,
                     dice=calibrated.dice, extra=calibrated.extra, plain_right=plain.right,
                     plain_extra=plain.extra))
     for tip in advice(profile, items[0].width, items[0].height):

@@ -125,7 +125,7 @@ def test_a_calibration_that_reads_its_photos_worse_is_refused_with_its_reason(
     assert main(["calibrate", str(folder), "--out", str(out)]) == 1
     err = capsys.readouterr().err
     assert "calibration refused" in err and "worse than the plain reader" in err
-    assert "on its 3 photos" in err and "of 18 dice right" in err
+    assert "on 3 of its photos" in err and "of 18 dice right" in err
     assert not out.exists()
     with pytest.raises(CalibrationRefused) as refused:
         calibrate(load_dataset(folder), None, pip_reader)
@@ -145,7 +145,7 @@ def test_bench_reads_with_the_plain_reader_when_the_calibration_is_refused(
     from vision.calibrate import Score
 
     def refuse(*_args, **_kwargs):
-        raise CalibrationRefused(2, Score(12, 12, 0), Score(12, 10, 1))
+        raise CalibrationRefused(2, Score(12, 12, 0, 2), Score(12, 10, 1, 2))
 
     monkeypatch.setattr(cli, "calibrate", refuse)
     assert main(["bench", str(FIXTURES), "--calibrate", "2", "--seed", "3", "--json"]) == 0
@@ -182,6 +182,18 @@ def test_a_calibration_as_good_as_the_plain_reader_is_kept_and_checked(tmp_path,
     said = capsys.readouterr().out
     assert "each read by a calibration from the others: 18 of 18 dice right, 0 extra" in said
     assert Profile.load(out).kind == "pips"
+
+
+def test_of_many_photos_the_check_reads_some_spread_evenly(tmp_path, capsys,
+                                                          monkeypatch) -> None:
+    """The readings kept at a table may be hundreds: the check reads CHECK_AT_MOST of them
+    (here 2 of the 3), spread evenly, and says how many."""
+    import vision.calibrate
+
+    monkeypatch.setattr(vision.calibrate, "CHECK_AT_MOST", 2)
+    assert main(["calibrate", str(FIXTURES), "--out", str(tmp_path / "table.npz")]) == 0
+    said = capsys.readouterr().out
+    assert "checked on 2 of its photos, each read by a calibration from the others" in said
 
 
 def test_two_kinds_of_dice_keep_their_own_faces(tmp_path, pip_reader) -> None:

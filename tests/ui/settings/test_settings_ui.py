@@ -137,7 +137,7 @@ def test_the_dice_camera_shown_a_calibration_that_reads_worse_refused_and_turned
     assert result["kept"].startswith("Rolls kept for the calibration: 4 ")
     refused = result["calibrated"]
     assert refused["message"].startswith(
-        "Not calibrated: it would read this table worse than the plain reader: on its 4 "
+        "Not calibrated: it would read this table worse than the plain reader: on 4 of its "
         "photos, each read by a calibration from the others, it reads ")
     assert "The dice stay read as any dice" in refused["message"]
     assert refused["calibration"] == ("Calibration: none (dice read as any dice). Readings "

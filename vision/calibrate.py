@@ -78,7 +78,7 @@ class _Photo:
     labels: list[str] = field(default_factory=list)  # each example's label
     sizes: list[float] = field(default_factory=list)  # die sides / the photo's long side
     # (pip dice: of the dice snapped to the reader's detections only)
-    label_sizes: list[float] = field(default_factory=list)  # pip dice: every label's side
+    label_sizes: list[float] = field(default_factory=list)  # pip dice: every labelled die's
     colours: list[np.ndarray] = field(default_factory=list)  # pip dice: each face's colour
     bodies: list[np.ndarray] = field(default_factory=list)  # pip dice: each die's body colour
     reads: list[tuple[int, int]] = field(default_factory=list)  # pip dice: (network's, label)
@@ -99,14 +99,13 @@ class Score:
     extra: int = 0
     photos: int = 0
 
-    @property
-    def errors(self) -> int:
-        """Dice missed or read wrong, and extra dice."""
-        return self.dice - self.right + self.extra
-
     def __add__(self, other: Score) -> Score:
         return Score(self.dice + other.dice, self.right + other.right, self.extra + other.extra,
                      self.photos + other.photos)
+
+    def errors(self) -> int:
+        """Dice missed or read wrong, and extra dice."""
+        return self.dice - self.right + self.extra
 
 
 def score(dice: Sequence[LabelledDie], reading: Reading) -> Score:
@@ -151,8 +150,10 @@ class Calibrator:
     def add_labelled(self, frame: np.ndarray, dice: Sequence[LabelledDie]) -> int:
         """Learn the labelled dice of one photo; returns how many were learned. Pip dice: each
         label is first snapped to the plain reader's detection of its die (`snap`), whose box
-        gives the die's size and look; a label with no detection keeps its box, and sets no
-        size. What the search marks away from the labelled dice is kept as not a die."""
+        gives the die's size and look where the label's is not that box give or take the
+        detector's error (`_boxes`); a label with no detection keeps its box (grown like the
+        others where they were boxes of the pips alone) and sets no size. What the search
+        marks away from the labelled dice is kept as not a die."""
         frame = as_bgr(frame)
         if len(dice) > MAX_DICE_PER_PHOTO:
             raise ProfileError(_("{count} dice labelled on one photo, more than the {most} a "
@@ -279,7 +280,7 @@ class Calibrator:
                 calibrated += score(photo.dice, photo.plain)
                 continue
             calibrated += score(photo.dice, reader.calibrated(profile).read(frame_of(k)))
-        if calibrated.errors > plain.errors:
+        if calibrated.errors() > plain.errors():
             raise CalibrationRefused(len(checked), plain, calibrated)
         return plain, calibrated
 

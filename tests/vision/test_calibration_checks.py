@@ -129,7 +129,7 @@ def test_a_calibration_that_reads_its_photos_worse_is_refused_with_its_reason(
     assert not out.exists()
     with pytest.raises(CalibrationRefused) as refused:
         calibrate(load_dataset(folder), None, pip_reader)
-    assert refused.value.calibrated.errors > refused.value.plain.errors
+    assert refused.value.calibrated.errors() > refused.value.plain.errors()
     kept = tmp_path / "kept"
     for item in load_dataset(folder):
         add_photo(kept, load_image(item.path), list(item.dice))

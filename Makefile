@@ -86,7 +86,10 @@ bench: install-test
 		$(VENV)/bin/phoenix-dice bench "$(DICE_DATASET)" --held-out; \
 		$(VENV)/bin/phoenix-dice bench "$(DICE_DATASET)" --calibrate 10; \
 		$(PY) tools/d6_tray_corrected.py "$(DICE_DATASET)" build/d6-tray-corrected && \
-		$(VENV)/bin/phoenix-dice bench build/d6-tray-corrected; \
+		$(VENV)/bin/phoenix-dice bench build/d6-tray-corrected && \
+		$(VENV)/bin/phoenix-dice bench build/d6-tray-corrected --calibrate 10 && \
+		$(PY) tools/labels_of_the_pips.py "$(DICE_DATASET)" build/d6-tray-pips && \
+		$(VENV)/bin/phoenix-dice bench build/d6-tray-pips --calibrate 10; \
 	else echo "dice bench skipped: no labelled photos at $(DICE_DATASET) (set DICE_DATASET)"; fi
 
 # Rebuild the dice networks (vision/models/*.onnx) as shipped: a training venv with torch (CPU

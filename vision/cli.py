@@ -1,6 +1,7 @@
 """`phoenix-dice`: the dice reader's command line (read, watch, calibrate, teach, bench).
 
-Exit codes: 0 success, 1 a target or reading problem (e.g. camera lost in `watch`),
+Exit codes: 0 success, 1 a target or reading problem (e.g. camera lost in `watch`, a
+calibration refused because it would read its own photos worse than the plain reader),
 2 bad input (unreadable image, missing folder, bad option, missing or unreadable profile).
 """
 
@@ -21,7 +22,14 @@ from companion import __version__, i18n
 from companion.files import JsonFileError, check_target, write_atomically
 from companion.i18n import _
 from companion.text import os_error, safe_output
-from vision.calibrate import Calibrator, advice, calibrate
+from vision.calibrate import (
+    CalibrationRefused,
+    Calibrator,
+    advice,
+    calibrate,
+    calibrate_scored,
+    how_checked,
+)
 from vision.camera import CameraError, CameraSettings, open_camera
 from vision.dataset import DatasetError, is_held_out, load_dataset
 from vision.faces import FACES, FaceMapError
@@ -154,9 +162,21 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     if not items:
         raise UsageError(_("{folder}: no labelled photos").format(folder=args.folder))
     start = time.perf_counter()
-    profile = calibrate(items, args.face_map)
+    try:
+        profile, plain, calibrated = calibrate_scored(items, args.face_map)
+    except CalibrationRefused as refused:
+        print("phoenix-dice: " + _("calibration refused: {reason}").format(reason=refused),
+              file=sys.stderr)
+        return 1
     path = profile.save(args.out)
     print(describe_profile(profile, items[0].width, items[0].height))
+    if plain.dice:
+        print(_("checked on {photos} of its photos, {how}: {right} of {dice} dice right, "
+                "{extra} extra (the plain reader: {plain_right} right, {plain_extra} "
+                "extra)").format(
+                    photos=plain.photos, how=how_checked(len(items)), right=calibrated.right,
+                    dice=calibrated.dice, extra=calibrated.extra, plain_right=plain.right,
+                    plain_extra=plain.extra))
     for tip in advice(profile, items[0].width, items[0].height):
         print(_("advice: {tip}").format(tip=tip))
     print(_("learned from {count} photos in {seconds} s; saved {path}").format(
@@ -222,15 +242,19 @@ def cmd_bench(args: argparse.Namespace) -> int:
     items = load_dataset(args.dataset)
     if args.held_out:
         items = [it for k, it in enumerate(items) if is_held_out(k, len(items))]
-    profile = None
+    profile, refusal = None, None
     if args.calibrate:
         if args.calibrate >= len(items):
             raise UsageError(_("--calibrate {count}: needs more than that many photos ({here} "
                                "here) so some are left to read").format(count=args.calibrate,
                                                                         here=len(items)))
         shown = set(random.Random(args.seed).sample(range(len(items)), args.calibrate))
-        profile = calibrate([items[k] for k in sorted(shown)], args.face_map,
-                            PipReader(model_dir=args.models))  # the looks of the networks read with
+        try:  # the looks of the networks read with
+            profile = calibrate([items[k] for k in sorted(shown)], args.face_map,
+                                PipReader(model_dir=args.models))
+        except CalibrationRefused as refused:  # the table keeps the plain reader
+            refusal = _("calibration refused: {reason}").format(reason=refused)
+            print(f"phoenix-dice: {refusal}", file=sys.stderr)
         items = [it for k, it in enumerate(items) if k not in shown]
     if not items:
         raise UsageError(_("{folder}: no labelled images").format(folder=args.dataset))
@@ -239,7 +263,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
     cv2.setNumThreads(1)
     reader = reader_for(profile, args.face_map, args.models)
     result = bench(items, reader.read, reader.follower)
-    print(json.dumps(result.to_json()) if args.json else result.text())
+    if args.json:
+        print(json.dumps({**result.to_json(), **({"calibration_refused": refusal}
+                                                 if args.calibrate else {})}))
+    else:
+        print(result.text())
     return 0
 
 

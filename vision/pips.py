@@ -23,15 +23,18 @@ Pipeline (parameters in `PipParams`):
               is matched to the nearest of its examples: one nearest a die of the table is
               read as that die when the network takes it for no die (a face it never
               learned); one the network reads as a value a custom face was also read as on
-              that table is weighed between the two (`Profile.weigh`); an unsure one
-              nearest something that is not a die, or of a colour none of its dice had, is
-              dropped;
-9. report  - dice with their face from the face map, box and confidence in frame pixels.
+              that table (on that kind of die) is weighed between the two
+              (`Profile.weigh`); an unsure one nearest something that is not a die, or of a
+              colour none of its dice had, is dropped;
+9. report  - dice with their face from the face map, box and confidence in frame pixels; a die
+              the network reads surely is read again turned (`turn_check`), its confidence
+              at most the four turns' mean, so a crop read one way only is flagged.
 The networks are trained by `vision.training.train_pips` (see docs/dice.md).
 """
 
 from __future__ import annotations
 
+import copy
 import math
 import statistics
 from collections.abc import Callable, Mapping
@@ -44,7 +47,7 @@ import numpy as np
 
 from vision.faces import Die, Reading, parse_face_map
 from vision.frames import as_bgr, darkness_hint
-from vision.profile import NOT_A_DIE, Profile, face_colour
+from vision.profile import NOT_A_DIE, Profile, body_colour, face_colour, frame_colour
 
 MODEL_DIR = Path(__file__).parent / "models"
 DETECTOR_FILE = "dice_detector.onnx"
@@ -71,6 +74,9 @@ class PipParams:
     max_candidates: int = 60  # at most this many candidates per level
     second_look_below: float = 0.9  # re-read crops less sure than this, 4 ways round, averaged
     no_second_look: float = 0.8  # ...but not those at least this sure they are no die
+    turn_check: tuple[float, float] = (0.9, 0.99)  # a die read this surely (and not yet read
+    # turned) is read turned too, its confidence at most the four turns' mean (from
+    # UNCERTAIN_BELOW: dice not flagged yet; to 0.99: surer dice were right on every bench)
     sure: float = 0.9  # a candidate this sure (die x value) sets the frame's die size
     least_sure: float = 0.3  # a candidate less sure than this is not reported
     size_band: tuple[float, float] = (0.75, 1.8)  # unsure ones kept, x the frame's die size
@@ -88,6 +94,9 @@ class Candidate(NamedTuple):
     probs: np.ndarray
     look: np.ndarray  # the classifier's features, unit length: what calibration compares
     near: np.ndarray | None = None  # with a profile: each of its labels' distance from the look
+    kind: int = 0  # with a profile of two or more kinds of dice: the kind its colour is nearest
+    crop: np.ndarray | None = None  # the classifier's crop (`turn_check`)
+    turned: bool = False  # its probabilities are already the mean of four turns (second look)
 
     @property
     def sureness(self) -> float:
@@ -150,8 +159,7 @@ class PipReader:
             kept = self._agree(self._searched(frame, self.threshold), die_px or (
                 self.profile.die_px(frame.shape) if self.profile else None))
         dice = []
-        for c in kept:
-            value, confidence = self._value(c)
+        for c, (value, confidence) in zip(kept, self._certainty(kept)):
             half = c.size / 2
             box = (max(0, round(c.x - half)), max(0, round(c.y - half)),
                    min(frame.shape[1], round(c.x + half)), min(frame.shape[0], round(c.y + half)))
@@ -160,6 +168,13 @@ class PipReader:
         sure = [c.size for c in kept if c.sureness >= p.sure]
         return Reading(tuple(dice), None if dice else darkness_hint(frame),
                        die_px=statistics.median(sure) if sure else None)
+
+    def calibrated(self, profile: Profile | None) -> PipReader:
+        """A reader of the same networks with another profile (None: the plain reader)."""
+        other = copy.copy(self)
+        other.profile = profile
+        other.threshold = self.params.calibrated_threshold if profile else self.params.det_threshold
+        return other
 
     def follower(self) -> Callable[[np.ndarray], Reading]:
         """A read function for one camera's frames in turn: each frame is read at the die size
@@ -181,8 +196,8 @@ class PipReader:
         read = int(np.argmax(c.probs))
         if read == 0:
             return c.near is not None and self.profile.example(c.near)[0] != NOT_A_DIE
-        return bool(c.near is not None and self.profile.custom
-                    and self.profile.weigh(c.near, read)[0] != read)
+        return bool(c.near is not None and self.profile.custom_of(c.kind)
+                    and self.profile.weigh(c.near, read, c.kind)[0] != read)
 
     def _not_a_die(self, c: Candidate) -> bool:
         """Whether a candidate looks most like something on the profile's table that is not
@@ -201,9 +216,9 @@ class PipReader:
                 return int(label), likely
             read = int(np.argmax(c.probs[1:])) + 1
         network = float(c.probs[read])
-        if not self.profile or not self.profile.custom:
+        if not self.profile or not self.profile.custom_of(c.kind):
             return read, network
-        value, likely = self.profile.weigh(c.near, read)
+        value, likely = self.profile.weigh(c.near, read, c.kind)
         return value, likely if value != read else min(network, likely)
 
     def candidates(self, frame: np.ndarray, die_px: float | None = None) -> list[Candidate]:
@@ -252,7 +267,9 @@ class PipReader:
         the frame itself). With a profile, a candidate of a colour none of its dice had is
         dropped before it is classified, and the others carry their distances from its
         examples."""
-        crops, places = [], []
+        crops, places, kinds = [], [], []
+        kinds_apart = self.profile is not None and len(self.profile.kinds) > 1
+        reference = frame_colour(frame) if kinds_apart else None
         source, at = frame, 1.0
         for scale in sorted(scales, reverse=True):
             if at > 1:  # shrinking an enlarged copy is slow and no sharper than the frame
@@ -267,14 +284,17 @@ class PipReader:
                     continue
                 crops.append(self._crop(work, x, y, size))
                 places.append((x / scale, y / scale, size / scale))
+                kinds.append(self.profile.die_kind(body_colour(work, x, y, size, reference))
+                             if reference is not None else 0)
         if not crops:
             return []
-        probs, looks = self._read_crops(crops)
-        found = [Candidate(*place, prob, look) for place, prob, look in zip(places, probs, looks)]
+        probs, looks, turned = self._read_crops(crops)
+        found = [Candidate(*place, prob, look, crop=crop, turned=bool(again))
+                 for place, prob, look, crop, again in zip(places, probs, looks, crops, turned)]
         if not self.profile:
             return found
         near = self.profile.distances(looks)
-        return [c._replace(near=row) for c, row in zip(found, near)]
+        return [c._replace(near=row, kind=kind) for c, row, kind in zip(found, near, kinds)]
 
     def _agree(self, found: list[Candidate], die_px: float | None = None) -> list[Candidate]:
         """Of the candidates the classifier does not take for something else than a die, or
@@ -304,7 +324,29 @@ class PipReader:
     def classify(self, work: np.ndarray, centres: list) -> tuple[np.ndarray, np.ndarray]:
         """For a crop around each (x, y, size, ...) candidate: the softmax over (not-a-die,
         1..6), and the look of the face (the network's features, unit length)."""
-        return self._read_crops([self._crop(work, x, y, size) for x, y, size, *_ in centres])
+        return self._read_crops([self._crop(work, x, y, size) for x, y, size, *_ in centres])[:2]
+
+    def _certainty(self, kept: list[Candidate]) -> list[tuple[int, float]]:
+        """Each die's value and confidence (`_value`); a die the network reads, as sure as
+        `turn_check` says and not yet read turned, is read again turned 90/180/270 degrees,
+        and its confidence is at most the four turns' mean probability for its value (a
+        crop the network reads one way only as it lies - an emblem, a tray corner - is
+        flagged uncertain)."""
+        read = [self._value(c) for c in kept]
+        low, high = self.params.turn_check
+        check = [k for k, (c, (value, confidence)) in enumerate(zip(kept, read))
+                 if low <= confidence < high and not c.turned
+                 and c.crop is not None and value == int(np.argmax(c.probs))]
+        if not check:
+            return read
+        turned = [np.ascontiguousarray(np.rot90(kept[k].crop, t)) for t in (1, 2, 3)
+                  for k in check]
+        probs = self._run(turned)[0].reshape(3, len(check), -1)
+        for n, k in enumerate(check):
+            value, confidence = read[k]
+            mean = (float(kept[k].probs[value]) + float(probs[:, n, value].sum())) / 4
+            read[k] = (value, min(confidence, mean))
+        return read
 
     def _crop(self, image: np.ndarray, x: float, y: float, size: float) -> np.ndarray:
         """The classifier's square crop of `context` x `size` around (x, y)."""
@@ -314,10 +356,11 @@ class PipReader:
         return cv2.warpAffine(image, m, (p.crop_side, p.crop_side), flags=cv2.INTER_AREA,
                               borderMode=cv2.BORDER_REPLICATE)
 
-    def _read_crops(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-        """Softmax and look per crop; a crop read less surely than `second_look_below`, and not
-        surely taken for no die (`no_second_look`), is read again turned 90/180/270 degrees and
-        the four softmaxes averaged."""
+    def _read_crops(self, crops: list[np.ndarray]
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Softmax and look per crop, and whether it was read turned; a crop read less surely
+        than `second_look_below`, and not surely taken for no die (`no_second_look`), is read
+        again turned 90/180/270 degrees and the four softmaxes averaged."""
         probs, looks = self._run(crops)
         p = self.params
         unsure = np.flatnonzero((probs.max(axis=1) < p.second_look_below)
@@ -327,7 +370,9 @@ class PipReader:
                       for k in (1, 2, 3) for i in unsure]
             extra = self._run(turned)[0].reshape(3, len(unsure), -1)
             probs[unsure] = (probs[unsure] + extra.sum(axis=0)) / 4
-        return probs, looks
+        turned = np.zeros(len(crops), bool)
+        turned[unsure] = True
+        return probs, looks, turned
 
     def _run(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """The classifier on a batch of crops: softmax, and features scaled to unit length."""

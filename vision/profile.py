@@ -40,11 +40,16 @@ SOFTNESS = 0.25  # descriptor distance that makes one label e times likelier tha
 PIP_SOFTNESS = 0.04  # the same for the pip network's features (one face's looks lie closer)
 
 
-PROFILE_VERSION = 2  # 2: pip dice are compared by the network's features, colours kept
+PROFILE_VERSION = 3  # 3: kinds of dice (network reads per kind); 2 (one kind) still read
+READ_VERSIONS = (2, 3)  # versions a profile may have been saved by
 NOT_A_DIE = "0"  # label of a pip profile's examples of things on that table that are not dice
 COLOUR_MIDDLE = 0.7  # the part of a face's side whose colour is the die's
 MIN_RECALL = 0.8  # a pip value whose dice the network reads right less often is a custom face
 COLOUR_SLACK = (1.5, 12.0)  # a die's colour may be this x (+ this) farther than seen at calibration
+KIND_APART = 4.0  # two kinds of dice: their body colours' medians this many spreads apart...
+KIND_LEAST = 4  # ...each of at least this many calibration dice (else one kind)
+KIND_SHOWN = 2  # a kind's own calibration dice of a value decide it from this many (else all)
+KIND_FLOOR = 0.01  # added to the spread of the dice's colours (B, G, R over the frame's)
 
 
 class ProfileError(ValueError):
@@ -79,6 +84,65 @@ def face_colour(frame: np.ndarray, cx: float, cy: float, side: float) -> np.ndar
     return np.array([lab[0] / 2, lab[1], lab[2]], np.float32)
 
 
+def frame_colour(frame: np.ndarray) -> np.ndarray:
+    """The frame's median colour (B, G, R; mostly the table's), from about 20,000 pixels."""
+    step = max(1, int(math.sqrt(frame.shape[0] * frame.shape[1] / 20000)))
+    return np.median(frame[::step, ::step].reshape(-1, 3), axis=0).astype(np.float32)
+
+
+def body_colour(frame: np.ndarray, cx: float, cy: float, side: float,
+                reference: np.ndarray) -> np.ndarray:
+    """The colour of a die's body against the frame's (`frame_colour`): the median of the
+    middle of its face seen as 4x4 patches (pips, an emblem or a skull cover a few; the body
+    most), as each of B, G, R over the frame's - a brighter light or a colour cast changes
+    the two alike, so the kinds of dice keep their colours apart."""
+    s = 4 / max(side * COLOUR_MIDDLE, 1.0)
+    m = np.array([[s, 0, 2 - s * cx], [0, s, 2 - s * cy]])
+    patch = cv2.warpAffine(frame, m, (4, 4), flags=cv2.INTER_AREA,
+                           borderMode=cv2.BORDER_REPLICATE)
+    body = np.median(patch.reshape(-1, 3).astype(np.float32), axis=0)
+    return (body / np.maximum(reference, 1.0)).astype(np.float32)
+
+
+def die_kinds(bodies: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The kinds of dice among calibration dice of these body colours (N, 3, `body_colour`):
+    each kind's colour (K, 3), the metric that tells them apart (3x3: a die is of the kind
+    nearest in it) and each die's kind (N). The colours are split in two (two means, from a
+    split along their main axis); seen along the line between the two halves' medians, the
+    medians must lie KIND_APART robust spreads apart (each half's median absolute deviation
+    x 1.4826, pooled), each half of at least KIND_LEAST dice: then two kinds, told apart
+    along that line; else one."""
+    count = len(bodies)
+    one = (np.median(bodies, axis=0)[None].astype(np.float32) if count
+           else np.zeros((0, 3), np.float32), np.eye(3, dtype=np.float32),
+           np.zeros(count, np.int32))
+    if count < 2 * KIND_LEAST:
+        return one
+    x = bodies.astype(np.float64)
+    z = (x - x.mean(axis=0)) / (x.std(axis=0) + 1e-6)
+    kinds = (z @ np.linalg.svd(z, full_matrices=False)[2][0] > 0).astype(np.int32)
+    for _step in range(20):
+        if min(np.bincount(kinds, minlength=2)) < 1:
+            return one
+        centres = np.stack([z[kinds == k].mean(axis=0) for k in (0, 1)])
+        again = np.linalg.norm(z[:, None] - centres[None], axis=2).argmin(axis=1)
+        if np.array_equal(again, kinds):
+            break
+        kinds = again.astype(np.int32)
+    if min(np.bincount(kinds, minlength=2)) < KIND_LEAST:
+        return one
+    centres = np.stack([np.median(x[kinds == k], axis=0) for k in (0, 1)])
+    axis = centres[0] - centres[1]
+    axis /= np.linalg.norm(axis) + 1e-12
+    seen = x @ axis
+    spread = np.sqrt(np.mean([(1.4826 * np.median(np.abs(v - np.median(v)))) ** 2
+                              for v in (seen[kinds == 0], seen[kinds == 1])])) + KIND_FLOOR
+    if abs(float((centres[0] - centres[1]) @ axis)) < KIND_APART * spread:
+        return one
+    return (centres.astype(np.float32), (np.outer(axis, axis) / spread ** 2).astype(np.float32),
+            kinds)
+
+
 def four_ways(crop: np.ndarray) -> list[np.ndarray]:
     """Descriptors of a crop turned 0, 90, 180 and 270 degrees."""
     return [describe(np.ascontiguousarray(np.rot90(crop, k))) for k in range(4)]
@@ -97,9 +161,21 @@ class Profile:
     colours: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))  # face_colour each
     colour_reach: float = 0.0  # farthest a die's colour is from an example's; 0: not checked
     network_reads: np.ndarray = field(default_factory=lambda: np.zeros((7, 7), np.int32))
-    # pip dice: the calibration dice counted by the network's read (0: no die) and their value
+    # pip dice: the calibration dice counted by kind of die (K, or none with one kind), the
+    # network's read (0: no die) and their value: (K, 7, 7) or (7, 7)
+    kinds: np.ndarray = field(default_factory=lambda: np.zeros((0, 3), np.float32))
+    # pip dice: the body colour (body_colour) of each kind of die on the table, (K, 3); with
+    # fewer than two, every die is of one kind
+    kind_metric: np.ndarray = field(default_factory=lambda: np.eye(3, dtype=np.float32))
+    # pip dice: the metric in which a die is of the kind whose colour is nearest (die_kinds)
 
     def __post_init__(self) -> None:
+        self.network_reads = np.asarray(self.network_reads, np.int32).reshape(-1, 7, 7)
+        self.kinds = np.asarray(self.kinds, np.float32).reshape(-1, 3)
+        self.kind_metric = np.asarray(self.kind_metric, np.float32).reshape(3, 3)
+        if (len(self.kinds) > 1 or len(self.network_reads) > 1) \
+                and len(self.kinds) != len(self.network_reads):
+            raise ProfileError("profile: the kinds of dice and their reads differ")
         if self.kind not in KINDS:
             raise ProfileError(f"profile kind {self.kind!r}: expected one of {KINDS}")
         if self.features.ndim != 3 or len(self.features) != len(self.labels) \
@@ -146,36 +222,65 @@ class Profile:
         best = int(np.argmin(near))
         return self._names[best], float(weights[best] / weights.sum())
 
-    def weigh(self, near: np.ndarray, network_read: int) -> tuple[int, float]:
-        """A pip die the network reads as `network_read` (1..6), its look at `distances` `near`:
-        its value and how likely that is, among that read and the custom faces it may show,
-        each weighed by how often calibration saw the network read that value's dice so (+1)
-        and by how near the look is to its examples (a value with none: as near as the look
-        is to anything else)."""
-        values = [network_read] + [v for v in self.custom if v != network_read
-                                   and self.may_show_custom(v, network_read)]
+    def weigh(self, near: np.ndarray, network_read: int, kind: int = 0) -> tuple[int, float]:
+        """A pip die of `kind` the network reads as `network_read` (1..6), its look at
+        `distances` `near`: its value and how likely that is, among that read and the custom
+        faces of its kind it may show, each weighed by how often calibration saw the network
+        read that value's dice of that kind so (+1) and by how near the look is to its
+        examples (a value with none: as near as the look is to anything else)."""
+        values = [network_read] + [v for v in self.custom_of(kind) if v != network_read
+                                   and self.may_show_custom(v, network_read, kind)]
         weighed = {str(v) for v in values}
         others = [d for label, d in zip(self._names, near) if label not in weighed]
         dist = np.array([near[self._codes[str(v)]] if str(v) in self._codes
                          else min(others, default=near.max()) for v in values])
-        scores = (self.network_reads[network_read, values] + 1) * np.exp(
+        scores = (self._reads[kind][network_read, values] + 1) * np.exp(
             (dist.min() - dist) / PIP_SOFTNESS)
         best = int(np.argmax(scores))
         return values[best], float(scores[best] / scores.sum())
 
     @cached_property
-    def custom(self) -> tuple[int, ...]:
-        """Pip values with custom faces, read from the examples: those whose calibration dice
-        the network read as labelled less than MIN_RECALL of the time (worked out once)."""
-        reads = self.network_reads
-        return tuple(v for v in range(1, 7)
-                     if reads[:, v].sum() and reads[v, v] < MIN_RECALL * reads[:, v].sum())
+    def _reads(self) -> np.ndarray:
+        """Per kind of die, how the network read its calibration dice, (K, 7, 7): of each
+        value, the kind's own dice where it had at least KIND_SHOWN of them, else every
+        kind's (a kind's value seen once says little; worked out once)."""
+        pooled = self.network_reads.sum(axis=0)
+        own = self.network_reads.sum(axis=1, keepdims=True) >= KIND_SHOWN  # (K, 1, 7)
+        return np.where(own, self.network_reads, pooled[None]).astype(np.int32)
 
-    def may_show_custom(self, value: int, network_read: int) -> bool:
-        """Whether a die the network reads as `network_read` (0: no die) may show the custom
-        face `value`: calibration saw that face's dice read so, or never saw the network read
-        its own value right (a die it reads as a value it reads right is that value)."""
-        reads = self.network_reads
+    @cached_property
+    def _custom(self) -> tuple[tuple[int, ...], ...]:
+        """Per kind of die, its custom pip values (worked out once)."""
+        return tuple(tuple(v for v in range(1, 7) if reads[:, v].sum()
+                           and reads[v, v] < MIN_RECALL * reads[:, v].sum())
+                     for reads in self._reads)
+
+    def custom_of(self, kind: int = 0) -> tuple[int, ...]:
+        """Pip values with custom faces on dice of `kind`, read from the examples: those whose
+        calibration dice of that kind (of every kind, where it showed the value fewer than
+        KIND_SHOWN times) the network read as labelled less than MIN_RECALL of the time (a
+        blue kind's skull on the 1 is custom beside a white kind's one pip)."""
+        return self._custom[kind]
+
+    @property
+    def custom(self) -> tuple[int, ...]:
+        """Pip values with custom faces on any kind of die."""
+        return tuple(sorted({v for values in self._custom for v in values}))
+
+    def die_kind(self, body: np.ndarray | None) -> int:
+        """The kind of die whose body colour is nearest `body` (`body_colour`) in the metric
+        calibration found (0 with one kind, or none)."""
+        if len(self.kinds) < 2 or body is None:
+            return 0
+        gaps = self.kinds - body
+        return int(np.einsum("ki,ij,kj->k", gaps, self.kind_metric, gaps).argmin())
+
+    def may_show_custom(self, value: int, network_read: int, kind: int = 0) -> bool:
+        """Whether a die of `kind` the network reads as `network_read` (0: no die) may show
+        the custom face `value`: calibration saw that face's dice of that kind read so, or
+        never saw the network read its own value right on that kind (a die it reads as a
+        value it reads right is that value)."""
+        reads = self._reads[kind]
         return bool(reads[network_read, value] or not reads[network_read, network_read])
 
     def has_dice_colour(self, colour: np.ndarray) -> bool:
@@ -202,6 +307,8 @@ class Profile:
                             labels=np.array(self.labels, dtype="U8"),
                             colours=self.colours.astype(np.float32),
                             network_reads=self.network_reads.astype(np.int32),
+                            kinds=self.kinds.astype(np.float32),
+                            kind_metric=self.kind_metric.astype(np.float32),
                             meta=np.array(json.dumps(meta)))
         try:
             write_atomically(path, data.getvalue())
@@ -220,12 +327,14 @@ class Profile:
             arrays = _read_arrays(path)
             features, labels = arrays["features"], [str(x) for x in arrays["labels"]]
             colours = np.asarray(arrays["colours"], np.float32).reshape(-1, 3)
-            reads = np.asarray(arrays["network_reads"], np.int32).reshape(7, 7) \
+            reads = np.asarray(arrays["network_reads"], np.int32).reshape(-1, 7, 7) \
                 if "network_reads" in arrays else None
+            kinds = np.asarray(arrays.get("kinds", np.zeros((0, 3))), np.float32).reshape(-1, 3)
+            metric = np.asarray(arrays.get("kind_metric", np.eye(3)), np.float32).reshape(3, 3)
             meta = json.loads(str(arrays["meta"]))
             if not isinstance(meta, dict) or not isinstance(meta.get("face_map"), dict):
                 raise ValueError(_("its metadata is not an object with a face map"))
-            if meta.get("version") != PROFILE_VERSION:
+            if meta.get("version") not in READ_VERSIONS:
                 raise ProfileError(f"{path}: made by another version of phoenix-dice; calibrate "
                                    "again (or teach the icon dice again)")
             if reads is None and meta["kind"] == "pips":  # made before the calibrated search
@@ -234,13 +343,14 @@ class Profile:
             die_size, reach = float(meta["die_size"]), float(meta["colour_reach"])
             features = np.asarray(features, np.float32)
             if not (np.isfinite(features).all() and np.isfinite(colours).all()
+                    and np.isfinite(kinds).all() and np.isfinite(metric).all()
                     and np.isfinite([die_size, reach]).all()) or reach < 0 \
                     or (reads is not None and (reads < 0).any()):
                 raise ValueError(_("it holds numbers that are not finite or are negative"))
             profile = cls(str(meta["kind"]), die_size, features, labels,
                           parse_face_map({int(v): f for v, f in meta["face_map"].items()}),
                           colours, reach,
-                          np.zeros((7, 7), np.int32) if reads is None else reads)
+                          np.zeros((7, 7), np.int32) if reads is None else reads, kinds, metric)
         except ProfileError as exc:
             if str(exc).startswith(str(path)):
                 raise

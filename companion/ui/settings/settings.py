@@ -249,12 +249,16 @@ class CameraSection(Section):
         out = camera.icon_profile if camera.dice == "icons" else paths.dice_profile()
 
         def work() -> None:
-            from vision.calibrate import calibrate_kept
+            from vision.calibrate import CalibrationRefused, calibrate_kept
             from vision.profile import ProfileError
 
             try:
                 profile, used, left = calibrate_kept(folder, camera.dice)
                 profile.save(out)
+            except CalibrationRefused as refused:  # it reads worse: the plain reader stays
+                said = _("Not calibrated: {error}.").format(error=refused)
+                Clock.schedule_once(lambda _dt: self.refused(said))
+                return
             except (ProfileError, OSError) as error:
                 failed = _("Not calibrated: {error}.").format(error=error)
                 Clock.schedule_once(lambda _dt: self.screen.say(failed))
@@ -262,6 +266,14 @@ class CameraSection(Section):
             Clock.schedule_once(lambda _dt: self.calibrated(out, used, left))
 
         threading.Thread(target=work, name="calibration", daemon=True).start()
+
+    def refused(self, said: str) -> None:
+        """A calibration that would read the table worse than the plain reader: the dice are
+        read as any dice (a profile made before is no longer used), and the table is told
+        why."""
+        if self.screen.model.camera.profile:
+            self.screen.change(lambda m: m.set_profile(""))
+        self.screen.say(said)
 
     def calibrated(self, out: Any, used: int, left: int) -> None:
         """The new profile is the camera's (used from the next reading on)."""

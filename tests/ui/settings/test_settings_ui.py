@@ -106,18 +106,28 @@ def test_a_serial_port_typed_on_the_keyboard(run_ui_driver, tmp_path: Path) -> N
     assert load_config(settings).panel.serial.port == "/dev/serial0"
 
 
-def test_the_dice_camera_shown_calibrated_from_the_readings_kept_and_turned_off(
+def test_the_dice_camera_shown_a_calibration_that_reads_worse_refused_and_turned_off(
         run_ui_driver, tmp_path: Path) -> None:
+    """The table calibrated before (a profile of the readings kept); a roll kept whose die's
+    number was tapped one on - a photo the readings kept hold already, now labelled against
+    what it shows - and Calibrate: that calibration reads its own photos worse than the
+    plain reader, so it is refused with its reason in figures, and the table reads with the
+    plain reader (the earlier profile is no longer used)."""
+    from vision.calibrate import calibrate
+    from vision.dataset import load_dataset
+
     data, settings, env = user_folders(tmp_path)
     frames = still_camera(tmp_path / "frames")
     readings = data / "dice-readings"  # readings kept at the table: photos and labels.json
     shutil.copytree(FIXTURES, readings, ignore=shutil.ignore_patterns("LICENSE"))
+    profile = calibrate(load_dataset(readings)).save(data / "dice-profile.npz")
     settings.parent.mkdir()
-    settings.write_text(f'[camera]\nsource = "{frames}"\n', encoding="utf-8")
+    settings.write_text(f'[camera]\nsource = "{frames}"\nprofile = "{profile}"\n',
+                        encoding="utf-8")
     result = run_ui_driver(SCRIPT, "camera", shots=SHOTS, extra_env=env)
     before = result["before"]
     assert before["camera"] == [str(frames)]
-    assert before["calibration"] == "Calibration: none (dice read as any dice). Readings kept: 3."
+    assert before["calibration"] == f"Calibration: {profile}. Readings kept: 3."
     # the still tray's six dice, read once it has been still for the settle time
     assert result["preview"] == "Camera sees 6 dice."
     # held, a die's number tapped one on (its face follows the standard face map), kept
@@ -125,17 +135,19 @@ def test_the_dice_camera_shown_calibrated_from_the_readings_kept_and_turned_off(
     value, face = result["held"]["first"]
     assert face == FACE_MAP[value] and result["tapped"] == [value + 1, FACE_MAP[value + 1]]
     assert result["kept"].startswith("Rolls kept for the calibration: 4 ")
-    calibrated = result["calibrated"]
-    profile = data / "dice-profile.npz"
-    assert calibrated["message"] == "Calibrated from 4 readings; used from the next roll on."
-    assert calibrated["calibration"] == f"Calibration: {profile}. Readings kept: 4."
-    assert profile.is_file()
+    refused = result["calibrated"]
+    assert refused["message"].startswith(
+        "Not calibrated: it would read this table worse than the plain reader: on 4 of its "
+        "photos, each read by a calibration from the others, it reads ")
+    assert "The dice stay read as any dice" in refused["message"]
+    assert refused["calibration"] == ("Calibration: none (dice read as any dice). Readings "
+                                      "kept: 4.")
     assert result["after"]["camera"] == ["none"]
     saved = load_config(settings).camera
-    assert (saved.source, saved.profile) == ("none", str(profile))
+    assert saved.source == "none" and not saved.profile
     again = run_ui_driver(SCRIPT, "reopened", extra_env=env)["settings"]
     assert again["camera"] == ["none"]
-    assert again["calibration"] == f"Calibration: {profile}. Readings kept: 4."
+    assert again["calibration"] == "Calibration: none (dice read as any dice). Readings kept: 4."
 
 
 def icon_dice_table(tmp_path: Path, language: str = "en") -> dict[str, str]:

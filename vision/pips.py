@@ -73,9 +73,14 @@ class PipParams:
     no_second_look: float = 0.8  # ...but not those at least this sure they are no die
     sure: float = 0.9  # a candidate this sure (die x value) sets the frame's die size
     least_sure: float = 0.3  # a candidate less sure than this is not reported
+    fine_below: int = 3  # ...and also when they find fewer sure dice than this
+    sure_band: tuple[float, float] = (0.5, 2.0)  # sure ones kept, x their median size
     size_band: tuple[float, float] = (0.75, 1.8)  # unsure ones kept, x the frame's die size
     profile_read_low: float = 0.5  # ...one the profile reads, in a frame with no sure die
     max_work_side: int = 2560  # a known die size's scale never makes the work frame larger
+    round_face: float = 0.92  # a face region this round is a printed disk (a token), no die
+    face_view: float = 2.4  # the face region is looked for in this x the die size around it
+    face_colour: float = 28.0  # ...as the pixels this near (Lab) the colour of its middle
 
 
 class Candidate(NamedTuple):
@@ -149,6 +154,7 @@ class PipReader:
         if not any(c.sureness >= p.sure for c in kept):
             kept = self._agree(self._searched(frame, self.threshold), die_px or (
                 self.profile.die_px(frame.shape) if self.profile else None))
+        kept = [c for c in kept if not self._printed_disk(frame, c)]
         dice = []
         for c in kept:
             value, confidence = self._value(c)
@@ -173,6 +179,12 @@ class PipReader:
             return reading
 
         return read
+
+    def _printed_disk(self, frame: np.ndarray, c: Candidate) -> bool:
+        """Whether a candidate's face is round, as a printed token's is (a number token with
+        its dots, a counter with a ring of dots), not a die's rounded square."""
+        roundness = face_roundness(frame, c.x, c.y, c.size, self.params)
+        return roundness is not None and roundness >= self.params.round_face
 
     def _profile_reads(self, c: Candidate) -> bool:
         """Whether the profile, not the network, reads a candidate: its look is nearest one of
@@ -228,11 +240,10 @@ class PipReader:
         p = self.params
         base = p.work_side / max(frame.shape[:2])
         found = self._levels(frame, [base * f for f in p.coarse_levels], threshold)
-        sure = [c.size for c in found if c.sureness >= p.sure]
-        if sure:
-            scales = [self._read_scale(frame, statistics.median(sure))]
-        else:
-            scales = [base * f for f in p.fine_levels]
+        sure = [c for c in found if c.sureness >= p.sure]
+        scales = [self._read_scale(frame, statistics.median(c.size for c in sure))] if sure else []
+        if len(_apart(sure, p.min_separation)) < p.fine_below:  # none, or a few: one big sure
+            scales += [base * f for f in p.fine_levels]  # "die" may be a card, hiding small dice
         return found + self._levels(frame, scales, threshold)
 
     def _read_scale(self, frame: np.ndarray, die_px: float) -> float:
@@ -290,7 +301,12 @@ class PipReader:
                         or self._profile_reads(c)), key=lambda c: -c.sureness)
         if not found:
             return []
-        sure = _apart([c for c in found if c.sureness >= p.sure], p.min_separation)
+        sure = [c for c in found if c.sureness >= p.sure]
+        if sure:  # sure ones far from the others' size are clutter (a card, a token)
+            middle = statistics.median(c.size for c in sure)
+            sure = [c for c in sure
+                    if p.sure_band[0] * middle <= c.size <= p.sure_band[1] * middle]
+        sure = _apart(sure, p.min_separation)
         if sure:
             die_px = statistics.median(c.size for c in sure)
         size = die_px or found[0].size
@@ -367,6 +383,48 @@ def detect_centres(detector: cv2.dnn.Net, work: np.ndarray, params: PipParams,
             continue
         kept.append((float(cx), float(cy), size, float(heat[y, x])))
     return kept
+
+
+def face_roundness(frame: np.ndarray, x: float, y: float, size: float, params: PipParams
+                   ) -> float | None:
+    """How round the face of a candidate at (x, y) is, seen any way (perspective turns a
+    disk into an ellipse and a square into a parallelogram): the region of its middle's
+    colour, pips and dots closed in, as its area over the ellipse through its farthest
+    point, both measured after the region's own spread is made the same every way (1 for a
+    disk, 0.64 for a square, about 0.85 for a die's rounded one). None when the region is
+    not one closed face (it runs out of the view: the table's colour, a die touching)."""
+    side = 64
+    s = side / (params.face_view * size)
+    m = np.array([[s, 0, side / 2 - s * x], [0, s, side / 2 - s * y]])
+    view = cv2.warpAffine(frame, m, (side, side), flags=cv2.INTER_AREA,
+                          borderMode=cv2.BORDER_REPLICATE)
+    lab = cv2.cvtColor(view, cv2.COLOR_BGR2LAB).astype(np.float32)
+    yy, xx = np.mgrid[0:side, 0:side]
+    middle = (xx - side / 2) ** 2 + (yy - side / 2) ** 2 < (0.3 * side / params.face_view) ** 2
+    far = np.linalg.norm((lab - np.median(lab[middle], axis=0)) * (0.5, 1, 1), axis=2)
+    far8 = np.clip(far * 2, 0, 255).astype(np.uint8)
+    otsu, _ = cv2.threshold(far8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    region = (far8 < min(otsu, 2 * params.face_colour)).astype(np.uint8)
+    region = cv2.morphologyEx(region, cv2.MORPH_CLOSE,
+                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
+    region = cv2.morphologyEx(region, cv2.MORPH_OPEN,
+                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    _, parts = cv2.connectedComponents(region)
+    inside = parts[middle]
+    inside = inside[inside > 0]
+    if not len(inside):
+        return None
+    ys, xs = np.nonzero(parts == np.bincount(inside).argmax())
+    if xs.min() == 0 or ys.min() == 0 or xs.max() == side - 1 or ys.max() == side - 1:
+        return None
+    points = np.column_stack([xs, ys]).astype(np.float32)
+    hull = cv2.convexHull(points).reshape(-1, 2)
+    spread = np.cov(points.T) + np.eye(2) / 12
+    d = hull - points.mean(0)  # to the pixels' outer edges, not their centres:
+    d *= (1 + 0.5 / np.maximum(np.linalg.norm(d, axis=1), 0.5))[:, None]
+    reach = float(np.einsum("ni,ij,nj->n", d, np.linalg.inv(spread), d).max())
+    area = cv2.contourArea(hull) + 0.5 * cv2.arcLength(hull, True) + math.pi / 4
+    return area / math.sqrt(float(np.linalg.det(spread))) / (math.pi * reach)
 
 
 def _apart(ordered: list[Candidate], separation: float) -> list[Candidate]:

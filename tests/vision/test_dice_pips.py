@@ -236,3 +236,66 @@ def test_a_known_die_size_is_never_read_larger_than_the_finest_level(
     del scales[:]
     pip_reader.read(frame, die_px=40.0)
     assert scales[0] == pytest.approx(pip_reader.params.read_px / 40.0)
+
+
+def printed_scene(dice: list[int], die: float, card: float = 0.0,
+                  token: tuple[int, float] | None = None, tilt: float = 0.0):
+    """SYNTHETIC (vision.training.synth): white dice with black pips in a row near the
+    bottom of a green cloth, and in the middle a playing card (five of spades, `card` px
+    wide) or a round counter with a ring of `token[0]` dots (`token[1]` px across)."""
+    from vision.training.synth import Camera, DiceSet, card_texture, draw_die, flat, token_texture
+
+    rng = np.random.default_rng(0)
+    camera = Camera(tilt, 0.0, (320, 240))
+    frame = np.full((480, 640, 3), (60, 90, 50), np.uint8)
+    if card:
+        texture, mask = card_texture(rng, 5, "spades")
+        flat(frame, camera, texture, mask, np.zeros(2), (card, card * 1.4), 0.0)
+    if token:
+        texture, mask = token_texture(rng, ring=token[0])
+        flat(frame, camera, texture, mask, np.zeros(2), (token[1], token[1]), 0.0)
+    look = DiceSet((235, 235, 235), (20, 20, 20), 0.12)
+    placed = [draw_die(frame, camera, look, (-250 + 90 * k, 170), die, 10.0 * k, value,
+                       (0.7, 0.7), rng) for k, value in enumerate(dice)]
+    return frame, [(d.value, d.box) for d in placed]
+
+
+def test_a_card_read_as_one_big_die_does_not_hide_small_dice(pip_reader: PipReader) -> None:
+    """A playing card beside 15-px dice: the coarse levels take the card for a sure die, so
+    the frame was read at the card's size alone and the small dice were lost. With fewer than
+    `fine_below` sure dice the fine levels are read too, and a sure die of another size than
+    the others (`sure_band`) is clutter."""
+    from vision.pips import PipParams
+
+    frame, truth = printed_scene([3, 4, 5, 6, 1, 2], 15.0, card=80.0)
+    assert match(truth, pip_reader.read(frame).dice) == (6, 6)
+    assert len(pip_reader.read(frame).dice) == 6
+    before = PipReader(params=PipParams(fine_below=0, sure_band=(0.0, 99.0)))
+    assert match(truth, before.read(frame).dice)[0] < 3
+
+
+def test_a_round_counter_with_dots_is_no_die(pip_reader: PipReader) -> None:
+    """A printed counter with a ring of five dots reads as a 4 to the network; its face is
+    round, a die's is a rounded square (`round_face`), so it is dropped and the dice kept."""
+    from vision.pips import PipParams
+
+    frame, truth = printed_scene([4, 5, 6], 40.0, token=(5, 80.0))
+    reading = pip_reader.read(frame)
+    assert match(truth, reading.dice) == (3, 3) and len(reading.dice) == 3
+    unchecked = PipReader(params=PipParams(round_face=9.0)).read(frame)
+    assert len(unchecked.dice) > 3
+
+
+@pytest.mark.parametrize("tilt", [0.0, 45.0])
+def test_a_tokens_face_is_round_and_a_dies_is_not(tilt: float) -> None:
+    """Seen from above a token's face is round; a die's top face is not, from above or from
+    45 degrees (its sides in view)."""
+    from vision.pips import PipParams, face_roundness
+
+    frame, truth = printed_scene([1, 4, 6], 44.0, token=(5, 70.0), tilt=tilt)
+    params = PipParams()
+    if tilt == 0:
+        assert face_roundness(frame, 320, 240, 70.0, params) >= params.round_face
+    for _value, (x0, y0, x1, y1) in truth:
+        roundness = face_roundness(frame, (x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, params)
+        assert roundness is None or roundness < params.round_face

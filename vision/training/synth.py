@@ -563,13 +563,15 @@ def draw_suit(img: np.ndarray, suit: str, centre: tuple[float, float], r: float,
                            colour, cv2.LINE_AA)
 
 
-def card_texture(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """A playing card, ace to ten, 250 x 350 px, and its rounded mask."""
+def card_texture(rng: np.random.Generator, rank: int | None = None, suit: str | None = None
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """A playing card, ace to ten (`rank`, `suit` or random), 250 x 350 px, and its rounded
+    mask."""
     w, h = 250, 350
     img = np.full((h, w, 3), random_colour(rng, (225, 255), (0, 25)), np.uint8)
-    suit = str(rng.choice(SUITS))
+    suit = suit or str(rng.choice(SUITS))
     ink = (40, 30, 200) if suit in ("hearts", "diamonds") else (30, 30, 30)
-    rank = int(rng.integers(1, 11))
+    rank = rank or int(rng.integers(1, 11))
     size = 26 if rank < 9 else 22
     for fx, fy in CARD_PIPS[rank]:
         draw_suit(img, suit, (fx * w, fy * h), size if rank > 1 else 55, ink)
@@ -582,14 +584,16 @@ def card_texture(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     return img, mask
 
 
-def token_texture(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+def token_texture(rng: np.random.Generator, ring: int | None = None
+                  ) -> tuple[np.ndarray, np.ndarray]:
     """A round number token, 128 px: a number over a row of dots (one to five, as many as
-    ways to roll it with two dice, less one), or a counter with a ring of dots; and its mask."""
+    ways to roll it with two dice, less one), or a counter with a ring of dots (`ring`: that
+    many, always a counter); and its mask."""
     t = 128
     img = np.full((t, t, 3), random_colour(rng, (170, 240), (20, 90)), np.uint8)
     cv2.circle(img, (t // 2, t // 2), t // 2 - 6, random_colour(rng, (150, 240), (0, 80)), 3,
                cv2.LINE_AA)
-    if rng.random() < 0.7:  # a number token
+    if ring is None and rng.random() < 0.7:  # a number token
         number = int(rng.choice([2, 3, 4, 5, 6, 8, 9, 10, 11, 12]))
         ink = (30, 30, 190) if number in (6, 8) else (25, 25, 25)
         text = str(number)
@@ -603,7 +607,7 @@ def token_texture(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
                        cv2.LINE_AA)
     else:  # a counter: a ring of dots
         ink = random_colour(rng, (0, 90), (0, 200))
-        dots = int(rng.integers(3, 7))
+        dots = ring or int(rng.integers(3, 7))
         for k in range(dots):
             a = 2 * math.pi * k / dots
             cv2.circle(img, (round(t / 2 + 30 * math.cos(a)), round(t / 2 + 30 * math.sin(a))),

@@ -239,15 +239,18 @@ class PipReader:
                   fine_below: int | None = None) -> list[Candidate]:
         """The candidates of the coarse levels; then of the frame at the one scale that shows
         dice of the size their sure dice have at `read_px`, and, when fewer than `fine_below`
-        (default the params') are sure, of the fine levels (small dice; one big sure "die" may
-        be a card or a token beside them)."""
+        are sure, of the fine levels (small dice; one big sure "die" may be a card or a token
+        beside them). `fine_below` is the params' without a profile; a calibrated table knows
+        its dice's size and its clutter, and reads the fine levels only when no die is sure,
+        as calibration searched it."""
         p = self.params
         base = p.work_side / max(frame.shape[:2])
         found = self._levels(frame, [base * f for f in p.coarse_levels], threshold)
         sure = [c for c in found if c.sureness >= p.sure]
         scales = [self._read_scale(frame, statistics.median(c.size for c in sure))] if sure else []
-        if len(_apart(sure, p.min_separation)) < (p.fine_below if fine_below is None
-                                                  else fine_below):
+        if fine_below is None:
+            fine_below = 1 if self.profile else p.fine_below
+        if len(_apart(sure, p.min_separation)) < fine_below:
             scales += [base * f for f in p.fine_levels]
         return found + self._levels(frame, scales, threshold)
 

@@ -346,3 +346,27 @@ def test_the_emblem_die_of_table_3009_is_not_taken_for_a_token(tmp_path) -> None
             for size in (31.0, 32.0, 33.0):
                 roundness = face_roundness(frame, 123.0 + dx, 179.0 + dy, size, params)
                 assert roundness is None or roundness < params.round_face
+
+
+def test_only_a_reading_without_a_profile_reads_the_fine_levels_beside_a_sure_die(
+        tmp_path, monkeypatch) -> None:
+    """With one sure die, the plain reader reads the fine levels too (`fine_below`); a
+    calibrated one knows its dice's size and clutter and reads them only when no die is sure,
+    as its calibration searched (tables 3000 and 3006 lost a die or gained one otherwise)."""
+    from vision.calibrate import calibrate
+    from vision.dataset import LabelledDie, add_photo, load_dataset
+    from vision.pips import PipParams
+
+    frame, truth = printed_scene([4, 5], 44.0)
+    dice = [LabelledDie(value, box) for value, box in truth]
+    for _ in range(2):
+        add_photo(tmp_path / "table", frame, dice)
+    profile = calibrate(load_dataset(tmp_path / "table"), None, PipReader())
+    fine = max(PipParams().fine_levels)  # x the frame brought to 640 px: this frame is 640
+    for reader, reads_fine in ((PipReader(), True), (PipReader(profile=profile), False)):
+        scales: list[float] = []
+        levels = reader._levels
+        monkeypatch.setattr(reader, "_levels", lambda f, s, t, levels=levels, seen=scales:
+                            seen.extend(s) or levels(f, s, t))
+        assert match(truth, reader.read(frame).dice) == (2, 2)
+        assert (fine in scales) == reads_fine

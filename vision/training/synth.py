@@ -937,24 +937,26 @@ def _size(text: str) -> tuple[int, int]:
     return w, h
 
 
-def _range(text: str) -> tuple[float, float]:
-    try:
-        lo, hi = (float(part) for part in text.split("-"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not LOW-HIGH, e.g. 12-150") from None
-    if not 4 <= lo <= hi <= 2000:
-        raise argparse.ArgumentTypeError("die sizes must be 4..2000 px, the low one first")
-    return lo, hi
+def _span(example: str, least: float, most: float, what: str, unit: str
+          ) -> Callable[[str], tuple[float, float]]:
+    """The parser of a LOW-HIGH option: two numbers from `least` to `most`, the low first."""
+
+    def parse(text: str) -> tuple[float, float]:
+        try:
+            lo, hi = (float(part) for part in text.split("-"))
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not LOW-HIGH, e.g. {example}") \
+                from None
+        if not least <= lo <= hi <= most:
+            raise argparse.ArgumentTypeError(f"{what} must be {least:g}..{most:g} {unit}, the "
+                                             "low one first")
+        return lo, hi
+
+    return parse
 
 
-def _tilt(text: str) -> tuple[float, float]:
-    try:
-        lo, hi = (float(part) for part in text.split("-"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not LOW-HIGH, e.g. 40-60") from None
-    if not 0 <= lo <= hi <= 60:
-        raise argparse.ArgumentTypeError("tilts must be 0..60 degrees, the low one first")
-    return lo, hi
+_range = _span("12-150", 4, 2000, "die sizes", "px")
+_tilt = _span("40-60", 0, 60, "tilts", "degrees")
 
 
 def _negatives(text: str) -> tuple[str, ...]:

@@ -56,7 +56,7 @@ screenshots: install-test
 # game store, the touchscreen app under Xvfb (start, touch to screen, memory; the setup's taps),
 # the dice reader on 150 synthetic photos of setups never photographed (vision/training/synth.py,
 # seed 1000), on
-# 8 synthetic 12 MP stills, and,
+# 8 synthetic 12 MP stills, on 80 seen from 40-60 degrees and 80 with board-game clutter, and,
 # where the labelled photos are (DICE_DATASET), on the real ones (accuracy and ms per image), also
 # with the label errors found in them corrected (tools/d6_tray_corrected.py).
 DICE_DATASET ?= ../shared/datasets/d6-tray
@@ -74,6 +74,16 @@ bench: install-test
 	$(PY) -m vision.training.synth build/dice-synth-12mp --count 8 --seed 2000 --size 4032x3024 \
 		--die-px 80-600 --icon-dice 0
 	$(VENV)/bin/phoenix-dice bench build/dice-synth-12mp
+	@# steep cameras: 40-60 degrees off vertical, a phone's perspective (50 degrees across),
+	@# dice face to face, one on another, one leaning on another (issue 29's "steep" set)
+	$(PY) -m vision.training.synth build/dice-steep --count 80 --seed 4000 --icon-dice 0 \
+		--emblem 0 --tilt 40-60 --fov 50 --abut 0.3 --stack 0.1 --lean 0.1
+	$(VENV)/bin/phoenix-dice bench build/dice-steep
+	@# board-game clutter: a printed board with dotted tracks, number tokens and counters with
+	@# dots, playing cards, a patterned cloth (issue 29's "board clutter" set)
+	$(PY) -m vision.training.synth build/dice-clutter --count 80 --seed 5000 --icon-dice 0 \
+		--emblem 0 --negatives board,tokens,cards,cloth
+	$(VENV)/bin/phoenix-dice bench build/dice-clutter
 	@# tables of one setup each (same dice, table, camera and light), calibrated on 10 photos
 	for seed in $(DICE_TABLES); do \
 		$(PY) -m vision.training.synth build/dice-table-$$seed --count 30 --seed $$seed \

@@ -196,6 +196,37 @@ def match(labelled: Iterable[tuple[int | str, tuple[float, float, float, float]]
     return found, correct
 
 
+def demanded(item: LabelledImage, dice: Iterable[Die]
+             ) -> tuple[list[tuple[int | str, tuple[float, float, float, float]]], list[Die]]:
+    """The labels a reading is scored against (all but the `hard` ones) and the dice it is
+    scored by: a die on a hard label (its box centre inside it, nearest that label's centre,
+    one die a label, surest first) is neither demanded nor extra, unless it is on a demanded
+    label too."""
+    labels = [(d.key, d.box) for d in item.dice if not d.hard]
+    hard = [(d.key, d.box) for d in item.dice if d.hard]
+    dice = sorted(dice, key=lambda d: -d.confidence)
+    if not hard:
+        return labels, dice
+    claimed = [False] * len(hard)
+    kept = []
+    for die in dice:
+        cx, cy = die.centre
+        on_hard = [k for k, (_key, (x0, y0, x1, y1)) in enumerate(hard)
+                   if not claimed[k] and x0 <= cx <= x1 and y0 <= cy <= y1]
+        on_label = any(x0 <= cx <= x1 and y0 <= cy <= y1 for _key, (x0, y0, x1, y1) in labels)
+        if on_hard and not on_label:
+            claimed[min(on_hard, key=lambda k: _distance(die, hard[k][1]))] = True
+        else:
+            kept.append(die)
+    return labels, kept
+
+
+def _distance(die: Die, box: tuple[float, float, float, float]) -> float:
+    """Squared distance from a die's centre to a box's centre."""
+    cx, cy = die.centre
+    return (cx - (box[0] + box[2]) / 2) ** 2 + (cy - (box[1] + box[3]) / 2) ** 2
+
+
 def score_image(item: LabelledImage, read: Callable[[np.ndarray], Reading],
                 stream: Stream | None = None) -> ImageScore:
     """Read one labelled image (decoding not timed) and score the reading; with `stream`, also
@@ -205,19 +236,20 @@ def score_image(item: LabelledImage, read: Callable[[np.ndarray], Reading],
     reading = read(frame)
     millis = (time.perf_counter() - start) * 1000
     next_millis, next_correct, next_predicted, next_found = None, 0, 0, 0
-    labels = [(d.key, d.box) for d in item.dice]
     if stream:
         follow = stream()
         follow(frame)
         start = time.perf_counter()
         following = follow(frame)
         next_millis = (time.perf_counter() - start) * 1000
-        next_found, next_correct = match(labels, following.dice)
-        next_predicted = len(following.dice)
-    found, correct = match(labels, reading.dice)
-    flagged = [d for d in reading.dice if d.uncertain]
+        labels, next_dice = demanded(item, following.dice)
+        next_found, next_correct = match(labels, next_dice)
+        next_predicted = len(next_dice)
+    labels, dice = demanded(item, reading.dice)
+    found, correct = match(labels, dice)
+    flagged = [d for d in dice if d.uncertain]
     flagged_found, flagged_correct = match(labels, flagged)
-    return ImageScore(len(item.dice), len(reading.dice), found, correct, millis,
+    return ImageScore(len(labels), len(dice), found, correct, millis,
                       flagged_found - flagged_correct, flagged_correct,
                       len(flagged) - flagged_found, next_millis, next_correct, next_predicted,
                       next_found)

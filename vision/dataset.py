@@ -26,11 +26,14 @@ from vision.limits import (
 
 @dataclass(frozen=True)
 class LabelledDie:
-    """One labelled die: its pip value and/or its face, and its box in pixels."""
+    """One labelled die: its pip value and/or its face, and its box in pixels; `hard` when its
+    top face cannot fairly be read (mostly hidden, cut by the frame, seen nearly edge-on, a
+    die cocked on another): the bench neither demands it nor counts a reading of it extra."""
 
     value: int | None
     box: tuple[float, float, float, float]
     face: str | None = None
+    hard: bool = False
 
     @property
     def key(self) -> int | str:
@@ -89,6 +92,7 @@ def load_dataset(folder: str | Path) -> list[LabelledImage]:
                     value=int(d["value"]) if "value" in d else None,
                     box=_pixel_box(d, width, height),
                     face=_face(d),
+                    hard=_hard(d),
                 )
                 for d in entry["dice"]
             )
@@ -139,6 +143,7 @@ def add_photo(folder: str | Path, frame: np.ndarray, dice: list[LabelledDie],
     labels[name] = {"width": width, "height": height, "dice": [
         {**({"value": d.value} if d.value is not None else {}),
          **({"face": d.face} if d.face is not None else {}),
+         **({"hard": True} if d.hard else {}),
          "box": [round(d.box[0] / width, 5), round(d.box[1] / height, 5),
                  round(d.box[2] / width, 5), round(d.box[3] / height, 5)]} for d in dice]}
     dropped = sorted(labels)[:-keep] if len(labels) > keep else []
@@ -160,6 +165,14 @@ def _face(die: dict) -> str | None:
     if "value" in die and int(die["value"]) not in range(1, 7):
         raise ValueError(f"value {die['value']!r} is not 1..6")
     return face
+
+
+def _hard(die: dict) -> bool:
+    """A label's optional `"hard"` flag: true or false (ValueError for anything else)."""
+    hard = die.get("hard", False)
+    if not isinstance(hard, bool):
+        raise ValueError(f"hard {hard!r} is not true or false")
+    return hard
 
 
 def is_held_out(index: int, count: int) -> bool:

@@ -79,9 +79,15 @@ class PipParams:
     # UNCERTAIN_BELOW: dice not flagged yet; to 0.99: surer dice were right on every bench)
     sure: float = 0.9  # a candidate this sure (die x value) sets the frame's die size
     least_sure: float = 0.3  # a candidate less sure than this is not reported
+    fine_below: int = 3  # ...and also when they find fewer sure dice than this
+    sure_band: tuple[float, float] = (0.5, 2.0)  # sure ones kept, x their median size
     size_band: tuple[float, float] = (0.75, 1.8)  # unsure ones kept, x the frame's die size
     profile_read_low: float = 0.5  # ...one the profile reads, in a frame with no sure die
     max_work_side: int = 2560  # a known die size's scale never makes the work frame larger
+    round_face: float = 0.93  # a face region this round is a printed disk (a token), no die
+    face_view: float = 2.4  # the face region is looked for in this x the die size around it
+    face_px: int = 64  # ...brought to this many pixels across
+    face_colour: float = 28.0  # ...as the pixels this near (Lab) the colour of its middle
 
 
 class Candidate(NamedTuple):
@@ -158,6 +164,7 @@ class PipReader:
         if not any(c.sureness >= p.sure for c in kept):
             kept = self._agree(self._searched(frame, self.threshold), die_px or (
                 self.profile.die_px(frame.shape) if self.profile else None))
+        kept = [c for c in kept if not self._printed_disk(frame, c)]
         dice = []
         for c, (value, confidence) in zip(kept, self._certainty(kept)):
             half = c.size / 2
@@ -188,6 +195,12 @@ class PipReader:
             return reading
 
         return read
+
+    def _printed_disk(self, frame: np.ndarray, c: Candidate) -> bool:
+        """Whether a candidate's face is round, as a printed token's is (a number token with
+        its dots, a counter with a ring of dots), not a die's rounded square."""
+        roundness = face_roundness(frame, c.x, c.y, c.size, self.params)
+        return roundness is not None and roundness >= self.params.round_face
 
     def _profile_reads(self, c: Candidate) -> bool:
         """Whether the profile, not the network, reads a candidate: its look is nearest one of
@@ -225,9 +238,10 @@ class PipReader:
         """Everything a calibrated reader's search marks as a die in a frame, and, given the
         dice's size, what it marks reading a camera's next frame of them, whatever the
         classifier says of it (calibration keeps those away from the labelled dice as what is
-        not a die there)."""
+        not a die there). The fine levels only when no die is sure: a big die's pips seen
+        there, learned as "not a die", took an emblem die's look on tables 3006 and 3009."""
         frame, threshold = as_bgr(frame), self.params.calibrated_threshold
-        return self._searched(frame, threshold) + (
+        return self._searched(frame, threshold, fine_below=1) + (
             self._followed(frame, die_px, threshold) if die_px else [])
 
     def _followed(self, frame: np.ndarray, die_px: float, threshold: float) -> list[Candidate]:
@@ -236,18 +250,23 @@ class PipReader:
         scale = self._read_scale(frame, die_px)
         return self._levels(frame, [scale * f for f in self.params.follow_levels], threshold)
 
-    def _searched(self, frame: np.ndarray, threshold: float) -> list[Candidate]:
+    def _searched(self, frame: np.ndarray, threshold: float,
+                  fine_below: int | None = None) -> list[Candidate]:
         """The candidates of the coarse levels; then of the frame at the one scale that shows
-        dice of the size their sure dice have at `read_px`, or, when none is sure, of the fine
-        levels (small dice)."""
+        dice of the size their sure dice have at `read_px`, and, when fewer than `fine_below`
+        are sure, of the fine levels (small dice; one big sure "die" may be a card or a token
+        beside them). `fine_below` is the params' without a profile; a calibrated table knows
+        its dice's size and its clutter, and reads the fine levels only when no die is sure,
+        as calibration searched it."""
         p = self.params
         base = p.work_side / max(frame.shape[:2])
         found = self._levels(frame, [base * f for f in p.coarse_levels], threshold)
-        sure = [c.size for c in found if c.sureness >= p.sure]
-        if sure:
-            scales = [self._read_scale(frame, statistics.median(sure))]
-        else:
-            scales = [base * f for f in p.fine_levels]
+        sure = [c for c in found if c.sureness >= p.sure]
+        scales = [self._read_scale(frame, statistics.median(c.size for c in sure))] if sure else []
+        if fine_below is None:
+            fine_below = 1 if self.profile else p.fine_below
+        if len(_apart(sure, p.min_separation)) < fine_below:
+            scales += [base * f for f in p.fine_levels]
         return found + self._levels(frame, scales, threshold)
 
     def _read_scale(self, frame: np.ndarray, die_px: float) -> float:
@@ -310,7 +329,12 @@ class PipReader:
                         or self._profile_reads(c)), key=lambda c: -c.sureness)
         if not found:
             return []
-        sure = _apart([c for c in found if c.sureness >= p.sure], p.min_separation)
+        sure = [c for c in found if c.sureness >= p.sure]
+        if sure:  # sure ones far from the others' size are clutter (a card, a token)
+            middle = statistics.median(c.size for c in sure)
+            sure = [c for c in sure
+                    if p.sure_band[0] * middle <= c.size <= p.sure_band[1] * middle]
+        sure = _apart(sure, p.min_separation)
         if sure:
             die_px = statistics.median(c.size for c in sure)
         size = die_px or found[0].size
@@ -412,6 +436,52 @@ def detect_centres(detector: cv2.dnn.Net, work: np.ndarray, params: PipParams,
             continue
         kept.append((float(cx), float(cy), size, float(heat[y, x])))
     return kept
+
+
+def face_roundness(frame: np.ndarray, x: float, y: float, size: float, params: PipParams
+                   ) -> float | None:
+    """How round the face of a candidate at (x, y) is, seen any way (perspective turns a
+    disk into an ellipse and a square into a parallelogram): the region of its body's colour
+    (the median round its middle, not a 1's pip or an emblem), pips and dots closed in, as
+    its area over the ellipse through its farthest point, both measured after the region's
+    own spread is made the same every way (1 for a disk, 0.64 for a square, about 0.85 for
+    a die's rounded one). None when the region is not one closed face (it runs out of the
+    view: the table's colour, a die touching) or is too small to be one."""
+    side = params.face_px
+    s = side / (params.face_view * size)
+    m = np.array([[s, 0, side / 2 - s * x], [0, s, side / 2 - s * y]])
+    view = cv2.warpAffine(frame, m, (side, side), flags=cv2.INTER_AREA,
+                          borderMode=cv2.BORDER_REPLICATE)
+    lab = cv2.cvtColor(view, cv2.COLOR_BGR2LAB).astype(np.float32)
+    yy, xx = np.mgrid[0:side, 0:side]
+    die = side / params.face_view  # the die's size in the view
+    reach = np.hypot(xx - side / 2, yy - side / 2)
+    ring = (0.15 * die < reach) & (reach < 0.4 * die)  # round a 1's pip or an emblem: the body
+    far = np.linalg.norm((lab - np.median(lab[ring], axis=0)) * (0.5, 1, 1), axis=2)
+    far8 = np.clip(far * 2, 0, 255).astype(np.uint8)
+    otsu, _ = cv2.threshold(far8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    region = (far8 < min(otsu, 2 * params.face_colour)).astype(np.uint8)
+    region = cv2.morphologyEx(region, cv2.MORPH_CLOSE,
+                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
+    region = cv2.morphologyEx(region, cv2.MORPH_OPEN,
+                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    _, parts = cv2.connectedComponents(region)
+    inside = parts[ring]
+    inside = inside[inside > 0]
+    if not len(inside):
+        return None
+    ys, xs = np.nonzero(parts == np.bincount(inside).argmax())
+    if xs.min() == 0 or ys.min() == 0 or xs.max() == side - 1 or ys.max() == side - 1 \
+            or len(xs) < (0.5 * die) ** 2:  # open, or too small to be the face (a pip)
+        return None
+    points = np.column_stack([xs, ys]).astype(np.float32)
+    hull = cv2.convexHull(points).reshape(-1, 2)
+    spread = np.cov(points.T) + np.eye(2) / 12
+    d = hull - points.mean(0)  # to the pixels' outer edges, not their centres:
+    d *= (1 + 0.5 / np.maximum(np.linalg.norm(d, axis=1), 0.5))[:, None]
+    farthest = float(np.einsum("ni,ij,nj->n", d, np.linalg.inv(spread), d).max())
+    area = cv2.contourArea(hull) + 0.5 * cv2.arcLength(hull, True) + math.pi / 4
+    return area / math.sqrt(float(np.linalg.det(spread))) / (math.pi * farthest)
 
 
 def _apart(ordered: list[Candidate], separation: float) -> list[Candidate]:

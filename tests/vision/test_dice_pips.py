@@ -236,3 +236,137 @@ def test_a_known_die_size_is_never_read_larger_than_the_finest_level(
     del scales[:]
     pip_reader.read(frame, die_px=40.0)
     assert scales[0] == pytest.approx(pip_reader.params.read_px / 40.0)
+
+
+def printed_scene(dice: list[int], die: float, card: float = 0.0,
+                  token: tuple[int, float] | None = None, tilt: float = 0.0):
+    """SYNTHETIC (vision.training.synth): white dice with black pips in a row near the
+    bottom of a green cloth, and in the middle a playing card (five of spades, `card` px
+    wide) or a round counter with a ring of `token[0]` dots (`token[1]` px across)."""
+    from vision.training.synth import Camera, DiceSet, card_texture, draw_die, flat, token_texture
+
+    rng = np.random.default_rng(0)
+    camera = Camera(tilt, 0.0, (320, 240))
+    frame = np.full((480, 640, 3), (60, 90, 50), np.uint8)
+    if card:
+        texture, mask = card_texture(rng, 5, "spades")
+        flat(frame, camera, texture, mask, np.zeros(2), (card, card * 1.4), 0.0)
+    if token:
+        texture, mask = token_texture(rng, ring=token[0])
+        flat(frame, camera, texture, mask, np.zeros(2), (token[1], token[1]), 0.0)
+    look = DiceSet((235, 235, 235), (20, 20, 20), 0.12)
+    placed = [draw_die(frame, camera, look, (-250 + 90 * k, 170), die, 10.0 * k, value,
+                       (0.7, 0.7), rng) for k, value in enumerate(dice)]
+    return frame, [(d.value, d.box) for d in placed]
+
+
+def test_a_card_read_as_one_big_die_does_not_hide_small_dice(pip_reader: PipReader) -> None:
+    """A playing card beside 15-px dice: the coarse levels take the card for a sure die, so
+    the frame was read at the card's size alone and the small dice were lost. With fewer than
+    `fine_below` sure dice the fine levels are read too, and a sure die of another size than
+    the others (`sure_band`) is clutter."""
+    from vision.pips import PipParams
+
+    frame, truth = printed_scene([3, 4, 5, 6, 1, 2], 15.0, card=80.0)
+    assert match(truth, pip_reader.read(frame).dice) == (6, 6)
+    assert len(pip_reader.read(frame).dice) == 6
+    before = PipReader(params=PipParams(fine_below=0, sure_band=(0.0, 99.0)))
+    assert match(truth, before.read(frame).dice)[0] < 3
+
+
+def test_a_round_counter_with_dots_is_no_die(pip_reader: PipReader) -> None:
+    """A printed counter with a ring of five dots reads as a 4 to the network; its face is
+    round, a die's is a rounded square (`round_face`), so it is dropped and the dice kept."""
+    from vision.pips import PipParams
+
+    frame, truth = printed_scene([4, 5, 6], 40.0, token=(5, 80.0))
+    reading = pip_reader.read(frame)
+    assert match(truth, reading.dice) == (3, 3) and len(reading.dice) == 3
+    unchecked = PipReader(params=PipParams(round_face=9.0)).read(frame)
+    assert len(unchecked.dice) > 3
+
+
+@pytest.mark.parametrize("tilt", [0.0, 45.0])
+def test_a_tokens_face_is_round_and_a_dies_is_not(tilt: float) -> None:
+    """Seen from above a token's face is round; a die's top face is not, from above or from
+    45 degrees (its sides in view)."""
+    from vision.pips import PipParams, face_roundness
+
+    frame, truth = printed_scene([1, 4, 6], 44.0, token=(5, 70.0), tilt=tilt)
+    params = PipParams()
+    if tilt == 0:
+        assert face_roundness(frame, 320, 240, 70.0, params) >= params.round_face
+    for _value, (x0, y0, x1, y1) in truth:
+        roundness = face_roundness(frame, (x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, params)
+        assert roundness is None or roundness < params.round_face
+
+
+@pytest.mark.parametrize("emblem", ["human", "metal", "food"])
+def test_an_emblem_in_the_middle_of_a_face_does_not_make_it_round(emblem: str) -> None:
+    """A custom face's emblem (or a 1's pip) fills the middle of the face: the face's colour
+    is taken round it, so the region judged is the face, not the emblem's round blob."""
+    from vision.pips import PipParams, face_roundness
+    from vision.training.synth import Camera, DiceSet, draw_die
+
+    frame = np.full((240, 320, 3), (120, 110, 100), np.uint8)
+    look = DiceSet((40, 40, 40), (235, 235, 235), 0.15, emblem_on=6, emblem=emblem)
+    die = draw_die(frame, Camera(0.0, 0.0, (160, 120)), look, (0.0, 0.0), 34.0, 8.0, 6,
+                   (0.7, 0.7), np.random.default_rng(0))
+    x0, y0, x1, y1 = die.box
+    params = PipParams()
+    for size in (0.6 * 34, 34.0):  # the detector marks an emblem die at 0.55-1 x its size
+        roundness = face_roundness(frame, (x0 + x1) / 2, (y0 + y1) / 2, size, params)
+        assert roundness is None or roundness < params.round_face
+
+
+def test_calibration_learns_no_pips_of_big_dice_as_clutter(pip_reader: PipReader) -> None:
+    """What calibration keeps as "not a die" is what the search marks away from the labelled
+    dice; the fine levels (read by a reading with fewer than 3 sure dice) show a big die's pips
+    as small dice, which learned as clutter took an emblem die's look (tables 3006, 3009), so
+    calibration's search reads them only when no die is sure."""
+    frame, _truth = printed_scene([5], 110.0)
+    sizes = [c.size for c in pip_reader.candidates(frame)]
+    assert sizes and min(sizes) > 0.5 * 110
+
+
+def test_the_emblem_die_of_table_3009_is_not_taken_for_a_token(tmp_path) -> None:
+    """SYNTHETIC table 3009 (`make bench`'s calibrated tables), its fourth photo: the reader
+    marks its emblem 6 at about (123, 179), 32 px. The middle of that face is the emblem, whose
+    blob is round: judged by the middle's colour, the die was dropped as a printed token (up
+    to 0.96); the body's colour round the middle judges the face (under 0.8)."""
+    from vision.pips import PipParams, face_roundness
+    from vision.training.synth import SynthParams, write_folder
+
+    write_folder(tmp_path, 4, seed=3009, params=SynthParams(icon_dice=0.0, emblem=1.0),
+                 one_setup=True)
+    frame = load_image(tmp_path / "synth-00003.jpg")
+    params = PipParams()
+    for dx in (-1.0, -0.5, 0.0, 0.5, 1.0):  # where the detector may place it
+        for dy in (-1.0, -0.5, 0.0, 0.5, 1.0):
+            for size in (31.0, 32.0, 33.0):
+                roundness = face_roundness(frame, 123.0 + dx, 179.0 + dy, size, params)
+                assert roundness is None or roundness < params.round_face
+
+
+def test_only_a_reading_without_a_profile_reads_the_fine_levels_beside_a_sure_die(
+        tmp_path, monkeypatch) -> None:
+    """With one sure die, the plain reader reads the fine levels too (`fine_below`); a
+    calibrated one knows its dice's size and clutter and reads them only when no die is sure,
+    as its calibration searched (tables 3000 and 3006 lost a die or gained one otherwise)."""
+    from vision.calibrate import calibrate
+    from vision.dataset import LabelledDie, add_photo, load_dataset
+    from vision.pips import PipParams
+
+    frame, truth = printed_scene([4, 5], 44.0)
+    dice = [LabelledDie(value, box) for value, box in truth]
+    for _ in range(2):
+        add_photo(tmp_path / "table", frame, dice)
+    profile = calibrate(load_dataset(tmp_path / "table"), None, PipReader())
+    fine = max(PipParams().fine_levels)  # x the frame brought to 640 px: this frame is 640
+    for reader, reads_fine in ((PipReader(), True), (PipReader(profile=profile), False)):
+        scales: list[float] = []
+        levels = reader._levels
+        monkeypatch.setattr(reader, "_levels", lambda f, s, t, levels=levels, seen=scales:
+                            seen.extend(s) or levels(f, s, t))
+        assert match(truth, reader.read(frame).dice) == (2, 2)
+        assert (fine in scales) == reads_fine

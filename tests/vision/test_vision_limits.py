@@ -308,6 +308,7 @@ BAD_LABELS = {
     "1e300 width": ([{"value": 1, "box": [0.1, 0.1, 0.2, 0.2]}], {"width": 1e300}),
     "1e300 value": ([{"value": 1e300, "box": [0.1, 0.1, 0.2, 0.2]}], {}),
     "a die a number": ([7], {}),
+    "hard a string": ([{"value": 1, "box": [0.1, 0.1, 0.2, 0.2], "hard": "yes"}], {}),
 }
 
 

@@ -303,7 +303,7 @@ def cls_sample(item, img, edges, rng, positive: bool, extra: bool = False, hard=
     by the image's dice on an `extra` one."""
     angle, flip = rng.uniform(0, 360), bool(rng.random() < 0.5)
     if positive:
-        valued = [d for d in item.dice if d.value is not None]
+        valued = [d for d in item.dice if d.value is not None and not d.hard]
         die = valued[rng.integers(0, len(valued))]
         x0, y0, x1, y1 = die.box
         size = math.sqrt((x1 - x0) * (y1 - y0))
@@ -342,7 +342,8 @@ def train_classifier(items, images, iters: int, out: Path, sampler: Sampler,
     hard = hard_negatives(items, images, out)
     print(f"hard negatives: {sum(map(len, hard))} in {sum(map(bool, hard))} images", flush=True)
     edges = [np.nonzero(cv2.Canny(cv2.cvtColor(im, cv2.COLOR_BGR2GRAY), 60, 150)) for im in images]
-    usable = [k for k, it in enumerate(items) if any(d.value is not None for d in it.dice)]
+    usable = [k for k, it in enumerate(items)
+              if any(d.value is not None and not d.hard for d in it.dice)]
     net = PipClassifier()
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=iters)

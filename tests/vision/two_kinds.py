@@ -48,7 +48,7 @@ def write_two_kinds(out: Path, photos: int, seed: int, blue: float = 0.5, side: 
             (x, y), = camera.project(np.array([[spot[0], spot[1], side / 2]]))
             return margin <= x <= w - margin and margin <= y <= h - margin
 
-        spots = place_dice(rng, count, side, max(w, h) / 2, fits, 0.0)
+        spots, _turns = place_dice(rng, count, side, max(w, h) / 2, fits, 0.0)
         blues = [bool(rng.random() < blue) for _ in spots]
         dice = [draw_die(frame, camera, BLUE if is_blue else WHITE, (float(x), float(y)),
                          side, float(rng.uniform(0, 90)), int(rng.integers(1, 7)), light, rng)

@@ -179,6 +179,28 @@ def bare_dice(dice: int, capacity: int) -> Dice:
                             "recruit_reason": "no room", "where": []}})
 
 
+def test_many_humans_kept_with_places_to_choose_are_one_row_of_counts() -> None:
+    """Six Humans kept and three places: 1 + 3 + 5 answers would be more than 8, so how many
+    are recruited is one row of counts, and where each goes is asked next, one at a time."""
+    dice = Dice({"dice": 8, "keep": 6, "rerolls": 0, "faces": FACES,
+                 "humans": {"observe": {"points": 1}, "recruit": {"food": 1, "water": 1},
+                            "recruit_reason": None, "where": [221, 222, 223]}})
+    dice.count("human", 6)
+    dice.count("food", 2)
+    dice.keep("food", 0)  # put back: the six Humans kept, the capacity reached
+    panel = dice.panel("Ann", ("done",))
+    assert [b.tag for b in panel.buttons] == [f"humans:{n}" for n in range(7)]
+    assert {b.row for b in panel.buttons} == {"Recruit"}
+    assert panel.lines == ["Observe all 6: 6 points", "Recruit: 1 food and 1 water"]
+    dice.press("humans", 2)
+    assert dice.humans == ["recruit", "recruit", "observe", "observe", "observe", "observe"]
+    panel = dice.panel("Ann", ("done",))
+    assert [b.tag for b in panel.buttons] == ["human-to:221", "human-to:222", "human-to:223"]
+    dice.press("human-to", 222)
+    dice.press("human-to", 221)
+    assert dice.panel("Ann", ("done",)) is None and dice.human_places == [222, 221]
+
+
 @st.composite
 def rolls_kept(draw) -> tuple[Counter, int, Counter]:
     """Dice rolled (0 to 5 of each face, at least one die), a capacity (1 to one more than

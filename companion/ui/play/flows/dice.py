@@ -14,6 +14,7 @@ from companion.rules.option_types import AbilityNeed, BonusOffer, DiceOffer, Hum
 from companion.ui.kit.dice_camera_model import UNSURE
 from companion.ui.kit.wording import word, words
 from companion.ui.play.flows.choices import (
+    MOST_CHOICES,
     Button,
     Choice,
     Entry,
@@ -329,14 +330,23 @@ class Dice(Entry):
         count = len(self.humans)
         recruit = self.human_choices[1]
         places = self.human_offer["where"]
+        asked = _("{title}: the Humans kept ({count}) - observe or recruit?").format(
+            title=title, count=count)
         buttons = [Button("humans:0", self.humans_label(0), ("humans", 0))]
         for n in range(1, count + 1):
             targets = places if n == 1 and len(places) > 1 else [None]
             buttons += [Button(f"humans:{n}" if where is None else f"humans:{n}:{where}",
                                self.humans_label(n, where), ("humans", n, where),
                                recruit.allowed, recruit.reason or "") for where in targets]
-        return Panel(_("{title}: the Humans kept ({count}) - observe or recruit?").format(
-            title=title, count=count), buttons)
+        if len(buttons) <= MOST_CHOICES:
+            return Panel(asked, buttons)
+        # too many to show whole: how many are recruited, a row of counts (where each goes
+        # is asked next, one Human at a time)
+        return Panel(asked, [Button(f"humans:{n}", str(n), ("humans", n), n == 0 or
+                                    recruit.allowed, recruit.reason or "", row=_("Recruit"))
+                             for n in range(count + 1)],
+                     [self.humans_label(0), _("Recruit: {cost}").format(
+                         cost=amounts_text(self.human_offer["recruit"]))])
 
     def humans_label(self, recruited: int, where: Any = None) -> str:
         """'Observe all 2: 2 points', 'Recruit 1 to Sector 221, observe 1', 'Recruit all 2:

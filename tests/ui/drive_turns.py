@@ -516,27 +516,36 @@ PLAY: dict[str, Callable[[Turn, Command], Steps]] = {
     "end_turn": end_turn}
 
 
+def _ship(turn: Sequence[Command]) -> tuple[str, str] | None:
+    """The ship a turn used: its owner and design ("Ann", "L3-expedition"; the neutral
+    ones' "neutral-dismantle"), None for Income."""
+    ship = turn[0].get("ship")
+    if ship is None:
+        return None
+    owner, _colon, design = ship.partition(":")
+    return owner, f"neutral-{design}" if owner == "neutral" else design.split("#")[0]
+
+
 def what(turn: Sequence[Command]) -> str:
     """Who played what, as the table says it: 'Ann: Expedition L3', 'Bob: Ann's Transport L2',
     'Cat: neutral Dismantle', 'Bob: income'."""
     from companion.rules.words import design_name
 
-    first = turn[0]
-    player, ship = first.get("player", ""), first.get("ship")
+    player, ship = turn[0].get("player", ""), _ship(turn)
     if ship is None:
-        return f"{player}: {first['cmd']}"
-    owner, _colon, design = ship.partition(":")
-    name = design_name(f"neutral-{design}" if owner == "neutral" else design.split("#")[0])
+        return f"{player}: {turn[0]['cmd']}"
+    owner, design = ship
+    name = design_name(design)
     return f"{player}: {name}" if owner in (player, "neutral") else f"{player}: {owner}'s {name}"
 
 
 def kind(turn: Sequence[Command]) -> str:
     """The ship type a turn used ('expedition'), or its command ('income')."""
-    ship = turn[0].get("ship")
+    ship = _ship(turn)
     if ship is None:
         return turn[0]["cmd"]
-    parts = ship.partition(":")[2].split("#")[0].split("-")  # "L3-expedition", "farm-5"
-    return parts[1] if re.fullmatch(r"L\d", parts[0]) else parts[0]
+    parts = ship[1].split("-")  # "L3-expedition", "farm-5", "neutral-dismantle"
+    return parts[1] if re.fullmatch(r"L\d|neutral", parts[0]) else parts[0]
 
 
 def play_turns(robot: Robot, example: str, overlay: bool = False) -> Steps:

@@ -678,9 +678,10 @@ class Card:
     @property
     def alike_words(self) -> str:
         """The offer in words: "As on Hub B-1: 8 GEMs, 2 food, 2 water, 3 metal" ("": none)."""
-        if self.alike is None:
+        alike = self.alike
+        if alike is None:
             return ""
-        hub, values = self.alike
+        hub, values = alike
         return _("As on Hub {hub}: {values}").format(hub=hub, values=", ".join(
             f"{n} {icon_name(key.rsplit('_', 1)[1])}" for key, n in values.items()))
 
@@ -688,10 +689,10 @@ class Card:
 
     def take_alike(self) -> bool:
         """The starting GEMs and resources of `alike` taken for this Hub."""
-        assert self.alike is not None
+        alike = self.alike
+        assert alike is not None
         shown = {s.key for s in self.shown}
-        return all(self.number(key, value) for key, value in self.alike[1].items()
-                   if key in shown)
+        return all(self.number(key, value) for key, value in alike[1].items() if key in shown)
 
     def number(self, key: str, value: int) -> bool:
         """A number tapped or typed for `key`; False (with `message`) when the schema refuses

@@ -228,7 +228,8 @@ class ConstructionFlow(ShipFlow[ConstructionAction]):
         if len(allowed) <= MOST_CHOICES:
             return Panel(asked, paged(buttons, self.page), cols=2)
         others = [b for b in buttons if not b.allowed]
-        stacks = list(dict.fromkeys(self._stack(b.act[1]) for b in allowed))
+        row = {b.tag: self._stack(b.act[1]) for b in allowed}
+        stacks = list(dict.fromkeys(row.values()))
         rows = [stacks[i:i + STACKS_SHOWN] for i in range(0, len(stacks), STACKS_SHOWN)]
         size = MOST_CHOICES - 1
         cannot = [others[i:i + size] for i in range(0, len(others), size)]
@@ -244,8 +245,8 @@ class ConstructionFlow(ShipFlow[ConstructionAction]):
         more = [Button("action:more", label, ("page", turn))] if pages > 1 else []
         if index >= len(rows):  # the ones that cannot be built, with their reasons
             return Panel(asked, [*cannot[index - len(rows)], *more], cols=2)
-        return Panel(asked, [replace(b, label=self._short(b.act[1]), row=self._stack(b.act[1]))
-                             for b in allowed if self._stack(b.act[1]) in rows[index]] + more)
+        return Panel(asked, [replace(b, label=self._short(b.act[1]), row=row[b.tag])
+                             for b in allowed if row[b.tag] in rows[index]] + more)
 
     def _stack(self, number: int) -> str:
         """A Sector's stack as a row names it: "1 · teal"."""

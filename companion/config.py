@@ -1,6 +1,6 @@
 """The app's TOML config file (`config.toml` in the user's config folder, or `--config PATH`).
 
-The `[panel]`, `[display]`, `[camera]`, `[logging]` and `[bgstats]` tables are read here
+The `[panel]`, `[display]`, `[camera]`, `[logging]`, `[bgstats]` and `[phones]` tables are read here
 (other tables are left to their owners). A missing default file means all defaults; a file
 that cannot be read or has a bad value is reported (file and key named, in `problems` and the
 log) and the defaults are used, so the app always starts.
@@ -17,6 +17,7 @@ from __future__ import annotations
 import errno
 import logging
 import os
+import re
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -53,6 +54,8 @@ ROTATIONS = (0, 90, 180, 270)
 LOG_LEVELS = ("debug", "info", "warning", "error")
 DICE_KINDS = ("pips", "icons")  # ordinary dice read by their pips; the game's own icon dice
 DEFAULT_FACES = "1-2=food,3-4=water,5=metal,6=human"  # the rules' Terran dice on a d6
+# what the phones' links may name as this machine: a host name or an IPv4 address
+ADDRESS = re.compile(r"auto|[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?")
 
 
 def default_config_path() -> Path:
@@ -277,6 +280,34 @@ def bgstats_config_from_toml(table: Mapping[str, Any], prefix: str = "bgstats") 
     return BgStatsConfig(bgg_id=bgg_id)
 
 
+@dataclass(frozen=True)
+class PhonesConfig:
+    """The players' phone pages (the `[phones]` table): served once a network is up, on
+    `port`; the links name `address` ("auto": this machine's address on the local network)."""
+
+    on: bool = True
+    port: int = 8080
+    address: str = "auto"
+
+
+def phones_config_from_toml(table: Mapping[str, Any], prefix: str = "phones") -> PhonesConfig:
+    """Validate a parsed `[phones]` table; SettingError names the first bad key."""
+    _known_keys(table, prefix, ("on", "port", "address"))
+    on, port = table.get("on", PhonesConfig.on), table.get("port", PhonesConfig.port)
+    address = table.get("address", PhonesConfig.address)
+    if type(on) is not bool:
+        raise SettingError(f"{prefix}.on", _("must be true or false, got {value}").format(
+            value=repr(on)))
+    if type(port) is not int or not 1024 <= port <= 65535:
+        raise SettingError(f"{prefix}.port", _("must be a port number from 1024 to 65535, got "
+                                               "{value}").format(value=repr(port)))
+    if not isinstance(address, str) or not ADDRESS.fullmatch(address):
+        raise SettingError(f"{prefix}.address", _('must be "auto" or the host name or IP '
+                                                  "address the phones reach this machine at, "
+                                                  "got {value}").format(value=repr(address)))
+    return PhonesConfig(on=on, port=port, address=address)
+
+
 def _known_keys(table: Mapping[str, Any], prefix: str, known: tuple[str, ...]) -> None:
     """SettingError for the first key of the table that is not one of `known`."""
     for key in table:
@@ -304,6 +335,7 @@ SECTIONS: dict[str, tuple[Callable[[Mapping[str, Any], str], Any], str]] = {
     "camera": (camera_config_from_toml, N_("no camera (dice are tapped in)")),
     "logging": (logging_config_from_toml, N_("the default logging settings (level info)")),
     "bgstats": (bgstats_config_from_toml, N_("the default BoardGameGeek id {id}")),
+    "phones": (phones_config_from_toml, N_("the default phone settings (on, port 8080)")),
 }
 
 
@@ -325,6 +357,7 @@ class AppConfig:
     camera: CameraConfig = field(default_factory=CameraConfig)
     logging: LoggingConfig = field(default_factory=LoggingConfig)
     bgstats: BgStatsConfig = field(default_factory=BgStatsConfig)
+    phones: PhonesConfig = field(default_factory=PhonesConfig)
     path: Path | None = None
     problems: tuple[str, ...] = ()
 

@@ -3,6 +3,7 @@
 #   deploy/system-packages.sh app    # `make run`: the system libraries the app's wheels load
 #                                    # (deploy/libraries.txt), and venv where Python lacks it
 #   deploy/system-packages.sh test   # `make test`: also Xvfb and Mesa for the UI tests,
+#                                    # Chromium and its driver for the phone page's tests,
 #                                    # shellcheck, systemd's tools (systemd-analyze) and
 #                                    # desktop-file-validate for the deploy tests
 # Only as root on a Debian-family system; elsewhere it says what to install and carries on.
@@ -16,7 +17,8 @@ PACKAGES=$(library_packages "$(os_release_codename)")
 python3 -c 'import ensurepip' 2>/dev/null || PACKAGES="$PACKAGES python3-venv"
 case "$PURPOSE" in
     app) ;;
-    test) PACKAGES="$PACKAGES xvfb xauth libgl1-mesa-dri systemd desktop-file-utils shellcheck" ;;
+    test) PACKAGES="$PACKAGES xvfb xauth libgl1-mesa-dri chromium chromium-driver systemd"
+          PACKAGES="$PACKAGES desktop-file-utils shellcheck" ;;
     *) echo "usage: $0 app|test" >&2; exit 2 ;;
 esac
 

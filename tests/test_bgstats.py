@@ -16,7 +16,7 @@ from ui_fixtures import replayed
 
 from companion import export
 from companion.store import Store, bgstats_play, export_text
-from companion.ui.games.qr_model import module_pixels, qr_matrix
+from companion.ui.kit.qr_model import module_pixels, qr_matrix
 
 
 def test_every_entry_has_a_stable_uuid_and_a_modification_date(tmp_path: Path) -> None:

@@ -21,6 +21,7 @@ from companion.config import (
     CameraConfig,
     DisplayConfig,
     LoggingConfig,
+    PhonesConfig,
     default_config_path,
     load_config,
     open_config_file,
@@ -156,6 +157,22 @@ def test_the_boardgamegeek_id(tmp_path):
         assert config.bgstats.bgg_id == 356414 and config.logging.level == "debug"
         [problem] = config.problems
         assert f"{key}:" in problem and "the default BoardGameGeek id 356414" in problem
+
+
+def test_the_phones_are_on_by_default_and_take_a_port_and_an_address(tmp_path):
+    """[phones] on, port and address: the players' pages served, where, and what links name."""
+    assert load_config(write(tmp_path, "")).phones == PhonesConfig(True, 8080, "auto")
+    text = '[phones]\non = false\nport = 8123\naddress = "phoenix.local"\n'
+    assert load_config(write(tmp_path, text)).phones == PhonesConfig(False, 8123, "phoenix.local")
+    for text, key in (("port = 80", "phones.port"), ("port = 70000", "phones.port"),
+                      ('port = "8080"', "phones.port"), ('on = "yes"', "phones.on"),
+                      ('address = "http://x/"', "phones.address"),
+                      ("address = 5", "phones.address"), ('address = "<b>"', "phones.address"),
+                      ("web = 1", "phones.web")):
+        config = load_config(write(tmp_path, f'[phones]\n{text}\n[logging]\nlevel = "debug"\n'))
+        assert config.phones == PhonesConfig() and config.logging.level == "debug"
+        [problem] = config.problems
+        assert f"{key}:" in problem and "the default phone settings (on, port 8080)" in problem
 
 
 def test_the_pi_config_template_is_read_without_problems():

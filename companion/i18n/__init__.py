@@ -5,6 +5,7 @@ gettext catalogues beside this file, one .po per part of the app: `de/<part>.po`
     _("Back to the table")                       # "Zurück zum Tisch" once German is chosen
     _("{player} pays {gems} GEMs").format(...)   # placeholders, never an f-string inside _()
     set_language("de")                            # at once; screens are refreshed by the app
+    with speaking("de"): ...                      # this thread alone (a phone's page), a while
 
 Every text marked with `_`, `ngettext` or `N_` (a constant marked, translated where it is
 used) must have its German in a catalogue: tests/test_translations.py fails otherwise. A
@@ -27,7 +28,10 @@ from __future__ import annotations
 
 import gettext
 import os
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
 
 LANGUAGES = {"en": "English", "de": "Deutsch"}  # code -> the language's own name
@@ -41,6 +45,7 @@ _current = DEFAULT
 _translation: gettext.NullTranslations = gettext.NullTranslations()
 _quotes: dict[str, str] = {}  # rulebook quote -> its rendering in the language spoken now
 _listeners: list[Callable[[], None]] = []
+_thread = threading.local()  # a thread's own language while it is `speaking` one
 
 
 def catalogue_files(code: str) -> list[Path]:
@@ -91,6 +96,30 @@ def load_quotes(code: str) -> dict[str, str]:
     return renderings
 
 
+@cache
+def _spoken(code: str) -> tuple[gettext.NullTranslations, dict[str, str]]:
+    """A language's translations and quote renderings, read once per process (`speaking`)."""
+    return load(code), load_quotes(code)
+
+
+@contextmanager
+def speaking(code: str) -> Iterator[None]:
+    """Speak `code` in this thread only, for the `with` block (ValueError for an unknown one):
+    a phone's page is worded in its reader's language while the table, on another thread,
+    speaks its own. No listener is told."""
+    before = getattr(_thread, "spoken", None)
+    _thread.spoken = (code, *_spoken(code))
+    try:
+        yield
+    finally:
+        _thread.spoken = before
+
+
+def _now() -> tuple[str, gettext.NullTranslations, dict[str, str]]:
+    """The language spoken in this thread now: its code, translations and quote renderings."""
+    return getattr(_thread, "spoken", None) or (_current, _translation, _quotes)
+
+
 def set_language(code: str) -> None:
     """Speak `code` from now on (ValueError for an unknown one); the listeners are told."""
     global _current, _translation, _quotes
@@ -117,8 +146,8 @@ def from_environment() -> None:
 
 
 def language() -> str:
-    """The language spoken now."""
-    return _current
+    """The language spoken now (in this thread: `speaking`)."""
+    return _now()[0]
 
 
 def on_change(listener: Callable[[], None]) -> None:
@@ -129,30 +158,30 @@ def on_change(listener: Callable[[], None]) -> None:
 def quote_rendering(english: str) -> str | None:
     """A rulebook quote's rendering in the language spoken now (from its QUOTES file), or None
     where there is none (always in English: the quote is the rulebook's own words)."""
-    return _quotes.get(english)
+    return _now()[2].get(english)
 
 
 def ability_text(english: str) -> str:
     """A Hub's or Sector's ability text (the tile's English, as the catalogue has it) in the
     language spoken now: its ABILITIES entry, else the English."""
-    return _translation.gettext(english)
+    return _now()[1].gettext(english)
 
 
 def reason_text(english: str) -> str:
     """The reasoning behind an inferred catalogue value (its note, as the catalogue has it) in
     the language spoken now: its REASONS entry (the rulebook's sentences quoted in it stay
     English), else the English."""
-    return _translation.gettext(english)
+    return _now()[1].gettext(english)
 
 
 def _(text: str) -> str:
     """`text` in the language spoken now."""
-    return _translation.gettext(text)
+    return _now()[1].gettext(text)
 
 
 def ngettext(singular: str, plural: str, count: int) -> str:
     """The singular or plural of a text for `count`, in the language spoken now."""
-    return _translation.ngettext(singular, plural, count)
+    return _now()[1].ngettext(singular, plural, count)
 
 
 def N_(text: str) -> str:

@@ -31,7 +31,7 @@ PI_PACKAGES = ["python3-venv", "libgl1", "libgbm1", "libdrm2", "libegl1", "libgl
                "libgl1-mesa-dri", "polkitd", "python3-lgpio"]
 MTDEV = {"bookworm": "libmtdev1", "trixie": "libmtdev1t64"}
 CAMERA = ["python3-picamera2", "python3-libcamera"]
-TEST_ONLY = ["xvfb", "xauth", "shellcheck"]
+TEST_ONLY = ["xvfb", "xauth", "shellcheck", "chromium", "chromium-driver"]
 
 
 def tool(name: str, how: str) -> str:

@@ -266,6 +266,21 @@ class ActionScreen(Screen):
             return ""
         return outcome.problem
 
+    def answered_elsewhere(self, message: str) -> None:
+        """A Diplomacy bonus was chosen on a phone: the prompt shown stays if it still waits
+        (another player's was chosen), else the table goes on as after a choice here."""
+        session = App.get_running_app().session
+        prompts = bonus_prompts(session.state, session.game.catalogue) \
+            if session.waiting() else []
+        if self.prompting and prompts and prompts[0] == self.prompt:
+            self.refresh()
+            self.message = message
+        elif self.prompting:
+            self.given = None
+            self.leave(message)
+        else:
+            self.message = message
+
     def ask_override(self) -> None:
         """Why the rule is overridden (recorded with the step), then the command again."""
         outcome = self.model.outcome if self.model is not None else None

@@ -267,6 +267,7 @@ class TableScreen(Screen):
     end = StringProperty("")
     message = StringProperty("")
     demo = BooleanProperty(False)
+    phones = BooleanProperty(False)  # the players' phones can join (the Phones button)
 
     shown: TableView | None = None
     shown_game: object = None
@@ -301,6 +302,7 @@ class TableScreen(Screen):
         self.next_allowed, self.supply, self.end = view.next_allowed, view.supply, view.end
         self.supply_lit = ("", "supply") in changed
         self.demo = session.is_demo
+        self.phones = App.get_running_app().phones.serving
         players = self.ids.players
         strips = list(reversed(players.children))
         if [s.name for s in strips] != [row.name for row in view.players]:
@@ -351,6 +353,13 @@ class TableScreen(Screen):
         """The active player's station."""
         self.message = ""
         App.get_running_app().open("station", player=self.active)
+
+    def open_phones(self) -> None:
+        """Each player's QR code for their phone's page."""
+        from companion.ui.play.phones import PhonesPopup  # its kv loads with it
+
+        self.message = ""
+        PhonesPopup().open()
 
     def next_turn(self) -> None:
         """End the turn (when the engine allows it)."""

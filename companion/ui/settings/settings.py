@@ -1,8 +1,8 @@
 """The settings screen: the button panel, the dice camera (its picture, and a calibration
-improved from the readings kept at the table), the display, where the player's files are, and
-switching the Pi off (Shut down, Restart). Each part is a Section (a widget with
-`refresh(model)`); a new part is a Section subclass with its rule in settings.kv, added to
-SettingsScreen.SECTIONS. What is shown, and how a change is checked and saved, is
+improved from the readings kept at the table), the display, the players' phones, where the
+player's files are, and switching the Pi off (Shut down, Restart). Each part is a Section (a
+widget with `refresh(model)`); a new part is a Section subclass with its rule in settings.kv,
+added to SettingsScreen.SECTIONS. What is shown, and how a change is checked and saved, is
 settings_model.py."""
 
 from __future__ import annotations
@@ -60,6 +60,7 @@ Edit = Callable[[SettingsModel], str | None]
 READ = "read"  # teaching icon dice: the toggle that reads them with what was taught
 BRIGHTNESS_LEVELS = (25, 50, 75, 100)  # percent of the backlight, a finger's choice
 DISPLAY_MODES = (("window", N_("In a window")), ("fullscreen", N_("Full screen")))
+PHONES_MODES = (("on", N_("Phones on")), ("off", N_("Phones off")))
 
 
 def fill_toggles(box: Any, name: str, choices: list[tuple[str, str]], chosen: str,
@@ -413,6 +414,30 @@ class DisplaySection(Section):
         box.add_widget(levels)
 
 
+class PhonesSection(Section):
+    """The players' phone pages: on or off (at once), where the phones reach the table, and new
+    links for everyone (the ones given out before stop working)."""
+
+    def refresh(self, model: SettingsModel) -> None:
+        fill_toggles(self.ids.switch, "phones", choices(PHONES_MODES),
+                     "on" if model.phones.on else "off",
+                     lambda mode: self.screen.change(lambda m: m.set_phones(mode == "on")))
+        phones = App.get_running_app().phones
+        self.ids.address.text = (
+            _("Phones on the same network open {address}: each player scans their code from "
+              "the table's Phones button.").format(address=phones.base_link())
+            if phones.serving else phones.note)
+        actions = self.ids.actions
+        actions.clear_widgets()
+        setting_button(actions, _("New links for every player"), "settings:phones:renew",
+                       self.renew)
+
+    def renew(self) -> None:
+        """New links: the players scan their codes again."""
+        App.get_running_app().phones.renew_links()
+        self.screen.say(_("New links made: every player scans their code again."), NOTICE)
+
+
 class FilesSection(Section):
     """Where the player's files are (read only), to know what to back up."""
 
@@ -480,7 +505,8 @@ class PowerPopup(ModalView):
 class SettingsScreen(Screen):
     """The settings, one Section each; every accepted change is saved at once."""
 
-    SECTIONS = (PanelSection, CameraSection, DisplaySection, FilesSection, PowerSection)
+    SECTIONS = (PanelSection, CameraSection, DisplaySection, PhonesSection, FilesSection,
+                PowerSection)
     message = StringProperty("")
     tone = ColorProperty(ERROR)
     problems = StringProperty("")

@@ -21,6 +21,7 @@ from companion.config import (
     CameraConfig,
     ConfigFile,
     DisplayConfig,
+    PhonesConfig,
     open_config_file,
     save_config_file,
     size_text,
@@ -208,6 +209,11 @@ class SettingsModel:
         return self.values["camera"]
 
     @property
+    def phones(self) -> PhonesConfig:
+        """The players' phone pages' settings shown."""
+        return self.values["phones"]
+
+    @property
     def must_ask(self) -> bool:
         """True when saving would replace a file that could not be read (ask first)."""
         return self.file.bad and self.file.path.exists()
@@ -275,6 +281,10 @@ class SettingsModel:
     def set_language(self, code: str) -> str | None:
         """The language of the app (at once) and of its texts."""
         return self._change(("display", "language"), code)
+
+    def set_phones(self, on: bool) -> str | None:
+        """The players' phone pages served (at once) or not."""
+        return self._change(("phones", "on"), on)
 
     def set_size(self, size: tuple[int, int]) -> str | None:
         """The window's size at the next start."""

@@ -27,6 +27,7 @@ from companion import i18n, paths, watchdog
 from companion.config import AppConfig, default_config_path, load_config
 from companion.i18n import _
 from companion.ui.kit.widgets import BACKGROUND, SYMBOL_FONT, StatusStrip
+from companion.ui.shell.phones import PhonesBridge
 from companion.ui.shell.routes import ROUTES, destination, game_screen, relaunch_screen, route
 from companion.ui.shell.session import GameSession
 from companion.ui.shell.window import use_app_clipboard
@@ -75,6 +76,7 @@ class CompanionApp(App):
         self.screens: ScreenManager | None = None
         self.status: StatusStrip | None = None
         self.bridge: Any = None
+        self.phones = PhonesBridge(self)  # the players' phone pages, served from on_start
         self.notifier: watchdog.Notifier | None = None
         self.problems: list[str] = []
         self.camera_trouble: str | None = None  # the dice camera's problem, while it reads
@@ -115,6 +117,7 @@ class CompanionApp(App):
         systemd hears READY=1 and watchdog pings from the main loop (companion.watchdog)."""
         self.notifier = watchdog.start(Clock)
         self._start_panel()
+        self.phones.apply(self.settings.phones)
         session = self.session
         phase = session.state["phase"] if session.game is not None else None
         self.open(self.start_screen or relaunch_screen(session.saved_screen(), phase))
@@ -127,6 +130,7 @@ class CompanionApp(App):
             watchdog.stop(self.notifier)
         if self.bridge is not None:
             self.bridge.close()
+        self.phones.close()
         self.session.close()
 
     def open(self, name: str, message: str | None = None, **needs: Any) -> None:
@@ -156,6 +160,15 @@ class CompanionApp(App):
         shown = self.screens.current_screen
         if hasattr(shown, "message"):
             shown.message = message
+
+    def answered_elsewhere(self, message: str) -> None:
+        """A player chose a Diplomacy bonus on their phone: the screen shown follows the game
+        (the action screen its prompts), with `message` in its banner."""
+        shown = self.screens.current_screen
+        if hasattr(shown, "answered_elsewhere"):
+            shown.answered_elsewhere(message)
+        elif ROUTES[self.screens.current].of_the_game:
+            self.open(self.screens.current, message=message)
 
     def open_game(self, game_id: int) -> str:
         """Open a kept game on its screen (routes.game_screen): a finished game's score sheet,
@@ -216,6 +229,8 @@ class CompanionApp(App):
         self.problems = list(self.settings.problems)
         if self.settings.display.brightness != old.display.brightness:
             self.set_brightness()
+        if self.settings.phones != old.phones:
+            self.phones.apply(self.settings.phones)
         if self.settings.panel != old.panel:
             self.connect_panel(self.settings.panel)
         else:
@@ -258,6 +273,8 @@ class CompanionApp(App):
             problems.append(self.brightness_trouble)
         if self.camera_trouble:
             problems.append(_("Dice camera: {problem}").format(problem=self.camera_trouble))
+        if self.phones.problem:
+            problems.append(self.phones.problem)
         if self.session.problem:
             problems.append(self.session.problem)
         if self.status is not None:

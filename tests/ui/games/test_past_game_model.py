@@ -12,7 +12,7 @@ from companion import export
 from companion.store import Store, StoreError
 from companion.ui.games.chart_model import layout, tick_step
 from companion.ui.games.past_game_model import Series, history, minutes
-from companion.ui.games.qr_model import QUIET, module_pixels, qr_matrix
+from companion.ui.kit.qr_model import QUIET, module_pixels, qr_matrix
 
 
 @pytest.fixture(scope="module")

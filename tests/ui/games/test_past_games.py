@@ -13,7 +13,7 @@ from ui_fixtures import SHOTS, replayed
 
 from companion import export
 from companion.store import Store
-from companion.ui.games.qr_model import qr_matrix
+from companion.ui.kit.qr_model import qr_matrix
 
 
 def test_past_games_chart_log_export_rename_delete(run_ui_driver, tmp_path: Path) -> None:

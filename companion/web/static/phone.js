@@ -159,6 +159,7 @@
     line.textContent = text || '';
     line.hidden = !text;
     line.className = 'reply' + (kind ? ' ' + kind : '');
+    line.dataset.state = text ? kind || '' : ''; // sending, applied or refused (for tests)
   }
 
   function setButtons(enabled) {
@@ -172,6 +173,7 @@
   function render(next) {
     page = next;
     const w = words();
+    window.phoenixWords = Object.freeze(w); // the page's words, for browser tests to read
     const me = next.me || {};
     if (Array.isArray(next.languages) && next.languages.length) {
       known = next.languages.map((pair) => pair[0]);

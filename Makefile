@@ -66,6 +66,7 @@ bench: install-test
 	$(PY) tools/bench_language.py
 	$(PY) tools/bench_store.py
 	$(PY) tools/bench_ui.py
+	$(PY) tools/bench_ui.py --phones 8
 	$(PY) tools/bench_taps.py
 	$(PY) tools/bench_turn_taps.py
 	$(PY) tools/bench_camera.py

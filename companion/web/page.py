@@ -13,7 +13,7 @@ from companion import i18n
 from companion.i18n import _
 from companion.rules.option_types import BonusPick, PendingChoice, TableOptions
 from companion.rules.report import final_score
-from companion.rules.state import State, count
+from companion.rules.state import Player, State, count
 from companion.rules.words import RESOURCES, TRACKS, amount, track_name
 from companion.ui.kit.undo_redo_model import step_name
 from companion.ui.kit.wording import track_short, word
@@ -85,7 +85,9 @@ def my_part(shown: Snapshot, seat: int) -> dict[str, Any]:
         "counters": [amount(c, count(me, c)) for c in ("gems", *RESOURCES)],
         "points": amount("points", count(me, "points")),
         "projected": projected(shown, seat),
-        "diplomacy": [{"track": track_name(t), "level": me["diplomacy"][t]} for t in TRACKS],
+        "diplomacy": [{"track": track_name(t), "level": me["diplomacy"][t],
+                       "top": catalogue.field("diplomacy", "board", "top_level").value}
+                      for t in TRACKS],
         "ships": [{"name": ship.label, "used": bool(ship.marker),
                    "note": "" if not ship.marker else
                    _("your marker") if ship.marker == me["name"] else
@@ -168,7 +170,7 @@ def waiting_first(state: State, pending: Sequence[PendingChoice]) -> PendingChoi
     return min(pending, key=lambda p: order.index(p["player"]))
 
 
-def other_line(player: Mapping[str, Any]) -> dict[str, str]:
+def other_line(player: Player) -> dict[str, str]:
     """Another player in brief: counters and points, Diplomacy levels."""
     return {"name": player["name"], "color": player["color"],
             "line": " · ".join(amount(c, count(player, c)) for c in ("gems", *RESOURCES, "points")),

@@ -12,6 +12,7 @@ Diplomacy bonus question; Bob answers on the phone and the table shows it answer
 answer sent again is refused in words; a wrong token gets the "scan your code" page; Settings'
 New links ends Bob's page and his old link is refused. A second phone, its browser in German,
 opens Ann's page in German and switches it to English.
+switch-off-and-on: Settings' switch turns the phones off and on again.
 Prints `DRIVER-RESULT {...}` as its last stdout line.
 """
 
@@ -157,22 +158,24 @@ def page_facts(browser: Any) -> dict[str, Any]:
 
 
 def decode_codes(robot: Robot, players: list[str]) -> dict[str, str]:
-    """Each player's QR code read off the window's picture, as a phone's camera would."""
+    """Each player's QR code read off the window's picture, as a phone's camera would: OpenCV's
+    ArUco-based QR detector (its classic one misses some codes a phone reads), else the
+    classic one."""
     import cv2
     from kivy.core.window import Window
 
     with tempfile.TemporaryDirectory() as folder:
         picture = cv2.imread(Window.screenshot(name=str(Path(folder) / "table.png")))
     height = picture.shape[0]
-    detector = cv2.QRCodeDetector()
+    detectors = (cv2.QRCodeDetectorAruco(), cv2.QRCodeDetector())
     found = {}
     for name in players:
         code = robot.find(f"phones:code:{name}")
         (left, bottom), (right, top) = code.to_window(*code.pos), code.to_window(code.right,
                                                                                   code.top)
         crop = picture[int(height - top):int(height - bottom), int(left):int(right)]
-        text, _points, _straight = detector.detectAndDecode(crop)
-        found[name] = text
+        found[name] = next((text for text in (d.detectAndDecode(crop)[0] for d in detectors)
+                            if text), "")
     return found
 
 
@@ -306,5 +309,35 @@ def join_and_answer(robot: Robot, size: tuple[int, int], shots: Path | None) -> 
         ann.close()
 
 
+def switch_off_and_on(robot: Robot, size: tuple[int, int], shots: Path | None) -> Steps:
+    """Settings' one switch: the phones off (the server stops, the table's Phones button goes,
+    the file says so), then on again; what Settings says each time."""
+    app, result = robot.app, robot.result
+    yield from robot.wait_for(lambda: app.screens.current == "table", "the table")
+    result["button_before"] = robot.find("table:phones") is not None
+    yield from robot.tap("table:home")
+    yield from robot.tap("home:settings")
+    result["address_on"] = yield from robot.read("settings:phones-address")
+    yield from robot.tap("settings:phones:off")
+    yield from robot.wait_for(lambda: not app.phones.serving, "the phones off")
+    yield from robot.frames(2)
+    result["address_off"] = robot.text("settings:phones-address")
+    result["file_off"] = Path(app.config_file).read_text(encoding="utf-8")
+    yield from shot(robot, shots, "settings-phones-off", size)
+    yield from robot.tap("settings:back")
+    yield from robot.tap("home:resume")
+    yield from robot.wait_for(lambda: app.screens.current == "table", "the table again")
+    yield from robot.frames(2)
+    result["button_off"] = robot.find("table:phones") is not None
+    yield from robot.tap("table:home")
+    yield from robot.tap("home:settings")
+    yield from robot.tap("settings:phones:on")
+    yield from robot.wait_for(lambda: app.phones.serving, "the phones on")
+    yield from robot.frames(2)
+    result["address_again"] = robot.text("settings:phones-address")
+    result["links_again"] = [link for _name, _color, link in app.phones.links()]
+
+
 if __name__ == "__main__":
-    raise SystemExit(run({"join-and-answer": join_and_answer}))
+    raise SystemExit(run({"join-and-answer": join_and_answer,
+                          "switch-off-and-on": switch_off_and_on}))

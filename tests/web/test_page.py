@@ -49,6 +49,8 @@ def test_the_page_shows_the_players_own_books_as_the_engine_has_them(demo):
     assert [(d["track"], d["level"]) for d in me["diplomacy"]] == [
         ("Dismantle", levels["dismantle"]), ("Construct", levels["construction"]),
         ("Transport", levels["transport"]), ("Expedition", levels["expedition"])]
+    top = demo.game.game.catalogue.field("diplomacy", "board", "top_level").value
+    assert {d["top"] for d in me["diplomacy"]} == {top}
     assert {"name": "Farm L2", "used": True, "note": "your marker"} in me["ships"]
     assert me["hub"] == f"Hub {bob['hub']}"
     assert page["turn"] == "Turn 9 · Cat's turn" and page["my_turn"] is False

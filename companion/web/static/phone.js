@@ -8,7 +8,6 @@
   const STORE = 'phoenix-language';
   const SPECIES = ['teal', 'pink', 'brown', 'gold', 'human'];
   const COLORS = ['red', 'blue', 'yellow', 'green'];
-  const TOP_LEVEL = 5; // Diplomacy's top level: pips shown per track
   const RETRY_MS = [2000, 5000, 10000, 30000]; // a closed live page's next tries
   const FALLBACK_WORDS = { title: 'Phoenix Companion', offline: 'Connection lost - trying again…',
     sending: 'Sending…' };
@@ -266,7 +265,8 @@
     const row = el('li', 'track');
     const level = Number(standing.level) || 0;
     const pips = el('span', 'pips');
-    for (let n = 1; n <= Math.max(TOP_LEVEL, level); n += 1) {
+    // a pip per level up to the track's top (as the catalogue has it; unknown: the level)
+    for (let n = 1; n <= Math.max(Number(standing.top) || 0, level); n += 1) {
       pips.append(el('span', n <= level ? 'pip on' : 'pip'));
     }
     row.append(el('span', 'name', standing.track), pips, el('span', 'level', level));

@@ -85,3 +85,16 @@ def test_a_phone_joins_by_its_code_follows_the_table_and_answers_its_bonus(run_u
     assert german["station_heading"] == "Deine Station"
     assert german["turn"].startswith("Zug 9 · ")
     assert english["lang"] == "en" and english["station_heading"] == "Your station"
+
+
+def test_one_switch_in_settings_turns_the_phones_off_and_on(run_ui_driver, table):
+    db, config = table
+    found = run_ui_driver(SCRIPT, "switch-off-and-on", shots=SHOTS,
+                          args=("--db", str(db), "--config", str(config)))
+    assert found["button_before"] is True
+    assert "Phones on the same network open http://127.0.0.1:" in found["address_on"]
+    assert found["address_off"] == "Phones cannot join: they are off."
+    assert "on = false" in found["file_off"] and 'address = "127.0.0.1"' in found["file_off"]
+    assert found["button_off"] is False
+    assert "http://127.0.0.1:" in found["address_again"]
+    assert len(found["links_again"]) == 3

@@ -272,6 +272,7 @@ def join_and_answer(robot: Robot, size: tuple[int, int], shots: Path | None) -> 
         yield from robot.tap("home:settings")
         yield from robot.tap("settings:phones:renew")
         result["renewed"] = robot.text("settings:message")
+        yield from shot(robot, shots, "settings-phones", size)
 
         def old_link(browser: Any) -> dict[str, Any]:
             until(browser, lambda b: "scan" in b.find_element("tag name", "body").text.lower(),
@@ -323,6 +324,9 @@ def switch_off_and_on(robot: Robot, size: tuple[int, int], shots: Path | None) -
     yield from robot.frames(2)
     result["address_off"] = robot.text("settings:phones-address")
     result["file_off"] = Path(app.config_file).read_text(encoding="utf-8")
+    screen = app.screens.current_screen
+    screen.ids.scroller.scroll_to(robot.find("settings:phones-address"), animate=False)
+    yield from robot.frames(3)
     yield from shot(robot, shots, "settings-phones-off", size)
     yield from robot.tap("settings:back")
     yield from robot.tap("home:resume")

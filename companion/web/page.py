@@ -19,7 +19,7 @@ from companion.ui.kit.undo_redo_model import step_name
 from companion.ui.kit.wording import track_short, word
 from companion.ui.play.flows.abilities import bonus_label
 from companion.ui.play.station_model import Dot, StationView, station_view
-from companion.ui.play.table_model import table_view
+from companion.ui.play.table_model import ship_button
 from companion.web.hub import Snapshot
 
 
@@ -78,7 +78,8 @@ def my_part(shown: Snapshot, seat: int) -> dict[str, Any]:
     state, opts, catalogue = shown.state, shown.options, shown.catalogue
     assert state is not None and opts is not None and catalogue is not None
     me = state["players"][seat]
-    row = table_view(state, opts).players[seat]
+    ships = [ship_button(entry, state) for entry in opts.get("ships", [])  # (none at the end)
+             if entry["owner"] == me["name"]]
     station = station_view(state, catalogue, me["name"])
     return {
         "name": me["name"], "color": me["color"], "hub": station.hub,
@@ -92,7 +93,7 @@ def my_part(shown: Snapshot, seat: int) -> dict[str, Any]:
                    "note": "" if not ship.marker else
                    _("your marker") if ship.marker == me["name"] else
                    _("{player}'s marker").format(player=ship.marker)}
-                  for ship in row.ships],
+                  for ship in ships],
         "station": station_part(station)}
 
 

@@ -128,3 +128,22 @@ def test_a_game_still_being_set_up_says_so(tmp_path):
     assert page["turn"] == "The game is being set up on the table."
     assert page["me"] == {} and page["question"] is None
     session.close()
+
+
+def test_at_the_end_the_page_gives_the_final_score(tmp_path):
+    from ui_fixtures import replayed
+
+    db = tmp_path / "games.sqlite"
+    replayed(db, "three-players-draft.jsonl")
+    session = GameSession(db, tmp_path / "overlay.json")
+    session.open()
+    session.open_game(1)
+    assert session.state["phase"] == "over"
+    sheet = final_score(session.state, session.game.game.catalogue)
+    shown = Snapshot.of(1, session.game, session.options())
+    for seat, column in enumerate(sheet.players):
+        page = player_page(shown, seat)
+        assert page["over"] is True and page["turn"] == "The game is over."
+        assert page["me"]["projected"] == f"Final score: {column.total} points"
+        assert page["question"] is None and page["my_turn"] is False
+    session.close()

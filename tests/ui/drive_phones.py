@@ -9,9 +9,10 @@ join-and-answer: the table's Phones button shows a QR code per player, each deco
 screen (OpenCV's QRCodeDetector) to that player's link; Bob's phone opens his and shows his
 station; Cat's Transport ship is used on the table by touch and Bob's page follows with his
 Diplomacy bonus question; Bob answers on the phone and the table shows it answered; the same
-answer sent again is refused in words; a wrong token gets the "scan your code" page; Settings'
-New links ends Bob's page and his old link is refused. A second phone, its browser in German,
-opens Ann's page in German and switches it to English.
+answer sent again is refused in words; the table's Undo brings the question back to the phone,
+and a choice made on the table takes it away; a wrong token gets the "scan your code" page;
+Settings' New links ends Bob's page and his old link is refused. A second phone, its browser
+in German, opens Ann's page in German and switches it to English.
 switch-off-and-on: Settings' switch turns the phones off and on again.
 Prints `DRIVER-RESULT {...}` as its last stdout line.
 """
@@ -256,6 +257,25 @@ def join_and_answer(robot: Robot, size: tuple[int, int], shots: Path | None) -> 
             return {"status": sent[0], "reply": sent[1], "page": page_facts(browser)}
 
         result["again"] = yield from bob.do(send_again, "send the answer again")
+
+        # the table takes Bob's choice back, then makes it on the table: the page follows
+        yield from robot.tap("table:undo")
+        yield from robot.wait_for(lambda: session.waiting(), "the bonus waiting again")
+
+        def asked_again(browser: Any) -> dict[str, Any]:
+            until(browser, lambda b: text_of(b, "question") != "", "the question again")
+            return page_facts(browser)
+
+        result["asked_again"] = yield from bob.do(asked_again, "show the question again")
+        yield from robot.tap("bonus:0")
+        yield from robot.wait_for(lambda: not session.waiting(), "the bonus chosen on the table")
+
+        def answered_on_the_table(browser: Any) -> dict[str, Any]:
+            until(browser, lambda b: text_of(b, "question") == "", "the question answered")
+            return page_facts(browser)
+
+        result["table_answered"] = yield from bob.do(answered_on_the_table,
+                                                     "show the table's answer")
 
         def wrong_token(browser: Any) -> dict[str, Any]:
             browser.get(link.rsplit("/", 1)[0] + "/notAToken0000000000000")

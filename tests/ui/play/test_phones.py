@@ -3,7 +3,8 @@ each phone (Selenium), the 3-player draft example stored up to Cat's turn 9 thro
 own session, with every value its lines give known from the start. The table's Phones button
 shows a QR code per player that decodes to that player's link; Bob's page shows his station,
 follows a step taken on the table by touch, answers his Diplomacy bonus (which the table then
-shows answered), refuses the same answer again, and a wrong or renewed link gets the page
+shows answered), refuses the same answer again, asks it again when the table takes the choice
+back and shows it answered when it is chosen on the table, and a wrong or renewed link gets the page
 that says to scan the code. A German browser gets the page in German, switchable to English.
 Screenshots (table and phone, English and German) go to build/screenshots/."""
 
@@ -74,6 +75,10 @@ def test_a_phone_joins_by_its_code_follows_the_table_and_answers_its_bonus(run_u
     again = found["again"]
     assert again["status"] == 409 and again["reply"]["applied"] is False
     assert "not waiting on you any more" in again["reply"]["message"]
+    # taken back on the table: asked again on the phone; chosen on the table: answered there
+    assert found["asked_again"]["choices"] == ["1 GEM", "2 GEMs"]
+    answered = found["table_answered"]
+    assert answered["question"] == "" and "Bob takes 1 GEM" in answered["log"].splitlines()[0]
     # a wrong link, and Bob's link after Settings made new ones
     assert "Scan your code" in found["wrong"]["body"]
     assert found["renewed"] == "New links made: every player scans their code again."

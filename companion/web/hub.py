@@ -1,4 +1,4 @@
-"""Where the table and the phones meet: the game as the table last saw it (`Snapshot`,
+"""Where the table and the phones meet: the game as the table last saw it (a `Snapshot`,
 published on the table's thread after every step, copied so that no other thread reads the
 live state), each player's page made from it in the reader's language (`page`, kept per
 version), the waiting of the live channel for the next step (`wait`), and a phone's answer
@@ -7,7 +7,6 @@ on its own thread)."""
 
 from __future__ import annotations
 
-import copy
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -15,46 +14,12 @@ from typing import Any
 
 from companion import i18n
 from companion.i18n import _
-from companion.rules.catalogue import Catalogue
 from companion.rules.option_types import TableOptions
-from companion.rules.state import State
 from companion.web.links import Links
+from companion.web.snapshot import Snapshot
 
-LOG_STEPS = 8  # the last steps a page lists
 PAGES_KEPT = 64  # pages kept for the version shown (players x languages)
 MAX_LEVELS = 2  # a Diplomacy bonus takes one level, or two from a top one
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """The open game as the table last saw it: copied on the table's thread, never changed."""
-
-    version: int = 0  # counts every publish
-    game: int | None = None  # the game's id (None: no game open)
-    name: str = ""
-    state: State | None = None
-    options: TableOptions | None = None  # the engine's options for this state (read-only)
-    catalogue: Catalogue | None = None
-    steps: tuple[tuple[Mapping[str, Any], ...], ...] = ()  # the last steps' events, oldest first
-    rewinds: int = 0  # how often the table took steps back (undo) before this version
-
-    @property
-    def players(self) -> list[Mapping[str, Any]]:
-        return list(self.state["players"]) if self.state is not None else []
-
-    @classmethod
-    def of(cls, version: int, game: Any, options: TableOptions | None,
-           rewinds: int = 0) -> Snapshot:
-        """The snapshot of a stored game (companion.store.StoredGame, None: no game open) and
-        its options (None before play), copied so that it never changes; its last LOG_STEPS
-        steps' events (as the store made them: never changed after)."""
-        if game is None:
-            return cls(version=version, rewinds=rewinds)
-        return cls(version=version, game=game.id, name=game.name,
-                   state=copy.deepcopy(game.state), options=options,
-                   catalogue=game.game.catalogue,
-                   steps=tuple(tuple(step.events) for step in game.game.steps[-LOG_STEPS:]),
-                   rewinds=rewinds)
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """What a player's phone page shows (plain Python, no Kivy, tested without a browser): built
-from a `hub.Snapshot` for one seat, worded in the language spoken in this thread
+from a `snapshot.Snapshot` for one seat, worded in the language spoken in this thread
 (`i18n.speaking`), as plain JSON data that the page's script puts on screen as text. It reads
 the table's own plain-Python models (the station, the ships, the Diplomacy bonus choices), so a
 phone says what the table says."""
@@ -20,7 +20,7 @@ from companion.ui.kit.wording import track_short, word
 from companion.ui.play.flows.abilities import bonus_label
 from companion.ui.play.station_model import Dot, StationView, station_view
 from companion.ui.play.table_model import ship_button
-from companion.web.hub import Snapshot
+from companion.web.snapshot import Snapshot
 
 
 def page_words() -> dict[str, str]:

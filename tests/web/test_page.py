@@ -17,8 +17,8 @@ from companion.rules.state import count
 from companion.rules.words import amount
 from companion.ui.kit.undo_redo_model import step_name
 from companion.ui.shell.session import GameSession
-from companion.web.hub import Snapshot
 from companion.web.page import offered, player_page
+from companion.web.snapshot import Snapshot
 
 ANN, BOB, CAT = 0, 1, 2
 

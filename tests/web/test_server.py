@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from companion import i18n
-from companion.web.hub import PhoneHub, Snapshot
+from companion.web.hub import PhoneHub
 from companion.web.links import Links
 from companion.web.server import (
     SECURITY_HEADERS,
@@ -33,6 +33,7 @@ from companion.web.server import (
     choose_language,
     without_tokens,
 )
+from companion.web.snapshot import Snapshot
 
 TOKEN = "GoodToken_for-seat-1xx"  # the fake hub's valid link (seat 1)
 OTHER = "NotAToken_at-all-000000"

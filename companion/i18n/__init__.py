@@ -98,7 +98,8 @@ def load_quotes(code: str) -> dict[str, str]:
 
 @cache
 def _spoken(code: str) -> tuple[gettext.NullTranslations, dict[str, str]]:
-    """A language's translations and quote renderings, read once per process (`speaking`)."""
+    """A language's translations and quote renderings, read once per process (`speaking`,
+    `set_language`)."""
     return load(code), load_quotes(code)
 
 
@@ -123,7 +124,7 @@ def _now() -> tuple[str, gettext.NullTranslations, dict[str, str]]:
 def set_language(code: str) -> None:
     """Speak `code` from now on (ValueError for an unknown one); the listeners are told."""
     global _current, _translation, _quotes
-    _translation, _quotes, _current = load(code), load_quotes(code), code
+    (_translation, _quotes), _current = _spoken(code), code
     for listener in list(_listeners):
         listener()
 

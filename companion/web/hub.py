@@ -19,6 +19,7 @@ from companion.web.links import Links
 from companion.web.snapshot import Snapshot
 
 PAGES_KEPT = 64  # pages kept for the version shown (players x languages)
+VERSIONS_KEPT = 64  # versions whose answers can still be told stale (rewinds kept)
 MAX_LEVELS = 2  # a Diplomacy bonus takes one level, or two from a top one
 
 
@@ -48,16 +49,16 @@ def parse_answer(seat: int, body: Any) -> Answer:
 
 
 class PhoneHub:
-    """The latest snapshot, the players' links, pages and answers. `run_answer(answer,
-    snapshot)` is the table's: it runs on the table's thread and gives (applied, words)."""
+    """The latest snapshot, the players' links, pages and answers. `run_answer(answer)` is the
+    table's: it runs the answer on the table's thread and gives (applied, words)."""
 
     def __init__(self, links: Links,
                  run_answer: Callable[[Answer], tuple[bool, str]] | None = None) -> None:
         self.links = links
         self.run_answer = run_answer
         self._snapshot = Snapshot()
-        self._line: tuple[int | None, list[Any]] = (None, [])  # the game shown, its steps
-        self._rewinds: dict[int, int] = {0: 0}  # version -> rewinds, the last PAGES_KEPT
+        self._line: tuple[int | None, int, Any] = (None, 0, None)  # game, steps, its last step
+        self._rewinds: dict[int, int] = {0: 0}  # version -> rewinds, the last VERSIONS_KEPT
         self._pages: dict[tuple[int, int, str], dict[str, Any]] = {}
         self._changed = threading.Condition()
 
@@ -69,13 +70,16 @@ class PhoneHub:
         """The stored game as it is now and its options (the table's thread, after every step
         and every game opened): a new snapshot, which counts a step taken back (undo), so
         that an answer shown before it is known to be stale."""
-        steps = list(game.game.steps) if game is not None else []
-        shown, line = self._line
+        steps = game.game.steps if game is not None else []
+        shown, count, last = self._line
         rewinds = self._snapshot.rewinds
+        # steps are only added and taken back at the end: the line shown before is gone when
+        # there are fewer steps now, or another step stands where its last one stood
         if game is not None and game.id == shown and (
-                len(steps) < len(line) or any(a is not b for a, b in zip(line, steps))):
+                len(steps) < count or (count and steps[count - 1] is not last)):
             rewinds += 1
-        self._line = (game.id if game is not None else None, steps)
+        self._line = (game.id if game is not None else None, len(steps),
+                      steps[-1] if steps else None)
         self.publish(Snapshot.of(self._snapshot.version + 1, game, options, rewinds))
 
     def publish(self, snapshot: Snapshot) -> None:
@@ -83,10 +87,9 @@ class PhoneHub:
         with self._changed:
             self._snapshot = snapshot
             self._rewinds[snapshot.version] = snapshot.rewinds
-            for old in [v for v in self._rewinds if v <= snapshot.version - PAGES_KEPT]:
+            for old in [v for v in self._rewinds if v <= snapshot.version - VERSIONS_KEPT]:
                 del self._rewinds[old]
-            self._pages = {key: page for key, page in self._pages.items()
-                           if key[0] == snapshot.version}
+            self._pages = {}  # (each for the version shown before)
             self._changed.notify_all()
 
     def renew_links(self) -> None:

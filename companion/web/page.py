@@ -10,17 +10,20 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion import i18n
-from companion.i18n import _
+from companion.i18n import N_, _
 from companion.rules.option_types import BonusPick, PendingChoice, TableOptions
-from companion.rules.report import final_score
 from companion.rules.state import Player, State, count
 from companion.rules.words import RESOURCES, TRACKS, amount, track_name
 from companion.ui.kit.undo_redo_model import step_name
 from companion.ui.kit.wording import track_short, word
 from companion.ui.play.flows.abilities import bonus_label
+from companion.ui.play.flows.prompts import in_turn_order
 from companion.ui.play.station_model import Dot, StationView, station_view
 from companion.ui.play.table_model import ship_button
 from companion.web.snapshot import Snapshot
+
+# a level whose bonus the catalogue lacks: its value is asked where it is chosen, on the table
+ASKED_ON_THE_TABLE = N_("What this gives is asked on the table: choose it there.")
 
 
 def page_words() -> dict[str, str]:
@@ -56,7 +59,7 @@ def player_page(shown: Snapshot, seat: int) -> dict[str, Any]:
     if mine:
         page["question"] = question(mine[0])
     elif opts["pending"]:
-        first = waiting_first(state, opts["pending"])
+        first = in_turn_order(state, opts["pending"])[0]
         page["waiting"] = _("{player} chooses a {track} Diplomacy bonus").format(
             player=first["player"], track=track_name(first["track"]))
     return page
@@ -81,13 +84,13 @@ def my_part(shown: Snapshot, seat: int) -> dict[str, Any]:
     ships = [ship_button(entry, state) for entry in opts.get("ships", [])  # (none at the end)
              if entry["owner"] == me["name"]]
     station = station_view(state, catalogue, me["name"])
+    top = catalogue.field("diplomacy", "board", "top_level").value
     return {
         "name": me["name"], "color": me["color"], "hub": station.hub,
         "counters": [amount(c, count(me, c)) for c in ("gems", *RESOURCES)],
         "points": amount("points", count(me, "points")),
         "projected": projected(shown, seat),
-        "diplomacy": [{"track": track_name(t), "level": me["diplomacy"][t],
-                       "top": catalogue.field("diplomacy", "board", "top_level").value}
+        "diplomacy": [{"track": track_name(t), "level": me["diplomacy"][t], "top": top}
                       for t in TRACKS],
         "ships": [{"name": ship.label, "used": bool(ship.marker),
                    "note": "" if not ship.marker else
@@ -100,10 +103,9 @@ def my_part(shown: Snapshot, seat: int) -> dict[str, Any]:
 def projected(shown: Snapshot, seat: int) -> str:
     """The final score "if the game ended now" (the engine's scoring); at the end, the final
     score; "" when it cannot be worked out (a value the catalogue lacks)."""
-    assert shown.state is not None and shown.catalogue is not None
-    try:
-        sheet = final_score(shown.state, shown.catalogue)
-    except (ValueError, TypeError):  # a position or value the scoring cannot take yet
+    assert shown.state is not None
+    sheet = shown.score_sheet
+    if sheet is None:
         return ""
     total = sheet.players[seat].total
     if shown.state["phase"] == "over":
@@ -134,8 +136,7 @@ def question(pending: PendingChoice) -> dict[str, Any]:
         known = pick["gives"] is not None
         choices.append({"levels": list(pick["levels"]),
                         "label": choice_label(pick), "allowed": known,
-                        "reason": "" if known else _("What this gives is asked on the table: "
-                                                     "choose it there.")})
+                        "reason": "" if known else _(ASKED_ON_THE_TABLE)})
     return {"title": _("Your {track} Diplomacy bonus - choose one").format(
                 track=track_name(pending["track"])),
             "track": pending["track"], "choices": choices,
@@ -154,21 +155,13 @@ def offered(opts: TableOptions, player: str, track: str,
     if pick is None:
         return None, _("That choice is not on offer now.")
     if pick["gives"] is None:
-        return None, _("What this gives is asked on the table: choose it there.")
+        return None, _(ASKED_ON_THE_TABLE)
     return pick, ""
 
 
 def choice_label(pick: BonusPick) -> str:
     """What a Diplomacy bonus choice gives, in words ("2 GEMs")."""
     return bonus_label(pick["levels"], pick["gives"])
-
-
-def waiting_first(state: State, pending: Sequence[PendingChoice]) -> PendingChoice:
-    """The Diplomacy bonus the table asks first: in turn order from the active player."""
-    names = [p["name"] for p in state["players"]]
-    active = state["turn"]["active"] or 0
-    order = names[active:] + names[:active]
-    return min(pending, key=lambda p: order.index(p["player"]))
 
 
 def other_line(player: Player) -> dict[str, str]:

@@ -6,10 +6,13 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from companion.rules.catalogue import Catalogue
 from companion.rules.option_types import TableOptions
+from companion.rules.report import final_score
+from companion.rules.scoring import ScoreSheet
 from companion.rules.state import State
 
 LOG_STEPS = 8  # the last steps a page lists
@@ -31,6 +34,18 @@ class Snapshot:
     @property
     def players(self) -> list[Mapping[str, Any]]:
         return list(self.state["players"]) if self.state is not None else []
+
+    @cached_property
+    def score_sheet(self) -> ScoreSheet | None:
+        """The engine's score sheet of the position ("if the game ended now"; final at the
+        end), the same for every page: None when there is no game, or the scoring cannot take
+        the position yet (a value the catalogue lacks)."""
+        if self.state is None or self.catalogue is None:
+            return None
+        try:
+            return final_score(self.state, self.catalogue)
+        except (ValueError, TypeError):
+            return None
 
     @classmethod
     def of(cls, version: int, game: Any, options: TableOptions | None,

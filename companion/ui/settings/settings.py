@@ -434,8 +434,11 @@ class PhonesSection(Section):
 
     def renew(self) -> None:
         """New links: the players scan their codes again."""
-        App.get_running_app().phones.renew_links()
-        self.screen.say(_("New links made: every player scans their code again."), NOTICE)
+        problem = App.get_running_app().phones.renew_links()
+        if problem:
+            self.screen.say(problem)
+        else:
+            self.screen.say(_("New links made: every player scans their code again."), NOTICE)
 
 
 class FilesSection(Section):

@@ -62,8 +62,6 @@ class PhonesBridge:
             self._look_again()
             return
         try:
-            if self.hub is None:
-                self.hub = PhoneHub(Links.open(self._folder()), self.run_answer)
             self.server = self._serve(PhoneServer)
         except OSError as error:
             self.problem = self.note = _("Phones cannot join: {error}").format(error=error)
@@ -73,16 +71,16 @@ class PhonesBridge:
         self.address, self.problem, self.note = address, "", ""
         self._stop_looking()
         self.publish()
-        log.info("phone pages served at http://%s:%s", address, self.config.port)
+        log.info("phone pages served at %s", self.base_link())
         self.app.show_problems()
 
     def _serve(self, server: Any) -> Any:
         """The server started on the port set, else on the first of the next ones free; the
-        last port's OSError when none is."""
+        last port's OSError when none is (or when the links' secret cannot be kept)."""
         first = self.config.port
         for port in range(first, min(first + PORTS_TRIED, 65536)):
             try:
-                return server(self.hub, port=port).start()
+                return server(self._hub(), port=port).start()
             except OSError as error:
                 failure = error
         raise failure
@@ -109,9 +107,13 @@ class PhonesBridge:
             self.server = None
         self.address = ""
 
-    def _folder(self) -> Any:
-        store = self.app.session.store
-        return store.path.parent if store is not None else paths.data_folder()
+    def _hub(self) -> PhoneHub:
+        """The hub, made once: the links' secret kept beside the game store."""
+        if self.hub is None:
+            store = self.app.session.store
+            folder = store.path.parent if store is not None else paths.data_folder()
+            self.hub = PhoneHub(Links.open(folder), self.run_answer)
+        return self.hub
 
     # --- what the phones show --------------------------------------------------------------
 
@@ -131,11 +133,14 @@ class PhonesBridge:
         return [(p["name"], p["color"], page_link(self.address, self.server.port, token))
                 for p, token in zip(shown.players, self.hub.tokens())]
 
-    def renew_links(self) -> None:
-        """New links for every player: the pages open now are told theirs has ended."""
-        if self.hub is None:
-            self.hub = PhoneHub(Links.open(self._folder()), self.run_answer)
-        self.hub.renew_links()
+    def renew_links(self) -> str:
+        """New links for every player: the pages open now are told theirs has ended; "" when
+        done, else why not (the data folder cannot keep the new secret)."""
+        try:
+            self._hub().renew_links()
+        except OSError as error:
+            return _("No new links: {error}").format(error=error)
+        return ""
 
     def publish(self) -> None:
         """The game as it is now, to every phone (on the table's thread, after every step)."""
@@ -152,17 +157,21 @@ class PhonesBridge:
         """A phone's answer (a server thread): run on the table's thread, its outcome in words
         once done (or that the table did not get to it in time)."""
         done = threading.Event()
+        taken = threading.Lock()  # held by whichever comes first: the table, or the time-out
         outcome: list[tuple[bool, str]] = []
 
         def on_the_table(_dt: float) -> None:
+            if not taken.acquire(blocking=False):
+                return  # too late: the phone was told to try again, nothing is done
             try:
                 outcome.append(self.answer_here(answer))
             finally:
                 done.set()
 
         Clock.schedule_once(on_the_table, 0)
-        if not done.wait(ANSWER_WAIT):
+        if not done.wait(ANSWER_WAIT) and taken.acquire(blocking=False):
             return False, _("The table did not take the answer in time: try again.")
+        done.wait()  # begun on the table just in time: its outcome is the phone's
         return outcome[0]
 
     def answer_here(self, answer: Answer) -> tuple[bool, str]:

@@ -3,11 +3,12 @@ powers usable between actions."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from companion.rules import commands
 from companion.rules.catalogue import Catalogue
-from companion.rules.option_types import HubPowerOption
+from companion.rules.option_types import HubPowerOption, PendingChoice
 from companion.rules.options import options
 from companion.rules.state import State
 from companion.ui.kit.wording import ability_line
@@ -29,15 +30,20 @@ class BonusPrompt:
         return commands.diplomacy_bonus(self.player, choose_among(self.choices, levels).value)
 
 
-def bonus_prompts(state: State, catalogue: Catalogue) -> list[BonusPrompt]:
-    """The Diplomacy bonus choices waiting, in turn order from the active player."""
+def in_turn_order(state: State, pending: Sequence[PendingChoice]) -> list[PendingChoice]:
+    """The Diplomacy bonuses waiting, in the order the table asks them: in turn order from the
+    active player."""
     names = [p["name"] for p in state["players"]]
     active = state["turn"]["active"] or 0
     order = names[active:] + names[:active]
-    found = [BonusPrompt(p["player"], p["track"], [
+    return sorted(pending, key=lambda choice: order.index(choice["player"]))
+
+
+def bonus_prompts(state: State, catalogue: Catalogue) -> list[BonusPrompt]:
+    """The Diplomacy bonus choices waiting, in turn order from the active player."""
+    return [BonusPrompt(p["player"], p["track"], [
         Choice(o["levels"], bonus_label(o["levels"], o["gives"])) for o in p["options"]])
-        for p in options(state, catalogue)["pending"]]
-    return sorted(found, key=lambda prompt: order.index(prompt.player))
+        for p in in_turn_order(state, options(state, catalogue)["pending"])]
 
 
 class HubPowerFlow:

@@ -28,12 +28,15 @@ from vision.limits import (
 class LabelledDie:
     """One labelled die: its pip value and/or its face, and its box in pixels; `hard` when its
     top face cannot fairly be read (mostly hidden, cut by the frame, seen nearly edge-on, a
-    die cocked on another): the bench neither demands it nor counts a reading of it extra."""
+    die cocked on another): the bench neither demands it nor counts a reading of it extra;
+    `sides`: the boxes of the side faces a steep camera shows large (rendered photos say
+    where; training takes them as "not a die")."""
 
     value: int | None
     box: tuple[float, float, float, float]
     face: str | None = None
     hard: bool = False
+    sides: tuple[tuple[float, float, float, float], ...] = ()
 
     @property
     def key(self) -> int | str:
@@ -93,6 +96,7 @@ def load_dataset(folder: str | Path) -> list[LabelledImage]:
                     box=_pixel_box(d, width, height),
                     face=_face(d),
                     hard=_hard(d),
+                    sides=_sides(d, width, height),
                 )
                 for d in entry["dice"]
             )
@@ -116,7 +120,19 @@ def _pixel_box(die: dict, width: int, height: int) -> tuple[float, float, float,
     TypeError/ValueError for anything else (strings, 1e300, a box of no size)."""
     if not isinstance(die, dict):
         raise TypeError(_("a die must be an object with a box"))
-    box = die["box"]
+    return _box_in_pixels(die["box"], width, height)
+
+
+def _sides(die: dict, width: int, height: int) -> tuple[tuple[float, float, float, float], ...]:
+    """A label's optional `"sides"`: a list of boxes as `box` is given, in pixels."""
+    sides = die.get("sides", [])
+    if not isinstance(sides, list) or len(sides) > 4:
+        raise ValueError(f"sides must be a list of at most 4 boxes, got {repr(sides)[:80]}")
+    return tuple(_box_in_pixels(box, width, height) for box in sides)
+
+
+def _box_in_pixels(box: object, width: int, height: int) -> tuple[float, float, float, float]:
+    """A box [x0, y0, x1, y1] in parts of the photo, in pixels (ValueError if it is none)."""
     if not isinstance(box, list) or len(box) != 4 or not all(
             type(v) in (int, float) and math.isfinite(v) and -0.01 <= v <= 1.01 for v in box) \
             or not (box[0] < box[2] and box[1] < box[3]):

@@ -253,3 +253,34 @@ def test_the_bench_neither_demands_a_hard_die_nor_counts_it_extra(tmp_path) -> N
     twice = [*readings["both"], Die(5, "metal", (104, 14, 126, 36), 0.9)]
     result = bench([item], lambda frame: Reading(tuple(twice)))
     assert (result.labelled, result.predicted, result.correct) == (1, 2, 1)
+
+
+@pytest.mark.parametrize("tilt, roll", [(0.0, 0.0), (50.0, 130.0), (60.0, 250.0)])
+def test_a_steep_cameras_large_side_faces_are_labelled_as_sides(tilt, roll) -> None:
+    """The side faces a steep camera shows at least half as large as the top are written
+    with the die (`sides`), so training can show them as "not a die"; from above, none."""
+    frame = np.full((480, 640, 3), 90, np.uint8)
+    camera, side = phone(tilt, roll), 70.0
+    look = DiceSet((230, 230, 230), (20, 20, 20), 0.1)
+    owner = np.zeros((480, 640), np.int32)
+    drawn = draw_cube(frame, camera, look, (0.0, 0.0), side, 20.0, 5, (1.0, 0.0),
+                      np.random.default_rng(0), owner, 1)
+    (label,) = judge([drawn], owner, SynthParams())
+    assert bool(label.sides) == (tilt > 0)
+    for x0, y0, x1, y1 in label.sides:
+        middle = owner[int((y0 + y1) / 2), int((x0 + x1) / 2)]
+        assert middle == -1  # a side face of this die, not its top
+        assert (x1 - x0) * (y1 - y0) >= 0.3 * (
+            (label.box[2] - label.box[0]) * (label.box[3] - label.box[1]))
+
+
+def test_side_faces_reach_the_labelled_folder(tmp_path) -> None:
+    write_folder(tmp_path, 6, seed=11, params=STEEP)
+    items = load_dataset(tmp_path)
+    sides = [box for item in items for die in item.dice for box in die.sides]
+    assert sides
+    for item in items:
+        for die in item.dice:
+            for x0, y0, x1, y1 in die.sides:
+                assert 0 <= x0 < x1 <= item.width and 0 <= y0 < y1 <= item.height
+                assert (x0, y0, x1, y1) != die.box

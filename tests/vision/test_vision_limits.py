@@ -309,6 +309,11 @@ BAD_LABELS = {
     "1e300 value": ([{"value": 1e300, "box": [0.1, 0.1, 0.2, 0.2]}], {}),
     "a die a number": ([7], {}),
     "hard a string": ([{"value": 1, "box": [0.1, 0.1, 0.2, 0.2], "hard": "yes"}], {}),
+    "sides a string": ([{"value": 1, "box": [0.1, 0.1, 0.2, 0.2], "sides": "left"}], {}),
+    "a side of no size": ([{"value": 1, "box": [0.1, 0.1, 0.2, 0.2],
+                            "sides": [[0.1, 0.2, 0.2, 0.2]]}], {}),
+    "five sides": ([{"value": 1, "box": [0.1, 0.1, 0.2, 0.2],
+                     "sides": [[0.1, 0.2, 0.2, 0.3]] * 5}], {}),
 }
 
 

@@ -84,6 +84,7 @@ class SynthParams:
 
 
 NEGATIVES = ("board", "tokens", "cards", "cloth")
+SIDE_SHOWN = 0.5  # a side face this large against the top (in the frame) is labelled a side
 
 
 @dataclass(frozen=True)
@@ -95,12 +96,19 @@ class SynthDie:
     value: int | None = None
     face: str | None = None
     hard: bool = False
+    sides: tuple[tuple[float, float, float, float], ...] = ()  # side faces shown large
 
     def label(self, width: int, height: int) -> dict:
-        """The die as `labels.json` writes it (box normalised to 0..1)."""
-        x0, y0, x1, y1 = self.box
-        found: dict = {"box": [round(x0 / width, 5), round(y0 / height, 5),
-                               round(x1 / width, 5), round(y1 / height, 5)]}
+        """The die as `labels.json` writes it (boxes normalised to 0..1)."""
+
+        def part(box: tuple[float, float, float, float]) -> list[float]:
+            x0, y0, x1, y1 = box
+            return [round(x0 / width, 5), round(y0 / height, 5),
+                    round(x1 / width, 5), round(y1 / height, 5)]
+
+        found: dict = {"box": part(self.box)}
+        if self.sides:
+            found["sides"] = [part(box) for box in self.sides]
         if self.value is not None:
             found["value"] = self.value
         if self.face is not None:
@@ -334,6 +342,8 @@ def draw_cube(frame: np.ndarray, camera: Camera, dice: DiceSet, centre: tuple[fl
 
     neighbours = NEIGHBOURS[value]
     spin = int(rng.integers(0, 4))
+    top = lifted(base, side)
+    shown = []
     for k in range(4):  # side faces k: between base corners k and k+1
         p, q = base[k], base[(k + 1) % 4]
         normal = (p + q) / 2 - np.array(centre)
@@ -346,25 +356,35 @@ def draw_cube(frame: np.ndarray, camera: Camera, dice: DiceSet, centre: tuple[fl
         texture, mask = face_texture(dice, neighbours[(k + spin) % 4])
         paste(frame, texture, mask, quad, lit)
         own(owner, quad, -ident)
-    top = lifted(base, side)
+        if abs(cv2.contourArea(quad.astype(np.float32))) >= SIDE_SHOWN * abs(
+                cv2.contourArea(top.astype(np.float32))):
+            shown.append(quad)
     texture, mask = face_texture(dice, value)
     paste(frame, texture, mask, top, rng.uniform(0.9, 1.1))
     pixels = own(owner, top, ident)
     view = camera.view_angle(np.array([centre[0], centre[1], lifted_by + side]))
-    return Drawn(_top_face(frame, top, dice, value), top, pixels, view)
+    return Drawn(_top_face(frame, top, dice, value, sides=shown), top, pixels, view)
+
+
+def _clipped(frame: np.ndarray, corners: np.ndarray) -> tuple[float, float, float, float]:
+    """The box of a face with these corners in the frame, cut to the frame."""
+    x0, y0 = corners.min(0)
+    x1, y1 = corners.max(0)
+    h, w = frame.shape[:2]
+    return (max(0.0, float(x0)), max(0.0, float(y0)), min(float(w), float(x1)),
+            min(float(h), float(y1)))
 
 
 def _top_face(frame: np.ndarray, top: np.ndarray, dice: DiceSet, value: int,
-              hard: bool = False) -> SynthDie:
-    """The label of a die whose top face has these corners in the frame."""
-    x0, y0 = top.min(0)
-    x1, y1 = top.max(0)
-    h, w = frame.shape[:2]
-    box = (max(0.0, float(x0)), max(0.0, float(y0)), min(float(w), float(x1)),
-           min(float(h), float(y1)))
+              hard: bool = False, sides: list[np.ndarray] | tuple = ()) -> SynthDie:
+    """The label of a die whose top face has these corners in the frame (and these side
+    faces shown large)."""
+    box = _clipped(frame, top)
+    shown = tuple(b for b in (_clipped(frame, quad) for quad in sides)
+                  if b[0] < b[2] and b[1] < b[3])
     if dice.icons:
-        return SynthDie(box, face=icon_face(dice, value), hard=hard)
-    return SynthDie(box, value=value, hard=hard)
+        return SynthDie(box, face=icon_face(dice, value), hard=hard, sides=shown)
+    return SynthDie(box, value=value, hard=hard, sides=shown)
 
 
 def leaning_cube(against: np.ndarray, towards: np.ndarray, side: float, lean: float

@@ -15,7 +15,6 @@ bench can report held-out figures; `--all` trains on every image.
 from __future__ import annotations
 
 import argparse
-import math
 import time
 from pathlib import Path
 
@@ -26,19 +25,14 @@ import torch.nn.functional as F
 from torch import nn
 
 from vision.dataset import is_held_out, load_dataset
-
-STRIDE = 8  # detector output cell, in full-size (640 px) pixels
-DET_CROP = 512  # full-size training crop side for the detector
-CLS_SIZE = 40  # classifier input side
-CLS_CONTEXT = 1.25  # classifier crop side / die size
-SIZE_REF = 40.0  # die size whose log-size target is 0
-TRAIN_SIZES = (22.0, 72.0)  # die sides (full-size px) an extra folder's dice are brought to
-TOO_BIG = (100.0, 170.0)  # die sides of the detector's too-large samples, which mark no dice
-TOO_BIG_SHARE = 0.15  # part of an extra folder's detector samples brought to TOO_BIG
-WRONG_SCALE_SHARE = 0.3  # part of the classifier's background crops at a die's wrong scale
-PART_OF_DIE = (0.3, 0.55)  # crop size / die size of a crop that sees a part of a die
-HARD_SHARE = 0.3  # part of the classifier's background crops on what the detector takes for a die
-AROUND_DIE = (2.2, 3.5)  # crop size / die size of a crop that takes in a die's neighbours
+from vision.pips import CLASSIFIER_FILE, DETECTOR_FILE
+from vision.training.samples import (
+    CLS_SIZE,
+    Sampler,
+    cls_sample,
+    det_sample,
+    hard_negatives,
+)
 
 
 def cbr(cin: int, cout: int, stride: int = 1, k: int = 3) -> nn.Sequential:
@@ -108,121 +102,60 @@ def to_tensor(images: list[np.ndarray]) -> torch.Tensor:
     return torch.from_numpy((arr - 127.5) / 127.5).permute(0, 3, 1, 2).contiguous()
 
 
-def jitter_colour(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Random hue shift, channel order, contrast, brightness, blur and noise."""
-    if rng.random() < 0.7:
-        hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
-        hsv[..., 0] = ((hsv[..., 0].astype(np.int32) + rng.integers(0, 180)) % 180).astype(
-            np.uint8
-        )
-        img = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
-    if rng.random() < 0.5:
-        img = img[..., rng.permutation(3)]
-    gain, bias = rng.uniform(0.6, 1.4), rng.uniform(-40, 40)
-    out = img.astype(np.float32) * gain + bias
-    if rng.random() < 0.3:
-        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.5, 1.2))
-    if rng.random() < 0.3:
-        out += rng.normal(0, rng.uniform(2, 8), out.shape).astype(np.float32)
-    return np.clip(out, 0, 255).astype(np.uint8)
-
-
-def die_size(item) -> float:
-    """The median die side of a labelled image (SIZE_REF when it has no dice)."""
-    sizes = [math.sqrt((d.box[2] - d.box[0]) * (d.box[3] - d.box[1])) for d in item.dice]
-    return float(np.median(sizes)) if sizes else SIZE_REF
-
-
-def det_sample(item, img, rng, extra: bool = False):
-    """One augmented detector sample: half-size crop and its targets. The real photos' dice
-    are about SIZE_REF across and get a scale of 0.75-1.35; an `extra` image's dice (any size)
-    are brought to TRAIN_SIZES, as the reader rescales frames, and its crop is centred near a
-    die most of the time, so small dice in big frames are seen; now and then they are brought to
-    TOO_BIG instead and mark no centre, so that a frame read too large does not show a die's
-    pip groups as dice."""
-    too_big = extra and bool(item.dice) and rng.random() < TOO_BIG_SHARE
-    if extra:
-        lo, hi = TOO_BIG if too_big else TRAIN_SIZES
-        scale = math.exp(rng.uniform(math.log(lo), math.log(hi))) / die_size(item)
-    else:
-        scale = rng.uniform(0.75, 1.35)
-    angle = rng.choice([0, 90, 180, 270]) + (rng.uniform(-15, 15) if rng.random() < 0.5 else 0)
-    if extra and item.dice and rng.random() < 0.7:
-        x0, y0, x1, y1 = item.dice[rng.integers(0, len(item.dice))].box
-        reach = DET_CROP / scale * 0.35
-        cx = (x0 + x1) / 2 + rng.uniform(-reach, reach)
-        cy = (y0 + y1) / 2 + rng.uniform(-reach, reach)
-    else:
-        cx, cy = rng.uniform(0.2, 0.8) * item.width, rng.uniform(0.2, 0.8) * item.height
-    m = cv2.getRotationMatrix2D((cx, cy), angle, scale)
-    m[:, 2] += (DET_CROP / 2 - cx, DET_CROP / 2 - cy)
-    if rng.random() < 0.5:
-        m[0] = -m[0]
-        m[0, 2] += DET_CROP
-    full = cv2.warpAffine(img, m, (DET_CROP, DET_CROP), borderMode=cv2.BORDER_REFLECT)
-    half = cv2.resize(jitter_colour(full, rng), (DET_CROP // 2, DET_CROP // 2),
-                      interpolation=cv2.INTER_AREA)
-    g = DET_CROP // STRIDE
-    heat = np.zeros((g, g), np.float32)
-    reg = np.zeros((3, g, g), np.float32)
-    mask = np.zeros((g, g), np.float32)
-    yy, xx = np.mgrid[0:g, 0:g].astype(np.float32)
-    for die in [] if too_big else item.dice:
-        x0, y0, x1, y1 = die.box
-        c = m @ np.array([(x0 + x1) / 2, (y0 + y1) / 2, 1.0])
-        size = math.sqrt((x1 - x0) * (y1 - y0)) * scale
-        gx, gy = c[0] / STRIDE, c[1] / STRIDE
-        if not (0 <= gx < g and 0 <= gy < g):
-            continue
-        ix, iy = int(gx), int(gy)
-        sigma = max(0.7, size / STRIDE / 5)
-        heat = np.maximum(heat, np.exp(-((xx - ix) ** 2 + (yy - iy) ** 2) / (2 * sigma**2)))
-        heat[iy, ix] = 1.0
-        reg[:, iy, ix] = (gx - ix, gy - iy, math.log(size / SIZE_REF))
-        mask[iy, ix] = 1.0
-    return half, heat, reg, mask
-
-
-def focal_loss(logits: torch.Tensor, heat: torch.Tensor) -> torch.Tensor:
-    """CenterNet's penalty-reduced focal loss on a sigmoid heat map."""
+def focal_loss(logits: torch.Tensor, heat: torch.Tensor, ignore: torch.Tensor) -> torch.Tensor:
+    """CenterNet's penalty-reduced focal loss on a sigmoid heat map; cells where `ignore` is 1
+    (around a hard die) add no negative loss."""
     p = torch.sigmoid(logits).clamp(1e-4, 1 - 1e-4)
     pos = heat.eq(1).float()
     pos_loss = -(torch.log(p) * (1 - p) ** 2 * pos).sum()
-    neg_loss = -(torch.log(1 - p) * p**2 * (1 - heat) ** 4 * (1 - pos)).sum()
+    neg_loss = -(torch.log(1 - p) * p**2 * (1 - heat) ** 4 * (1 - pos) * (1 - ignore)).sum()
     return (pos_loss + neg_loss) / pos.sum().clamp(min=1)
 
 
-class Sampler:
-    """Picks training images: from the main folder with chance `share`, else from the extra
-    folders, so a large synthetic set does not drown the real photos."""
+def start_from(net: nn.Module, onnx_file: Path) -> nn.Module:
+    """`net` with the weights of a network `export` wrote, to train on from there (fine-tuning):
+    the file's batch norms are folded into its convolutions, so each convolution takes the
+    folded weights, its batch norm the folded bias as its shift and no scaling, and the norms
+    are frozen (eval), so training starts from exactly what the file computes."""
+    import onnx
+    from onnx import numpy_helper
 
-    def __init__(self, main: int, total: int, share: float) -> None:
-        self.main, self.total, self.share = main, total, share if total > main else 1.0
+    model = onnx.load(str(onnx_file))
+    weights = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
+    layers = [n for n in model.graph.node if n.op_type in ("Conv", "Gemm")]
+    learned = [m for m in net.modules() if isinstance(m, (nn.Conv2d, nn.Linear))]
+    if len(layers) != len(learned):
+        raise SystemExit(f"{onnx_file}: {len(layers)} layers, this network has {len(learned)}")
+    norm_of = {id(seq[0]): seq[1] for seq in net.modules()
+               if isinstance(seq, nn.Sequential) and len(seq) > 1
+               and isinstance(seq[1], nn.BatchNorm2d)}
+    with torch.no_grad():
+        for node, layer in zip(layers, learned):
+            layer.weight.copy_(torch.from_numpy(weights[node.input[1]].copy()))
+            bias = torch.from_numpy(weights[node.input[2]].copy())
+            norm = norm_of.get(id(layer))
+            if norm is None:
+                layer.bias.copy_(bias)
+                continue
+            norm.weight.fill_(1.0)
+            norm.bias.copy_(bias)
+            norm.running_mean.zero_()
+            norm.running_var.fill_(1.0 - norm.eps)
+    for module in net.modules():
+        if isinstance(module, nn.BatchNorm2d):
+            module.eval()
+    return net
 
-    def pick(self, rng: np.random.Generator, among: list[int] | None = None) -> int:
-        """An image index (one of `among` when given); without extra folders the same draws
-        as picking uniformly, so the real photos alone train as they always did."""
-        pool = among if among is not None else list(range(self.total))
-        main = [k for k in pool if k < self.main]
-        extra = [k for k in pool if k >= self.main]
-        if not (extra and main):
-            return int(pool[rng.integers(0, len(pool))])
-        side = main if rng.random() < self.share else extra
-        return int(side[rng.integers(0, len(side))])
 
-    def is_extra(self, index: int) -> bool:
-        """Whether the image comes from an extra folder."""
-        return index >= self.main
-
-
-def train_detector(items, images, iters: int, out: Path, sampler: Sampler,
-                   seed: int = 0) -> None:
-    """Train the centre detector on random augmented crops and export it."""
+def train_detector(items, images, iters: int, out: Path, sampler: Sampler, seed: int = 0,
+                   start: Path | None = None, lr: float = 3e-3) -> None:
+    """Train the centre detector on random augmented crops and export it (from the one in
+    the folder `start` when given)."""
     rng = np.random.default_rng(seed)
     torch.manual_seed(seed)
-    net = Detector()
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=iters)
+    net = Detector() if start is None else start_from(Detector(), start / DETECTOR_FILE)
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=iters)
     t0 = time.time()
     for it in range(iters):
         batch = [det_sample(items[k], images[k], rng, sampler.is_extra(k))
@@ -231,8 +164,9 @@ def train_detector(items, images, iters: int, out: Path, sampler: Sampler,
         heat = torch.from_numpy(np.stack([b[1] for b in batch]))
         reg = torch.from_numpy(np.stack([b[2] for b in batch]))
         mask = torch.from_numpy(np.stack([b[3] for b in batch]))
+        ignore = torch.from_numpy(np.stack([b[4] for b in batch]))
         y = net(x)
-        loss_h = focal_loss(y[:, 0], heat)
+        loss_h = focal_loss(y[:, 0], heat, ignore)
         l1 = F.l1_loss(y[:, 1:], reg, reduction="none").sum(1)
         loss_r = (l1 * mask).sum() / mask.sum().clamp(min=1)
         loss = loss_h + loss_r
@@ -243,100 +177,14 @@ def train_detector(items, images, iters: int, out: Path, sampler: Sampler,
         if it % 50 == 0:
             print(f"det {it}/{iters} heat {loss_h.item():.3f} reg {loss_r.item():.3f} "
                   f"{time.time() - t0:.0f}s", flush=True)
-    export(net, (1, 3, 320, 320), out / "dice_detector.onnx")
+    export(net, (1, 3, 320, 320), out / DETECTOR_FILE)
 
 
-def crop(img: np.ndarray, cx: float, cy: float, size: float, angle: float, flip: bool):
-    """Square crop of side CLS_CONTEXT*size around (cx, cy), rotated, resized to CLS_SIZE."""
-    side = CLS_CONTEXT * size
-    s = CLS_SIZE / side
-    m = cv2.getRotationMatrix2D((cx, cy), angle, s)
-    m[:, 2] += (CLS_SIZE / 2 - cx, CLS_SIZE / 2 - cy)
-    if flip:
-        m[0] = -m[0]
-        m[0, 2] += CLS_SIZE
-    return cv2.warpAffine(img, m, (CLS_SIZE, CLS_SIZE), flags=cv2.INTER_AREA,
-                          borderMode=cv2.BORDER_REPLICATE)
-
-
-def wrong_scale_crop(item, img, rng, angle: float, flip: bool) -> np.ndarray:
-    """A crop at the wrong scale for one of the dice: a part of it (a pip group, as a frame read
-    too large shows it) or a view that takes in its neighbours (a frame read too small), so the
-    classifier tells the reader which scale is right."""
-    x0, y0, x1, y1 = item.dice[rng.integers(0, len(item.dice))].box
-    size = math.sqrt((x1 - x0) * (y1 - y0))
-    if rng.random() < 0.6:
-        cx, cy = rng.uniform(x0, x1), rng.uniform(y0, y1)
-        return crop(img, cx, cy, size * rng.uniform(*PART_OF_DIE), angle, flip)
-    cx = (x0 + x1) / 2 + rng.uniform(-0.5, 0.5) * size
-    cy = (y0 + y1) / 2 + rng.uniform(-0.5, 0.5) * size
-    return crop(img, cx, cy, size * rng.uniform(*AROUND_DIE), angle, flip)
-
-
-def hard_negatives(items, images, detector_dir: Path) -> list[list[tuple[float, float, float]]]:
-    """Per image, the (x, y, size) of everything the detector in `detector_dir` marks as a die
-    at the reader's levels away from the labelled dice (key caps, letters, stickers, tray
-    holes): the classifier's hard background crops."""
-    from vision.pips import DETECTOR_FILE, PipParams, detect_centres  # the reader's own
-
-    detector = cv2.dnn.readNetFromONNX(str(detector_dir / DETECTOR_FILE))
-    p = PipParams()
-    found = []
-    for item, img in zip(items, images):
-        base = p.work_side / max(img.shape[:2])
-        marks = []
-        for scale in [base * f for f in (*p.coarse_levels, *p.fine_levels)]:
-            work = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-            for x, y, size, _ in detect_centres(detector, work, p):
-                x, y, size = x / scale, y / scale, size / scale
-                if not any(d.box[0] - 0.25 * size <= x <= d.box[2] + 0.25 * size
-                           and d.box[1] - 0.25 * size <= y <= d.box[3] + 0.25 * size
-                           for d in item.dice):
-                    marks.append((x, y, size))
-        found.append(marks)
-    return found
-
-
-def cls_sample(item, img, edges, rng, positive: bool, extra: bool = False, hard=()):
-    """One classifier sample: a jittered die crop (label = value) or a background crop (0):
-    now and then one of the image's `hard` negatives, else 20-70 px on the real photos, sized
-    by the image's dice on an `extra` one."""
-    angle, flip = rng.uniform(0, 360), bool(rng.random() < 0.5)
-    if positive:
-        valued = [d for d in item.dice if d.value is not None and not d.hard]
-        die = valued[rng.integers(0, len(valued))]
-        x0, y0, x1, y1 = die.box
-        size = math.sqrt((x1 - x0) * (y1 - y0))
-        cx = (x0 + x1) / 2 + rng.uniform(-0.12, 0.12) * size
-        cy = (y0 + y1) / 2 + rng.uniform(-0.12, 0.12) * size
-        size *= rng.uniform(0.85, 1.2)
-        return jitter_colour(crop(img, cx, cy, size, angle, flip), rng), die.value
-    if item.dice and rng.random() < WRONG_SCALE_SHARE:
-        return jitter_colour(wrong_scale_crop(item, img, rng, angle, flip), rng), 0
-    if hard and rng.random() < HARD_SHARE:
-        cx, cy, size = hard[rng.integers(0, len(hard))]
-        cx, cy = cx + rng.uniform(-0.1, 0.1) * size, cy + rng.uniform(-0.1, 0.1) * size
-        return jitter_colour(crop(img, cx, cy, size * rng.uniform(0.9, 1.1), angle, flip), rng), 0
-    for _ in range(50):
-        size = die_size(item) * rng.uniform(0.5, 1.75) if extra else rng.uniform(20, 70)
-        if rng.random() < 0.6 and len(edges[0]):
-            k = rng.integers(0, len(edges[0]))
-            cy, cx = float(edges[0][k]), float(edges[1][k])
-        else:
-            cx, cy = rng.uniform(0, item.width), rng.uniform(0, item.height)
-        inside = any(
-            d.box[0] - 2 <= cx <= d.box[2] + 2 and d.box[1] - 2 <= cy <= d.box[3] + 2
-            for d in item.dice
-        )
-        if not inside:
-            break
-    return jitter_colour(crop(img, cx, cy, size, angle, flip), rng), 0
-
-
-def train_classifier(items, images, iters: int, out: Path, sampler: Sampler,
-                     seed: int = 1) -> None:
-    """Train the crop classifier (not-a-die, 1..6) and export it; its hard negatives come from
-    the detector already in `out` (train it first)."""
+def train_classifier(items, images, iters: int, out: Path, sampler: Sampler, seed: int = 1,
+                     start: Path | None = None, lr: float = 3e-3) -> None:
+    """Train the crop classifier (not-a-die, 1..6) and export it (from the one in the folder
+    `start` when given); its hard negatives come from the detector already in `out` (train it
+    first)."""
     rng = np.random.default_rng(seed)
     torch.manual_seed(seed)
     hard = hard_negatives(items, images, out)
@@ -345,8 +193,10 @@ def train_classifier(items, images, iters: int, out: Path, sampler: Sampler,
     usable = [k for k, it in enumerate(items)
               if any(d.value is not None and not d.hard for d in it.dice)]
     net = PipClassifier()
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=iters)
+    if start is not None:
+        start_from(net.with_features(), start / CLASSIFIER_FILE)
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=iters)
     t0 = time.time()
     for it in range(iters):
         batch = []
@@ -366,7 +216,7 @@ def train_classifier(items, images, iters: int, out: Path, sampler: Sampler,
             acc = (logits.argmax(1) == y).float().mean().item()
             print(f"cls {it}/{iters} loss {loss.item():.3f} acc {acc:.3f} {time.time() - t0:.0f}s",
                   flush=True)
-    export(net.with_features(), (1, 3, CLS_SIZE, CLS_SIZE), out / "dice_pips.onnx",
+    export(net.with_features(), (1, 3, CLS_SIZE, CLS_SIZE), out / CLASSIFIER_FILE,
            ("y", "features"))
 
 
@@ -397,6 +247,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--real-share", type=float, default=0.5,
                         help="part of each batch drawn from DATASET when --extra is given")
     parser.add_argument("--all", action="store_true", help="train on the held-out split too")
+    parser.add_argument("--start-from", type=Path, metavar="DIR",
+                        help="train on from the networks in DIR (e.g. vision/models) instead of "
+                             "from scratch")
+    parser.add_argument("--lr", type=float, default=3e-3,
+                        help="the largest learning rate of the one-cycle schedule")
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args(argv)
     torch.set_num_threads(args.threads)
@@ -410,9 +265,11 @@ def main(argv: list[str] | None = None) -> int:
     images = [cv2.imread(str(it.path)) for it in items]
     print(f"training on {len(items)} images ({len(data)} in {args.dataset})", flush=True)
     if args.which in ("det", "both"):
-        train_detector(items, images, args.det_iters, args.out, sampler)
+        train_detector(items, images, args.det_iters, args.out, sampler,
+                       start=args.start_from, lr=args.lr)
     if args.which in ("cls", "both"):
-        train_classifier(items, images, args.cls_iters, args.out, sampler)
+        train_classifier(items, images, args.cls_iters, args.out, sampler,
+                         start=args.start_from, lr=args.lr)
     return 0
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from vision.dataset import LabelledDie, LabelledImage
 from vision.training import samples
-from vision.training.samples import STRIDE, cls_sample, det_sample
+from vision.training.samples import SIZE_REF, STRIDE, TOO_BIG, cls_sample, det_sample
 
 SIDE = (300.0, 344.0, 340.0, 370.0)  # the near side face of the die at 300-340 x 300-340
 
@@ -97,3 +97,20 @@ def test_without_side_faces_no_crop_is_taken_for_one(monkeypatch) -> None:
         cls_sample(bare, img, edges, np.random.default_rng(seed), positive=False)
     x0, y0, x1, y1 = SIDE
     assert not any(x0 <= cx <= x1 and y0 <= cy <= y1 for cx, cy in seen)
+
+
+def test_a_die_brought_too_big_marks_no_centre_and_a_smaller_one_beside_it_does() -> None:
+    """The detector must not offer a die it sees 100 px or more across (the frame is read
+    smaller for it), but a steep camera's far dice in the same crop are still asked for."""
+    dice = (LabelledDie(4, (100.0, 100.0, 300.0, 300.0)),  # near: 200 px
+            LabelledDie(1, (330.0, 150.0, 370.0, 190.0)),  # far: 40 px
+            LabelledDie(6, (380.0, 150.0, 420.0, 190.0)))
+    item = LabelledImage(Path("steep.png"), 640, 640, dice)
+    img = np.full((640, 640, 3), 120, np.uint8)
+    sizes = []
+    for seed in range(40):
+        _, _, reg, mask, _ = det_sample(item, img, np.random.default_rng(seed), True)
+        sizes += [SIZE_REF * float(size) for size in np.exp(reg[2][mask > 0])]
+    assert sizes, "dice are marked"
+    assert max(sizes) < TOO_BIG[0]
+    assert any(size > 1.5 * min(sizes) for size in sizes)  # near and far ones, not one size

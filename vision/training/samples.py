@@ -55,11 +55,12 @@ def det_sample(item, img, rng, extra: bool = False):
     are about SIZE_REF across and get a scale of 0.75-1.35; an `extra` image's dice (any size)
     are brought to TRAIN_SIZES, as the reader rescales frames, and its crop is centred near a
     die most of the time, so small dice in big frames are seen; now and then they are brought to
-    TOO_BIG instead and mark no centre, so that a frame read too large does not show a die's
-    pip groups as dice. A die labelled hard (mostly hidden, cut by the frame, seen too
-    steeply) marks no centre either, and the cells within half its side of its centre are
-    ignored (1 in the fifth map): the loss neither asks for a mark there nor punishes one, as
-    the bench neither demands such a die nor counts a reading of it extra.
+    TOO_BIG instead. A die brought to TOO_BIG's least size or more marks no centre, so that a
+    frame read too large does not show a die's pip groups as dice; the smaller dice of the
+    same crop (a steep camera's far ones) mark theirs. A die labelled hard (mostly hidden, cut
+    by the frame, seen too steeply) marks no centre either, and the cells within half its side
+    of its centre are ignored (1 in the fifth map): the loss neither asks for a mark there nor
+    punishes one, as the bench neither demands such a die nor counts a reading of it extra.
 
     Returns the half-size crop, the centre heat map, the offset and log-size targets, the
     mask of cells that carry them, and the ignore map."""
@@ -91,11 +92,13 @@ def det_sample(item, img, rng, extra: bool = False):
     mask = np.zeros((g, g), np.float32)
     ignore = np.zeros((g, g), np.float32)
     yy, xx = np.mgrid[0:g, 0:g].astype(np.float32)
-    for die in [] if too_big else item.dice:
+    for die in item.dice:
         x0, y0, x1, y1 = die.box
         c = m @ np.array([(x0 + x1) / 2, (y0 + y1) / 2, 1.0])
         size = math.sqrt((x1 - x0) * (y1 - y0)) * scale
         gx, gy = c[0] / STRIDE, c[1] / STRIDE
+        if size >= TOO_BIG[0]:
+            continue
         if die.hard:
             reach = max(1.0, size / STRIDE / 2)
             ignore[(xx + 0.5 - gx) ** 2 + (yy + 0.5 - gy) ** 2 <= reach**2] = 1.0

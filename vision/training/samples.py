@@ -21,7 +21,7 @@ TOO_BIG_SHARE = 0.15  # part of an extra folder's detector samples brought to TO
 WRONG_SCALE_SHARE = 0.3  # part of the classifier's background crops at a die's wrong scale
 PART_OF_DIE = (0.3, 0.55)  # crop size / die size of a crop that sees a part of a die
 HARD_SHARE = 0.3  # part of the classifier's background crops on what the detector takes for a die
-SIDE_SHARE = 0.3  # ... and on a die's side face, as a steep camera shows it (labels with `sides`)
+SIDE_SHARE = 0.5  # part of the background crops of a photo whose labels give `sides` on one
 AROUND_DIE = (2.2, 3.5)  # crop size / die size of a crop that takes in a die's neighbours
 
 
@@ -44,10 +44,14 @@ def jitter_colour(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
+def box_side(box: tuple[float, float, float, float]) -> float:
+    """The side of a square as large as a box."""
+    return math.sqrt((box[2] - box[0]) * (box[3] - box[1]))
+
+
 def die_size(item) -> float:
     """The median die side of a labelled image (SIZE_REF when it has no dice)."""
-    sizes = [math.sqrt((d.box[2] - d.box[0]) * (d.box[3] - d.box[1])) for d in item.dice]
-    return float(np.median(sizes)) if sizes else SIZE_REF
+    return float(np.median([box_side(d.box) for d in item.dice])) if item.dice else SIZE_REF
 
 
 def det_sample(item, img, rng, extra: bool = False):
@@ -95,7 +99,7 @@ def det_sample(item, img, rng, extra: bool = False):
     for die in item.dice:
         x0, y0, x1, y1 = die.box
         c = m @ np.array([(x0 + x1) / 2, (y0 + y1) / 2, 1.0])
-        size = math.sqrt((x1 - x0) * (y1 - y0)) * scale
+        size = box_side(die.box) * scale
         gx, gy = c[0] / STRIDE, c[1] / STRIDE
         if size >= TOO_BIG[0]:
             continue
@@ -154,8 +158,9 @@ def wrong_scale_crop(item, img, rng, angle: float, flip: bool) -> np.ndarray:
     """A crop at the wrong scale for one of the dice: a part of it (a pip group, as a frame read
     too large shows it) or a view that takes in its neighbours (a frame read too small), so the
     classifier tells the reader which scale is right."""
-    x0, y0, x1, y1 = item.dice[rng.integers(0, len(item.dice))].box
-    size = math.sqrt((x1 - x0) * (y1 - y0))
+    box = item.dice[rng.integers(0, len(item.dice))].box
+    x0, y0, x1, y1 = box
+    size = box_side(box)
     if rng.random() < 0.6:
         cx, cy = rng.uniform(x0, x1), rng.uniform(y0, y1)
         return crop(img, cx, cy, size * rng.uniform(*PART_OF_DIE), angle, flip)
@@ -198,20 +203,20 @@ def cls_sample(item, img, edges, rng, positive: bool, extra: bool = False, hard=
         valued = [d for d in item.dice if d.value is not None and not d.hard]
         die = valued[rng.integers(0, len(valued))]
         x0, y0, x1, y1 = die.box
-        size = math.sqrt((x1 - x0) * (y1 - y0))
+        size = box_side(die.box)
         cx = (x0 + x1) / 2 + rng.uniform(-0.12, 0.12) * size
         cy = (y0 + y1) / 2 + rng.uniform(-0.12, 0.12) * size
         size *= rng.uniform(0.85, 1.2)
         return jitter_colour(crop(img, cx, cy, size, angle, flip), rng), die.value
-    if item.dice and rng.random() < WRONG_SCALE_SHARE:
-        return jitter_colour(wrong_scale_crop(item, img, rng, angle, flip), rng), 0
-    sides = [box for d in item.dice for box in d.sides]
-    if sides and rng.random() < SIDE_SHARE:
-        x0, y0, x1, y1 = sides[rng.integers(0, len(sides))]
-        size = math.sqrt((x1 - x0) * (y1 - y0)) * rng.uniform(0.9, 1.25)
+    sides = [(d, box) for d in item.dice for box in d.sides]
+    if sides and rng.random() < SIDE_SHARE:  # cropped at its die's size, as the reader would
+        die, (x0, y0, x1, y1) = sides[rng.integers(0, len(sides))]
+        size = box_side(die.box) * rng.uniform(0.85, 1.2)
         cx = (x0 + x1) / 2 + rng.uniform(-0.1, 0.1) * size
         cy = (y0 + y1) / 2 + rng.uniform(-0.1, 0.1) * size
         return jitter_colour(crop(img, cx, cy, size, angle, flip), rng), 0
+    if item.dice and rng.random() < WRONG_SCALE_SHARE:
+        return jitter_colour(wrong_scale_crop(item, img, rng, angle, flip), rng), 0
     if hard and rng.random() < HARD_SHARE:
         cx, cy, size = hard[rng.integers(0, len(hard))]
         cx, cy = cx + rng.uniform(-0.1, 0.1) * size, cy + rng.uniform(-0.1, 0.1) * size

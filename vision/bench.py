@@ -177,9 +177,17 @@ def match(labelled: Iterable[tuple[int | str, tuple[float, float, float, float]]
     """(found, correct): each die, most confident first, claims the nearest unclaimed labelled
     die whose box contains its box centre; correct when the labelled value (or, for a die
     labelled only with a face, the face) agrees."""
+    outcomes = [right for _die, right in claims(labelled, dice) if right is not None]
+    return len(outcomes), sum(outcomes)
+
+
+def claims(labelled: Iterable[tuple[int | str, tuple[float, float, float, float]]],
+           dice: Iterable[Die]) -> list[tuple[Die, bool | None]]:
+    """Each die, most confident first, with what `match` made of it: True read right, False
+    read wrong (on a labelled die either way), None on no labelled die (extra)."""
     labels = list(labelled)
     claimed = [False] * len(labels)
-    found = correct = 0
+    outcomes: list[tuple[Die, bool | None]] = []
     for die in sorted(dice, key=lambda d: -d.confidence):
         cx, cy = die.centre
         best, best_d = -1, float("inf")
@@ -189,11 +197,12 @@ def match(labelled: Iterable[tuple[int | str, tuple[float, float, float, float]]
             d = (cx - (x0 + x1) / 2) ** 2 + (cy - (y0 + y1) / 2) ** 2
             if d < best_d:
                 best, best_d = k, d
-        if best >= 0:
-            claimed[best] = True
-            found += 1
-            correct += int(labels[best][0] in (die.value, die.face))
-    return found, correct
+        if best < 0:
+            outcomes.append((die, None))
+            continue
+        claimed[best] = True
+        outcomes.append((die, labels[best][0] in (die.value, die.face)))
+    return outcomes
 
 
 def demanded(item: LabelledImage, dice: Iterable[Die]
@@ -246,13 +255,13 @@ def score_image(item: LabelledImage, read: Callable[[np.ndarray], Reading],
         next_found, next_correct = match(labels, next_dice)
         next_predicted = len(next_dice)
     labels, dice = demanded(item, reading.dice)
-    found, correct = match(labels, dice)
-    flagged = [d for d in dice if d.uncertain]
-    flagged_found, flagged_correct = match(labels, flagged)
+    outcomes = claims(labels, dice)
+    found = sum(right is not None for _die, right in outcomes)
+    correct = sum(right is True for _die, right in outcomes)
+    flagged = [right for die, right in outcomes if die.uncertain]
     return ImageScore(len(labels), len(dice), found, correct, millis,
-                      flagged_found - flagged_correct, flagged_correct,
-                      len(flagged) - flagged_found, next_millis, next_correct, next_predicted,
-                      next_found)
+                      flagged.count(False), flagged.count(True), flagged.count(None),
+                      next_millis, next_correct, next_predicted, next_found)
 
 
 def bench(items: list[LabelledImage], read: Callable[[np.ndarray], Reading],

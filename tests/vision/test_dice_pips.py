@@ -171,6 +171,28 @@ def test_bench_counts_wrong_dice_that_were_flagged() -> None:
     assert "precision 100.00%  (2/2), exact images 0.00%" in result.text()
 
 
+def test_a_flagged_die_on_a_die_a_surer_one_claimed_is_extra_not_wrong() -> None:
+    """Issue 29's "a die read wrong is flagged": the dice are judged as the bench judged them
+    all at once, so an unsure die beside a sure right one is an extra die flagged, not a die
+    read wrong and flagged (that counted more flagged than read wrong: "105%")."""
+    from vision.bench import bench
+    from vision.dataset import load_dataset
+
+    items = load_dataset(FIXTURES)
+    truth = items[0].dice
+
+    def read(frame: np.ndarray) -> Reading:
+        box = tuple(map(int, truth[0].box))
+        sure_right = Die(truth[0].value, "food", box, 0.99)
+        unsure_beside = Die(truth[0].value % 6 + 1, "food", (box[0] + 1, *box[1:]), 0.4)
+        return Reading((sure_right, unsure_beside))
+
+    result = bench(items[:1], read)
+    assert (result.found, result.correct, result.predicted) == (1, 1, 2)
+    assert (result.wrong_flagged, result.extra_flagged, result.right_flagged) == (0, 1, 0)
+    assert result.wrong_flagged_rate <= 1.0
+
+
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
 def test_clutter_beside_the_dice_adds_no_dice(pip_reader: PipReader, fixture_labels,
                                               seed: int) -> None:

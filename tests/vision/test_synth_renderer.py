@@ -133,18 +133,25 @@ def inside(box, point) -> bool:
     return bool(x0 <= point[0] <= x1 and y0 <= point[1] <= y1)
 
 
-@pytest.mark.parametrize("tilt, roll", [(40.0, 0.0), (50.0, 130.0), (60.0, 250.0)])
-def test_a_steep_cameras_label_lies_on_the_top_face_not_the_sides(tilt, roll) -> None:
-    """Seen from up to 60 degrees, the label is the top face's box: it holds the top face's
-    centre, its own centre is on the top face, and the visible side faces are drawn, but
-    are no label's (side faces are no dice)."""
+def white_five(camera: Camera, side: float):
+    """A white die showing 5, turned 20 degrees, at the table's middle: its label and the
+    frame's owner map (1 its top face, -1 its side faces)."""
     frame = np.full((480, 640, 3), 90, np.uint8)
-    camera, side = phone(tilt, roll), 70.0
     look = DiceSet((230, 230, 230), (20, 20, 20), 0.1)
     owner = np.zeros((480, 640), np.int32)
     drawn = draw_cube(frame, camera, look, (0.0, 0.0), side, 20.0, 5, (1.0, 0.0),
                       np.random.default_rng(0), owner, 1)
     (label,) = judge([drawn], owner, SynthParams())
+    return label, owner
+
+
+@pytest.mark.parametrize("tilt, roll", [(40.0, 0.0), (50.0, 130.0), (60.0, 250.0)])
+def test_a_steep_cameras_label_lies_on_the_top_face_not_the_sides(tilt, roll) -> None:
+    """Seen from up to 60 degrees, the label is the top face's box: it holds the top face's
+    centre, its own centre is on the top face, and the visible side faces are drawn, but
+    are no label's (side faces are no dice)."""
+    camera, side = phone(tilt, roll), 70.0
+    label, owner = white_five(camera, side)
     assert label.value == 5 and not label.hard
     top = camera.project(np.array([[0.0, 0.0, side]]))[0]
     assert inside(label.box, top)
@@ -259,13 +266,8 @@ def test_the_bench_neither_demands_a_hard_die_nor_counts_it_extra(tmp_path) -> N
 def test_a_steep_cameras_large_side_faces_are_labelled_as_sides(tilt, roll) -> None:
     """The side faces a steep camera shows at least half as large as the top are written
     with the die (`sides`), so training can show them as "not a die"; from above, none."""
-    frame = np.full((480, 640, 3), 90, np.uint8)
     camera, side = phone(tilt, roll), 70.0
-    look = DiceSet((230, 230, 230), (20, 20, 20), 0.1)
-    owner = np.zeros((480, 640), np.int32)
-    drawn = draw_cube(frame, camera, look, (0.0, 0.0), side, 20.0, 5, (1.0, 0.0),
-                      np.random.default_rng(0), owner, 1)
-    (label,) = judge([drawn], owner, SynthParams())
+    label, owner = white_five(camera, side)
     assert bool(label.sides) == (tilt > 0)
     for x0, y0, x1, y1 in label.sides:
         middle = owner[int((y0 + y1) / 2), int((x0 + x1) / 2)]

@@ -177,8 +177,13 @@ def match(labelled: Iterable[tuple[int | str, tuple[float, float, float, float]]
     """(found, correct): each die, most confident first, claims the nearest unclaimed labelled
     die whose box contains its box centre; correct when the labelled value (or, for a die
     labelled only with a face, the face) agrees."""
-    outcomes = [right for _die, right in claims(labelled, dice) if right is not None]
-    return len(outcomes), sum(outcomes)
+    return _found_and_correct(claims(labelled, dice))
+
+
+def _found_and_correct(outcomes: list[tuple[Die, bool | None]]) -> tuple[int, int]:
+    """(found, correct) of `claims`' outcomes."""
+    on_labels = [right for _die, right in outcomes if right is not None]
+    return len(on_labels), sum(on_labels)
 
 
 def claims(labelled: Iterable[tuple[int | str, tuple[float, float, float, float]]],
@@ -256,8 +261,7 @@ def score_image(item: LabelledImage, read: Callable[[np.ndarray], Reading],
         next_predicted = len(next_dice)
     labels, dice = demanded(item, reading.dice)
     outcomes = claims(labels, dice)
-    found = sum(right is not None for _die, right in outcomes)
-    correct = sum(right is True for _die, right in outcomes)
+    found, correct = _found_and_correct(outcomes)
     flagged = [right for die, right in outcomes if die.uncertain]
     return ImageScore(len(labels), len(dice), found, correct, millis,
                       flagged.count(False), flagged.count(True), flagged.count(None),

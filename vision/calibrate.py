@@ -38,7 +38,7 @@ import numpy as np
 
 from companion.i18n import _
 from vision.bench import match
-from vision.dataset import DatasetError, LabelledDie, LabelledImage, load_dataset
+from vision.dataset import DatasetError, LabelledDie, LabelledImage, box_side, load_dataset
 from vision.faces import FACES, Die, Reading, parse_face_map
 from vision.frames import as_bgr, darkness_hint, load_image
 from vision.icons import IconParams, find_faces
@@ -170,8 +170,8 @@ class Calibrator:
         photo = _Photo(dice=tuple(dice), plain=reader.read(frame))
         snapped = snap([d.box for d in dice], photo.plain.dice)
         boxes = _boxes(snapped, [die.box for die in dice])
-        centres = [((x0 + x1) / 2, (y0 + y1) / 2, float(np.sqrt((x1 - x0) * (y1 - y0))))
-                   for x0, y0, x1, y1 in boxes]
+        centres = [((box[0] + box[2]) / 2, (box[1] + box[3]) / 2, box_side(box))
+                   for box in boxes]
         probs, looks = reader.classify(frame, [
             (cx + dx * side, cy + dy * side, side * ds) for cx, cy, side in centres
             for dx, dy, ds in LOOK_JITTER]) if dice else ([], [])
@@ -287,10 +287,10 @@ class Calibrator:
     def _add_found(self, frame: np.ndarray, found: list) -> int:
         """Icon faces found in a frame, each with its label, each 4 ways round."""
         photo = _Photo()
-        for crop, (x0, y0, x1, y1), label in found:
+        for crop, box, label in found:
             photo.features.append(np.stack(four_ways(crop)))
             photo.labels.append(label)
-            photo.sizes.append(float(np.sqrt((x1 - x0) * (y1 - y0))) / max(frame.shape[:2]))
+            photo.sizes.append(box_side(box) / max(frame.shape[:2]))
         self.photos.append(photo)
         return len(found)
 
@@ -302,11 +302,12 @@ def snap(labels: Sequence[tuple[float, float, float, float]], dice: Sequence[Die
     (a label may enclose only the pips, smaller than the die; or be drawn loosely), or None
     where no detection of a like size (`SNAP_SIZES` x the label's side) lies in it."""
     pairs = []
-    for k, (x0, y0, x1, y1) in enumerate(labels):
-        side = math.sqrt((x1 - x0) * (y1 - y0))
+    for k, label in enumerate(labels):
+        x0, y0, x1, y1 = label
+        side = box_side(label)
         for j, die in enumerate(dice):
             cx, cy = die.centre
-            found = math.sqrt((die.box[2] - die.box[0]) * (die.box[3] - die.box[1]))
+            found = box_side(die.box)
             if x0 <= cx <= x1 and y0 <= cy <= y1 \
                     and SNAP_SIZES[0] * side <= found <= SNAP_SIZES[1] * side:
                 pairs.append((math.hypot(cx - (x0 + x1) / 2, cy - (y0 + y1) / 2), k, j))
@@ -319,11 +320,6 @@ def snap(labels: Sequence[tuple[float, float, float, float]], dice: Sequence[Die
     return snapped
 
 
-def _side(box: tuple[float, float, float, float]) -> float:
-    """A box's side (the root of its area)."""
-    return math.sqrt((box[2] - box[0]) * (box[3] - box[1]))
-
-
 def _boxes(snapped: Sequence[tuple[float, float, float, float] | None],
            labels: Sequence[tuple[float, float, float, float]]
            ) -> list[tuple[float, float, float, float]]:
@@ -334,13 +330,13 @@ def _boxes(snapped: Sequence[tuple[float, float, float, float] | None],
     ratio (its die's size is still not learned from it)."""
     boxes = [box if box and not _like(box, label) else label
              for box, label in zip(snapped, labels)]
-    unlike = [_side(box) / _side(label) for box, label in zip(snapped, labels)
+    unlike = [box_side(box) / box_side(label) for box, label in zip(snapped, labels)
               if box and not _like(box, label)]
     if len(unlike) * 2 <= sum(box is not None for box in snapped):
         return boxes
     grow = statistics.median(unlike)
     return [box if found else _square((box[0] + box[2]) / 2, (box[1] + box[3]) / 2,
-                                      _side(box) * grow)
+                                      box_side(box) * grow)
             for box, found in zip(boxes, snapped)]
 
 
@@ -348,7 +344,7 @@ def _like(box: tuple[float, float, float, float], label: tuple[float, float, flo
           ) -> bool:
     """Whether a detection's box is its label's box give or take the detector's error
     (`LABEL_LIKE`): the die's size, centred on the label's centre within a tenth of it."""
-    side, drawn = _side(box), _side(label)
+    side, drawn = box_side(box), box_side(label)
     shift = math.hypot((box[0] + box[2] - label[0] - label[2]) / 2,
                        (box[1] + box[3] - label[1] - label[3]) / 2)
     return LABEL_LIKE[0] * drawn <= side <= LABEL_LIKE[1] * drawn and shift <= 0.1 * drawn

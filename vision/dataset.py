@@ -54,6 +54,11 @@ class LabelledImage:
     dice: tuple[LabelledDie, ...]
 
 
+def box_side(box: tuple[float, float, float, float]) -> float:
+    """A box's side: the root of its area (a die's size, however its box is drawn)."""
+    return math.sqrt((box[2] - box[0]) * (box[3] - box[1]))
+
+
 class DatasetError(ValueError):
     """A dataset folder that cannot be read as `labels.json` plus images."""
 

@@ -10,6 +10,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.dataset import box_side
+
 STRIDE = 8  # detector output cell, in full-size (640 px) pixels
 DET_CROP = 512  # full-size training crop side for the detector
 CLS_SIZE = 40  # classifier input side
@@ -42,11 +44,6 @@ def jitter_colour(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     if rng.random() < 0.3:
         out += rng.normal(0, rng.uniform(2, 8), out.shape).astype(np.float32)
     return np.clip(out, 0, 255).astype(np.uint8)
-
-
-def box_side(box: tuple[float, float, float, float]) -> float:
-    """The side of a square as large as a box."""
-    return math.sqrt((box[2] - box[0]) * (box[3] - box[1]))
 
 
 def die_size(item) -> float:

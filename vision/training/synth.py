@@ -343,7 +343,8 @@ def draw_cube(frame: np.ndarray, camera: Camera, dice: DiceSet, centre: tuple[fl
     neighbours = NEIGHBOURS[value]
     spin = int(rng.integers(0, 4))
     top = lifted(base, side)
-    shown = []
+    least_side = SIDE_SHOWN * abs(cv2.contourArea(top.astype(np.float32)))
+    shown = []  # the side faces drawn at least SIDE_SHOWN as large as the top
     for k in range(4):  # side faces k: between base corners k and k+1
         p, q = base[k], base[(k + 1) % 4]
         normal = (p + q) / 2 - np.array(centre)
@@ -356,8 +357,7 @@ def draw_cube(frame: np.ndarray, camera: Camera, dice: DiceSet, centre: tuple[fl
         texture, mask = face_texture(dice, neighbours[(k + spin) % 4])
         paste(frame, texture, mask, quad, lit)
         own(owner, quad, -ident)
-        if abs(cv2.contourArea(quad.astype(np.float32))) >= SIDE_SHOWN * abs(
-                cv2.contourArea(top.astype(np.float32))):
+        if abs(cv2.contourArea(quad.astype(np.float32))) >= least_side:
             shown.append(quad)
     texture, mask = face_texture(dice, value)
     paste(frame, texture, mask, top, rng.uniform(0.9, 1.1))

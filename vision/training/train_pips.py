@@ -112,8 +112,8 @@ def focal_loss(logits: torch.Tensor, heat: torch.Tensor, ignore: torch.Tensor) -
     return (pos_loss + neg_loss) / pos.sum().clamp(min=1)
 
 
-def start_from(net: nn.Module, onnx_file: Path) -> nn.Module:
-    """`net` with the weights of a network `export` wrote, to train on from there (fine-tuning):
+def start_from(net: nn.Module, onnx_file: Path) -> None:
+    """Give `net` the weights of a network `export` wrote, to train on from there (fine-tuning):
     the file's batch norms are folded into its convolutions, so each convolution takes the
     folded weights, its batch norm the folded bias as its shift and no scaling, and the norms
     are frozen (eval), so training starts from exactly what the file computes."""
@@ -144,7 +144,13 @@ def start_from(net: nn.Module, onnx_file: Path) -> nn.Module:
     for module in net.modules():
         if isinstance(module, nn.BatchNorm2d):
             module.eval()
-    return net
+
+
+def optimiser(net: nn.Module, lr: float, iters: int
+              ) -> tuple[torch.optim.Optimizer, torch.optim.lr_scheduler.LRScheduler]:
+    """AdamW under a one-cycle schedule that peaks at `lr`: both networks train so."""
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    return opt, torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=iters)
 
 
 def train_detector(items, images, iters: int, out: Path, sampler: Sampler, seed: int = 0,
@@ -153,9 +159,10 @@ def train_detector(items, images, iters: int, out: Path, sampler: Sampler, seed:
     the folder `start` when given)."""
     rng = np.random.default_rng(seed)
     torch.manual_seed(seed)
-    net = Detector() if start is None else start_from(Detector(), start / DETECTOR_FILE)
-    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=iters)
+    net = Detector()
+    if start is not None:
+        start_from(net, start / DETECTOR_FILE)
+    opt, sched = optimiser(net, lr, iters)
     t0 = time.time()
     for it in range(iters):
         batch = [det_sample(items[k], images[k], rng, sampler.is_extra(k))
@@ -194,9 +201,8 @@ def train_classifier(items, images, iters: int, out: Path, sampler: Sampler, see
               if any(d.value is not None and not d.hard for d in it.dice)]
     net = PipClassifier()
     if start is not None:
-        start_from(net.with_features(), start / CLASSIFIER_FILE)
-    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=iters)
+        start_from(net, start / CLASSIFIER_FILE)
+    opt, sched = optimiser(net, lr, iters)
     t0 = time.time()
     for it in range(iters):
         batch = []

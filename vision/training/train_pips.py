@@ -138,7 +138,10 @@ def start_from(net: nn.Module, onnx_file: Path) -> None:
     layers = [n for n in model.graph.node if n.op_type in ("Conv", "Gemm")]
     learned = [m for m in net.modules() if isinstance(m, (nn.Conv2d, nn.Linear))]
     if len(layers) != len(learned):
-        raise SystemExit(f"{onnx_file}: {len(layers)} layers, this network has {len(learned)}")
+        raise SystemExit(f"{onnx_file}: {len(layers)} layers, this network has {len(learned)}"
+                         + (" (a detector exported --average-with: start from one of the "
+                            "networks it averages, e.g. build/models-base after make models)"
+                            if len(layers) == 2 * len(learned) else ""))
     norm_of = {id(seq[0]): seq[1] for seq in net.modules()
                if isinstance(seq, nn.Sequential) and len(seq) > 1
                and isinstance(seq[1], nn.BatchNorm2d)}

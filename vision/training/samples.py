@@ -94,12 +94,12 @@ def det_sample(item, img, rng, extra: bool = False):
     ignore = np.zeros((g, g), np.float32)
     yy, xx = np.mgrid[0:g, 0:g].astype(np.float32)
     for die in item.dice:
-        x0, y0, x1, y1 = die.box
-        c = m @ np.array([(x0 + x1) / 2, (y0 + y1) / 2, 1.0])
         size = box_side(die.box) * scale
-        gx, gy = c[0] / STRIDE, c[1] / STRIDE
         if size >= TOO_BIG[0]:
             continue
+        x0, y0, x1, y1 = die.box
+        c = m @ np.array([(x0 + x1) / 2, (y0 + y1) / 2, 1.0])
+        gx, gy = c[0] / STRIDE, c[1] / STRIDE
         if die.hard:
             reach = max(1.0, size / STRIDE / 2)
             ignore[(xx + 0.5 - gx) ** 2 + (yy + 0.5 - gy) ** 2 <= reach**2] = 1.0

@@ -177,9 +177,7 @@ def train_detector(items, images, iters: int, out: Path, sampler: Sampler, seed:
     given, `Averaged`)."""
     rng = np.random.default_rng(seed)
     torch.manual_seed(seed)
-    net = Detector()
-    if start is not None:
-        start_from(net, start / DETECTOR_FILE)
+    net = Detector() if start is None else exported_detector(start)
     opt, sched = optimiser(net, lr, iters)
     t0 = time.time()
     for it in range(iters):
@@ -202,16 +200,15 @@ def train_detector(items, images, iters: int, out: Path, sampler: Sampler, seed:
         if it % 50 == 0:
             print(f"det {it}/{iters} heat {loss_h.item():.3f} reg {loss_r.item():.3f} "
                   f"{time.time() - t0:.0f}s", flush=True)
-    export(averaged(net, average_with), (1, 3, 320, 320), out / DETECTOR_FILE)
+    export(net if average_with is None else Averaged(exported_detector(average_with), net),
+           (1, 3, 320, 320), out / DETECTOR_FILE)
 
 
-def averaged(net: nn.Module, folder: Path | None) -> nn.Module:
-    """`net`, or, given a folder, `net` averaged with the detector exported there."""
-    if folder is None:
-        return net
-    other = Detector()
-    start_from(other, folder / DETECTOR_FILE)
-    return Averaged(other, net)
+def exported_detector(folder: Path) -> Detector:
+    """The detector exported in `folder`, as a network to train on or average with."""
+    net = Detector()
+    start_from(net, folder / DETECTOR_FILE)
+    return net
 
 
 def train_classifier(items, images, iters: int, out: Path, sampler: Sampler, seed: int = 1,

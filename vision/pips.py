@@ -27,8 +27,10 @@ Pipeline (parameters in `PipParams`):
               (`Profile.weigh`); an unsure one nearest something that is not a die, or of a
               colour none of its dice had, is dropped;
 9. report  - dice with their face from the face map, box and confidence in frame pixels; a die
-              the network reads surely is read again turned (`turn_check`), its confidence
-              at most the four turns' mean, so a crop read one way only is flagged.
+              the network reads fairly surely is read again from the frame at three
+              contexts, each turned four ways (`check`), its confidence at most those twelve
+              reads' mean, so a die read one way only is flagged; a die too small to show
+              its pips (`small_die`) is flagged whatever it is read as.
 The networks are trained by `vision.training.train_pips` (see docs/dice.md).
 """
 
@@ -74,9 +76,13 @@ class PipParams:
     max_candidates: int = 60  # at most this many candidates per level
     second_look_below: float = 0.9  # re-read crops less sure than this, 4 ways round, averaged
     no_second_look: float = 0.8  # ...but not those at least this sure they are no die
-    turn_check: tuple[float, float] = (0.9, 0.99)  # a die read this surely (and not yet read
-    # turned) is read turned too, its confidence at most the four turns' mean (from
+    check: tuple[float, float] = (0.9, 0.99)  # a die read this surely is read again at the
+    # `check_contexts`, each turned four ways, its confidence at most their mean (from
     # UNCERTAIN_BELOW: dice not flagged yet; to 0.99: surer dice were right on every bench)
+    check_contexts: tuple[float, ...] = (1.1, 1.25, 1.45)  # crop side / die size, to check
+    small_die: tuple[float, float] = (16.0, 0.85)  # a die fewer frame pixels across than this
+    # (pips of 2 px) is read no surer than that: flagged (3 of the 21 dice under 16 px on
+    # the synthetic benches were read wrong)
     sure: float = 0.9  # a candidate this sure (die x value) sets the frame's die size
     least_sure: float = 0.3  # a candidate less sure than this is not reported
     fine_below: int = 3  # ...and also when they find fewer sure dice than this
@@ -101,8 +107,6 @@ class Candidate(NamedTuple):
     look: np.ndarray  # the classifier's features, unit length: what calibration compares
     near: np.ndarray | None = None  # with a profile: each of its labels' distance from the look
     kind: int = 0  # with a profile of two or more kinds of dice: the kind its colour is nearest
-    crop: np.ndarray | None = None  # the classifier's crop (`turn_check`)
-    turned: bool = False  # its probabilities are already the mean of four turns (second look)
 
     @property
     def sureness(self) -> float:
@@ -166,7 +170,7 @@ class PipReader:
                 self.profile.die_px(frame.shape) if self.profile else None))
         kept = [c for c in kept if not self._printed_disk(frame, c)]
         dice = []
-        for c, (value, confidence) in zip(kept, self._certainty(kept)):
+        for c, (value, confidence) in zip(kept, self._certainty(frame, kept)):
             half = c.size / 2
             box = (max(0, round(c.x - half)), max(0, round(c.y - half)),
                    min(frame.shape[1], round(c.x + half)), min(frame.shape[0], round(c.y + half)))
@@ -307,9 +311,8 @@ class PipReader:
                              if reference is not None else 0)
         if not crops:
             return []
-        probs, looks, turned = self._read_crops(crops)
-        found = [Candidate(*place, prob, look, crop=crop, turned=bool(again))
-                 for place, prob, look, crop, again in zip(places, probs, looks, crops, turned)]
+        probs, looks = self._read_crops(crops)
+        found = [Candidate(*place, prob, look) for place, prob, look in zip(places, probs, looks)]
         if not self.profile:
             return found
         near = self.profile.distances(looks)
@@ -348,29 +351,42 @@ class PipReader:
     def classify(self, work: np.ndarray, centres: list) -> tuple[np.ndarray, np.ndarray]:
         """For a crop around each (x, y, size, ...) candidate: the softmax over (not-a-die,
         1..6), and the look of the face (the network's features, unit length)."""
-        return self._read_crops([self._crop(work, x, y, size) for x, y, size, *_ in centres])[:2]
+        return self._read_crops([self._crop(work, x, y, size) for x, y, size, *_ in centres])
 
-    def _certainty(self, kept: list[Candidate]) -> list[tuple[int, float]]:
-        """Each die's value and confidence (`_value`); a die the network reads, as sure as
-        `turn_check` says and not yet read turned, is read again turned 90/180/270 degrees,
-        and its confidence is at most the four turns' mean probability for its value (a
-        crop the network reads one way only as it lies - an emblem, a tray corner - is
-        flagged uncertain)."""
+    def _certainty(self, frame: np.ndarray, kept: list[Candidate]) -> list[tuple[int, float]]:
+        """Each die's value and confidence (`_value`). A die the network reads as surely as
+        `check` says is read again from the frame at the `check_contexts`, each turned
+        0/90/180/270 degrees, and its confidence is at most the twelve reads' mean for its
+        value: a crop read so one way only (an emblem, a tray corner, a steep die's side
+        face, a foreshortened face) is flagged uncertain. A die under `small_die` pixels is
+        read no surer than its limit (its pips are too small to be sure of)."""
+        p = self.params
         read = [self._value(c) for c in kept]
-        low, high = self.params.turn_check
+        low, high = p.check
         check = [k for k, (c, (value, confidence)) in enumerate(zip(kept, read))
-                 if low <= confidence < high and not c.turned
-                 and c.crop is not None and value == int(np.argmax(c.probs))]
-        if not check:
-            return read
-        turned = [np.ascontiguousarray(np.rot90(kept[k].crop, t)) for t in (1, 2, 3)
-                  for k in check]
-        probs = self._run(turned)[0].reshape(3, len(check), -1)
-        for n, k in enumerate(check):
-            value, confidence = read[k]
-            mean = (float(kept[k].probs[value]) + float(probs[:, n, value].sum())) / 4
-            read[k] = (value, min(confidence, mean))
-        return read
+                 if low <= confidence < high and value == int(np.argmax(c.probs))]
+        if check:
+            views = [view for k in check for view in self._views(frame, kept[k])]
+            probs = self._run(views)[0].reshape(len(check), len(views) // len(check), -1)
+            for n, k in enumerate(check):
+                value, confidence = read[k]
+                read[k] = (value, min(confidence, float(probs[n, :, value].mean())))
+        least, surest = p.small_die
+        return [(value, min(confidence, surest) if c.size < least else confidence)
+                for c, (value, confidence) in zip(kept, read)]
+
+    def _views(self, frame: np.ndarray, c: Candidate) -> list[np.ndarray]:
+        """A candidate's classifier crops from the frame at each of the `check_contexts`,
+        each turned 0/90/180/270 degrees."""
+        side = self.params.crop_side
+        views = []
+        for context in self.params.check_contexts:
+            reach = max(2, round(context * c.size))
+            patch = cv2.getRectSubPix(frame, (reach, reach), (c.x, c.y))
+            crop = cv2.resize(patch, (side, side), interpolation=cv2.INTER_AREA
+                              if reach > side else cv2.INTER_LINEAR)
+            views += [np.ascontiguousarray(np.rot90(crop, t)) for t in range(4)]
+        return views
 
     def _crop(self, image: np.ndarray, x: float, y: float, size: float) -> np.ndarray:
         """The classifier's square crop of `context` x `size` around (x, y)."""
@@ -380,11 +396,10 @@ class PipReader:
         return cv2.warpAffine(image, m, (p.crop_side, p.crop_side), flags=cv2.INTER_AREA,
                               borderMode=cv2.BORDER_REPLICATE)
 
-    def _read_crops(self, crops: list[np.ndarray]
-                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Softmax and look per crop, and whether it was read turned; a crop read less surely
-        than `second_look_below`, and not surely taken for no die (`no_second_look`), is read
-        again turned 90/180/270 degrees and the four softmaxes averaged."""
+    def _read_crops(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """Softmax and look per crop; a crop read less surely than `second_look_below`, and not
+        surely taken for no die (`no_second_look`), is read again turned 90/180/270 degrees
+        and the four softmaxes averaged."""
         probs, looks = self._run(crops)
         p = self.params
         unsure = np.flatnonzero((probs.max(axis=1) < p.second_look_below)
@@ -394,9 +409,7 @@ class PipReader:
                       for k in (1, 2, 3) for i in unsure]
             extra = self._run(turned)[0].reshape(3, len(unsure), -1)
             probs[unsure] = (probs[unsure] + extra.sum(axis=0)) / 4
-        turned = np.zeros(len(crops), bool)
-        turned[unsure] = True
-        return probs, looks, turned
+        return probs, looks
 
     def _run(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """The classifier on a batch of crops: softmax, and features scaled to unit length."""

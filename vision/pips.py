@@ -29,8 +29,8 @@ Pipeline (parameters in `PipParams`):
 9. report  - dice with their face from the face map, box and confidence in frame pixels; a die
               the network reads fairly surely is read again from the frame at three
               contexts, each turned four ways (`check`), its confidence at most those twelve
-              reads' mean, so a die read one way only is flagged; a die too small to show
-              its pips (`small_die`) is flagged whatever it is read as.
+              reads' mean, so a die read so at one crop or one way round only is flagged; a
+              die too small to show its pips (`small_die`) is flagged whatever it is read as.
 The networks are trained by `vision.training.train_pips` (see docs/dice.md).
 """
 
@@ -356,10 +356,10 @@ class PipReader:
     def _certainty(self, frame: np.ndarray, kept: list[Candidate]) -> list[tuple[int, float]]:
         """Each die's value and confidence (`_value`). A die the network reads as surely as
         `check` says is read again from the frame at the `check_contexts`, each turned
-        0/90/180/270 degrees, and its confidence is at most the twelve reads' mean for its
-        value: a crop read so one way only (an emblem, a tray corner, a steep die's side
-        face, a foreshortened face) is flagged uncertain. A die under `small_die` pixels is
-        read no surer than its limit (its pips are too small to be sure of)."""
+        0/90/180/270 degrees, and its confidence is at most those reads' mean for its value:
+        a die read so at one crop or one way round only (an emblem, a tray corner, a steep
+        die's side face, a foreshortened face) is flagged uncertain. A die under `small_die`
+        pixels is read no surer than its limit (its pips are too small to be sure of)."""
         p = self.params
         read = [self._value(c) for c in kept]
         low, high = p.check

@@ -28,7 +28,7 @@ Pipeline (parameters in `PipParams`):
               colour none of its dice had, is dropped;
 9. report  - dice with their face from the face map, box and confidence in frame pixels; a die
               the network reads fairly surely is read again from the frame at three
-              contexts, each turned four ways (`check`), its confidence at most those twelve
+              contexts, each turned four ways (`check_below`), its confidence at most those twelve
               reads' mean, so a die read so at one crop or one way round only is flagged; a
               die too small to show its pips (`small_die`) is flagged whatever it is read as.
 The networks are trained by `vision.training.train_pips` (see docs/dice.md).
@@ -47,7 +47,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from vision.faces import Die, Reading, parse_face_map
+from vision.faces import UNCERTAIN_BELOW, Die, Reading, parse_face_map
 from vision.frames import as_bgr, darkness_hint
 from vision.profile import NOT_A_DIE, Profile, body_colour, face_colour, frame_colour
 
@@ -76,9 +76,9 @@ class PipParams:
     max_candidates: int = 60  # at most this many candidates per level
     second_look_below: float = 0.9  # re-read crops less sure than this, 4 ways round, averaged
     no_second_look: float = 0.8  # ...but not those at least this sure they are no die
-    check: tuple[float, float] = (0.9, 0.99)  # a die read this surely is read again at the
-    # `check_contexts`, each turned four ways, its confidence at most their mean (from
-    # UNCERTAIN_BELOW: dice not flagged yet; to 0.99: surer dice were right on every bench)
+    check_below: float = 0.99  # a die not flagged yet (UNCERTAIN_BELOW) and read less surely
+    # than this is read again at the `check_contexts`, each turned four ways, its confidence
+    # at most their mean (surer dice were right on every bench)
     check_contexts: tuple[float, ...] = (1.1, 1.25, 1.45)  # crop side / die size, to check
     small_die: tuple[float, float] = (16.0, 0.85)  # a die fewer frame pixels across than this
     # (pips of 2 px) is read no surer than that: flagged (3 of the 21 dice under 16 px on
@@ -354,17 +354,18 @@ class PipReader:
         return self._read_crops([self._crop(work, x, y, size) for x, y, size, *_ in centres])
 
     def _certainty(self, frame: np.ndarray, kept: list[Candidate]) -> list[tuple[int, float]]:
-        """Each die's value and confidence (`_value`). A die the network reads as surely as
-        `check` says is read again from the frame at the `check_contexts`, each turned
-        0/90/180/270 degrees, and its confidence is at most those reads' mean for its value:
-        a die read so at one crop or one way round only (an emblem, a tray corner, a steep
-        die's side face, a foreshortened face) is flagged uncertain. A die under `small_die`
-        pixels is read no surer than its limit (its pips are too small to be sure of)."""
+        """Each die's value and confidence (`_value`). A die the network reads surely (not
+        flagged yet) but less surely than `check_below` is read again from the frame at the
+        `check_contexts`, each turned 0/90/180/270 degrees, and its confidence is at most
+        those reads' mean for its value: a die read so at one crop or one way round only (an
+        emblem, a tray corner, a steep die's side face, a foreshortened face) is flagged
+        uncertain. A die under `small_die` pixels is read no surer than its limit (its pips
+        are too small to be sure of)."""
         p = self.params
         read = [self._value(c) for c in kept]
-        low, high = p.check
         check = [k for k, (c, (value, confidence)) in enumerate(zip(kept, read))
-                 if low <= confidence < high and value == int(np.argmax(c.probs))]
+                 if UNCERTAIN_BELOW <= confidence < p.check_below
+                 and value == int(np.argmax(c.probs))]
         if check:
             views = [view for k in check for view in self._views(frame, kept[k])]
             probs = self._run(views)[0].reshape(len(check), len(views) // len(check), -1)
@@ -378,15 +379,10 @@ class PipReader:
     def _views(self, frame: np.ndarray, c: Candidate) -> list[np.ndarray]:
         """A candidate's classifier crops from the frame at each of the `check_contexts`,
         each turned 0/90/180/270 degrees."""
-        side = self.params.crop_side
-        views = []
-        for context in self.params.check_contexts:
-            reach = max(2, round(context * c.size))
-            patch = cv2.getRectSubPix(frame, (reach, reach), (c.x, c.y))
-            crop = cv2.resize(patch, (side, side), interpolation=cv2.INTER_AREA
-                              if reach > side else cv2.INTER_LINEAR)
-            views += [np.ascontiguousarray(np.rot90(crop, t)) for t in range(4)]
-        return views
+        p = self.params
+        crops = [self._crop(frame, c.x, c.y, c.size * context / p.context)
+                 for context in p.check_contexts]
+        return [np.ascontiguousarray(np.rot90(crop, t)) for crop in crops for t in range(4)]
 
     def _crop(self, image: np.ndarray, x: float, y: float, size: float) -> np.ndarray:
         """The classifier's square crop of `context` x `size` around (x, y)."""

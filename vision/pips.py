@@ -94,6 +94,15 @@ class PipParams:
     face_view: float = 2.4  # the face region is looked for in this x the die size around it
     face_px: int = 64  # ...brought to this many pixels across
     face_colour: float = 28.0  # ...as the pixels this near (Lab) the colour of its middle
+    disk_rim: float = 0.8  # a circle round a candidate outlining a disk this clearly (its
+    # inside one colour and unlike its outside, all round) is a printed token's rim, no die
+    disk_radius: tuple[float, float] = (0.42, 1.0)  # ...its radius, x the die size
+    disk_edges: tuple[float, float] = (60.0, 0.85)  # ...found by cv2.HoughCircles (the
+    # gradient-alt method) at this Canny threshold and circle perfectness
+    disk_off: float = 0.3  # ...its centre at most this x the die size from the candidate's
+    disk_colour: float = 12.0  # ...its inside one colour: within this (Lab, lightness halved)
+    disk_least: float = 24.0  # ...judged only round candidates this many frame pixels across
+    # or more: a smaller die's corners blur round (a 21-px 1 on table 3000 passed for a disk)
 
 
 class Candidate(NamedTuple):
@@ -201,10 +210,13 @@ class PipReader:
         return read
 
     def _printed_disk(self, frame: np.ndarray, c: Candidate) -> bool:
-        """Whether a candidate's face is round, as a printed token's is (a number token with
-        its dots, a counter with a ring of dots), not a die's rounded square."""
-        roundness = face_roundness(frame, c.x, c.y, c.size, self.params)
-        return roundness is not None and roundness >= self.params.round_face
+        """Whether a candidate is a printed token (a number token with its dots, a counter
+        with a ring of dots), not a die's rounded square: its face is round, or a circle's rim
+        closes round it."""
+        p = self.params
+        roundness = face_roundness(frame, c.x, c.y, c.size, p)
+        return ((roundness is not None and roundness >= p.round_face)
+                or (c.size >= p.disk_least and disk_rim(frame, c.x, c.y, c.size, p) >= p.disk_rim))
 
     def _profile_reads(self, c: Candidate) -> bool:
         """Whether the profile, not the network, reads a candidate: its look is nearest one of
@@ -491,6 +503,50 @@ def face_roundness(frame: np.ndarray, x: float, y: float, size: float, params: P
     farthest = float(np.einsum("ni,ij,nj->n", d, np.linalg.inv(spread), d).max())
     area = cv2.contourArea(hull) + 0.5 * cv2.arcLength(hull, True) + math.pi / 4
     return area / math.sqrt(float(np.linalg.det(spread))) / (math.pi * farthest)
+
+
+def disk_rim(frame: np.ndarray, x: float, y: float, size: float, params: PipParams) -> float:
+    """How clearly a printed disk's rim closes round a candidate at (x, y): of the circles
+    cv2.HoughCircles finds about it (`disk_radius`, `disk_off`), the best share of the 64
+    directions round one where its inside near the rim is one colour and unlike just outside
+    (the lesser of the two shares); 0 with no circle. A die's outline is no such circle: a
+    circle through its corners takes in the table beside its sides, and one within its sides
+    has the face's corners outside it (d6-tray's dice, the synthetic sets': at most 0.75;
+    the clutter set's tokens: 0.8-1)."""
+    p = params
+    side = 2 * p.face_px
+    s = side / (p.face_view * size)
+    m = np.array([[s, 0, side / 2 - s * x], [0, s, side / 2 - s * y]])
+    view = cv2.warpAffine(frame, m, (side, side), flags=cv2.INTER_AREA,
+                          borderMode=cv2.BORDER_REPLICATE)
+    die = side / p.face_view  # the die's size in the view
+    edge, perfect = p.disk_edges
+    circles = cv2.HoughCircles(cv2.cvtColor(view, cv2.COLOR_BGR2GRAY), cv2.HOUGH_GRADIENT_ALT,
+                               1.5, 5, param1=edge, param2=perfect,
+                               minRadius=int(p.disk_radius[0] * die),
+                               maxRadius=int(p.disk_radius[1] * die))
+    if circles is None:
+        return 0.0
+    lab = cv2.cvtColor(view, cv2.COLOR_BGR2LAB).astype(np.float32) * (0.5, 1, 1)
+    angles = np.linspace(0, 2 * np.pi, 64, endpoint=False)
+
+    def ring(cx: float, cy: float, radii: tuple[float, ...]) -> np.ndarray:
+        """The colours at each of `radii` x 64 directions round (cx, cy)."""
+        xs = cx + np.outer(radii, np.cos(angles))
+        ys = cy + np.outer(radii, np.sin(angles))
+        return lab[np.clip(ys.astype(int), 0, side - 1), np.clip(xs.astype(int), 0, side - 1)]
+
+    best = 0.0
+    for cx, cy, r in circles[0]:
+        if math.hypot(cx - side / 2, cy - side / 2) >= p.disk_off * die:
+            continue
+        inside = ring(cx, cy, (0.75 * r, 0.82 * r, 0.9 * r))
+        outside = ring(cx, cy, (1.12 * r, 1.2 * r)).mean(axis=0)
+        one_colour = np.linalg.norm(inside - np.median(inside, axis=(0, 1)), axis=2)
+        unlike = np.linalg.norm(outside - inside.mean(axis=0), axis=1)
+        best = max(best, min(float((one_colour < p.disk_colour).mean()),
+                             float((unlike > p.disk_colour).mean())))
+    return best
 
 
 def _apart(ordered: list[Candidate], separation: float) -> list[Candidate]:

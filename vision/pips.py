@@ -18,7 +18,8 @@ Pipeline (parameters in `PipParams`):
               is read at that scale and the `follow_levels` beside it alone;
 7. agree   - the sure dice of all levels set the frame's die size; candidates of another size
               (a die's pip group, a cluster of dice, clutter) are dropped, and of candidates at
-              one place the surest is kept;
+              one place the surest is kept; one whose face is round (`face_roundness`), or
+              round which a printed disk's rim closes (`disk_rim`), is a token, dropped;
 8. profile - with a table's calibration, each candidate's look (the classifier's features)
               is matched to the nearest of its examples: one nearest a die of the table is
               read as that die when the network takes it for no die (a face it never

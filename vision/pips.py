@@ -18,8 +18,9 @@ Pipeline (parameters in `PipParams`):
               is read at that scale and the `follow_levels` beside it alone;
 7. agree   - the sure dice of all levels set the frame's die size; candidates of another size
               (a die's pip group, a cluster of dice, clutter) are dropped, and of candidates at
-              one place the surest is kept; one whose face is round (`face_roundness`), or
-              round which a printed disk's rim closes (`disk_rim`), is a token, dropped;
+              one place the surest is kept; one whose face is round (`face_roundness`), or,
+              without a calibration, round which a printed disk's rim closes (`disk_rim`),
+              is a token, dropped;
 8. profile - with a table's calibration, each candidate's look (the classifier's features)
               is matched to the nearest of its examples: one nearest a die of the table is
               read as that die when the network takes it for no die (a face it never
@@ -214,12 +215,15 @@ class PipReader:
 
     def _printed_disk(self, frame: np.ndarray, c: Candidate) -> bool:
         """Whether a candidate is a printed token (a number token with its dots, a counter
-        with a ring of dots), not a die's rounded square: its face is round, or a circle's rim
-        closes round it."""
+        with a ring of dots), not a die's rounded square: its face is round, or, read without
+        a table's calibration, a circle's rim closes round it. (A calibrated table's profile
+        knows its clutter, and its custom faces may be round emblems, which the detector can
+        mark at their own size: a rim closes round them.)"""
         p = self.params
         roundness = face_roundness(frame, c.x, c.y, c.size, p)
         return ((roundness is not None and roundness >= p.round_face)
-                or (c.size >= p.disk_least and disk_rim(frame, c.x, c.y, c.size, p) >= p.disk_rim))
+                or (self.profile is None and c.size >= p.disk_least
+                    and disk_rim(frame, c.x, c.y, c.size, p) >= p.disk_rim))
 
     def _profile_reads(self, c: Candidate) -> bool:
         """Whether the profile, not the network, reads a candidate: its look is nearest one of

@@ -343,6 +343,35 @@ def test_no_die_of_the_fixture_photos_has_a_disks_rim() -> None:
                 assert rim < params.disk_rim, (item.path.name, die.box, size, rim)
 
 
+def test_a_calibrated_reading_keeps_a_round_emblem_the_rim_check_takes_for_a_disk(
+        tmp_path, monkeypatch) -> None:
+    """SYNTHETIC: a 60-px die with the round "food" emblem in place of its 6, marked around the
+    emblem at about half its size (as the detector can mark an emblem die): a rim closes round
+    the emblem, so a plain reading drops it as a printed token. A calibrated table's reading,
+    whose profile knows its clutter and whose custom faces may be round emblems, does not
+    judge rims, and keeps it."""
+    from vision.calibrate import calibrate
+    from vision.dataset import LabelledDie, add_photo, load_dataset
+    from vision.pips import Candidate, PipParams, disk_rim
+    from vision.training.synth import Camera, DiceSet, draw_die
+
+    frame = np.full((360, 480, 3), (120, 110, 100), np.uint8)
+    look = DiceSet((40, 40, 40), (235, 235, 235), 0.15, emblem_on=6, emblem="food")
+    die = draw_die(frame, Camera(0.0, 0.0, (240, 180)), look, (0.0, 0.0), 60.0, 8.0, 6,
+                   (0.7, 0.7), np.random.default_rng(0))
+    x, y, size = (die.box[0] + die.box[2]) / 2, (die.box[1] + die.box[3]) / 2, 0.55 * 60.0
+    assert disk_rim(frame, x, y, size, PipParams()) >= PipParams().disk_rim
+    table, truth = printed_scene([4, 5], 44.0)
+    for _ in range(2):
+        add_photo(tmp_path / "table", table, [LabelledDie(v, box) for v, box in truth])
+    profile = calibrate(load_dataset(tmp_path / "table"), None, PipReader())
+    for reader, kept in ((PipReader(), 0), (PipReader(profile=profile), 1)):
+        probs, looks = reader.classify(frame, [(x, y, size)])
+        marked = Candidate(x, y, size, probs[0], looks[0])
+        monkeypatch.setattr(reader, "_agree", lambda found, die_px=None, c=marked: [c])
+        assert len(reader.read(frame).dice) == kept
+
+
 def test_tokens_the_face_check_misses_are_dropped_by_their_rim(
         pip_reader: PipReader, tmp_path) -> None:
     """SYNTHETIC: the second and ninth photos of `make bench`'s clutter set (seed 5000: a

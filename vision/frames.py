@@ -16,6 +16,16 @@ MIN_SIDE = 16  # pixels: a smaller side cannot hold a die
 MAX_ASPECT = 10  # a longer side more than this many times the shorter is no photo of a tray
 
 
+def square_view(frame: np.ndarray, x: float, y: float, span: float, side: int) -> np.ndarray:
+    """The square of `span` frame pixels centred on (x, y), brought to `side` pixels (area
+    averaged; beyond the frame's edge its edge pixels go on): what each of the reader's checks
+    of one candidate looks at."""
+    s = side / span
+    m = np.array([[s, 0, side / 2 - s * x], [0, s, side / 2 - s * y]])
+    return cv2.warpAffine(frame, m, (side, side), flags=cv2.INTER_AREA,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
 class ImageError(ValueError):
     """An image file or frame that cannot be read as a picture."""
 

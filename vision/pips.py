@@ -50,7 +50,7 @@ import cv2
 import numpy as np
 
 from vision.faces import UNCERTAIN_BELOW, Die, Reading, parse_face_map
-from vision.frames import as_bgr, darkness_hint
+from vision.frames import as_bgr, darkness_hint, square_view
 from vision.profile import NOT_A_DIE, Profile, body_colour, face_colour, frame_colour
 
 MODEL_DIR = Path(__file__).parent / "models"
@@ -406,10 +406,7 @@ class PipReader:
     def _crop(self, image: np.ndarray, x: float, y: float, size: float) -> np.ndarray:
         """The classifier's square crop of `context` x `size` around (x, y)."""
         p = self.params
-        s = p.crop_side / (p.context * size)
-        m = np.array([[s, 0, p.crop_side / 2 - s * x], [0, s, p.crop_side / 2 - s * y]])
-        return cv2.warpAffine(image, m, (p.crop_side, p.crop_side), flags=cv2.INTER_AREA,
-                              borderMode=cv2.BORDER_REPLICATE)
+        return square_view(image, x, y, p.context * size, p.crop_side)
 
     def _read_crops(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """Softmax and look per crop; a crop read less surely than `second_look_below`, and not
@@ -476,10 +473,7 @@ def face_roundness(frame: np.ndarray, x: float, y: float, size: float, params: P
     a die's rounded one). None when the region is not one closed face (it runs out of the
     view: the table's colour, a die touching) or is too small to be one."""
     side = params.face_px
-    s = side / (params.face_view * size)
-    m = np.array([[s, 0, side / 2 - s * x], [0, s, side / 2 - s * y]])
-    view = cv2.warpAffine(frame, m, (side, side), flags=cv2.INTER_AREA,
-                          borderMode=cv2.BORDER_REPLICATE)
+    view = square_view(frame, x, y, params.face_view * size, side)
     lab = cv2.cvtColor(view, cv2.COLOR_BGR2LAB).astype(np.float32)
     yy, xx = np.mgrid[0:side, 0:side]
     die = side / params.face_view  # the die's size in the view
@@ -523,10 +517,7 @@ def disk_rim(frame: np.ndarray, x: float, y: float, size: float, params: PipPara
     31 of the clutter set's 56 extra dice: 0.8-1)."""
     p = params
     side = 2 * p.face_px
-    s = side / (p.face_view * size)
-    m = np.array([[s, 0, side / 2 - s * x], [0, s, side / 2 - s * y]])
-    view = cv2.warpAffine(frame, m, (side, side), flags=cv2.INTER_AREA,
-                          borderMode=cv2.BORDER_REPLICATE)
+    view = square_view(frame, x, y, p.face_view * size, side)
     die = side / p.face_view  # the die's size in the view
     edge, perfect = p.disk_edges
     grey = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)

@@ -24,6 +24,7 @@ import numpy as np
 from companion.files import JsonFileError, write_atomically
 from companion.i18n import _
 from vision.faces import FACES, FaceMapError, parse_face_map
+from vision.frames import square_view
 from vision.limits import (
     MAX_ARRAY_BYTES,
     MAX_PROFILE_ARRAY_BYTES,
@@ -76,10 +77,7 @@ def describe(crop: np.ndarray) -> np.ndarray:
 def face_colour(frame: np.ndarray, cx: float, cy: float, side: float) -> np.ndarray:
     """The mean colour of the middle of a die face of `side` pixels centred on (cx, cy), as
     (L/2, a, b): light counts half, as it changes more with the light than with the die."""
-    s = 4 / max(side * COLOUR_MIDDLE, 1.0)
-    m = np.array([[s, 0, 2 - s * cx], [0, s, 2 - s * cy]])
-    patch = cv2.warpAffine(frame, m, (4, 4), flags=cv2.INTER_AREA,
-                           borderMode=cv2.BORDER_REPLICATE)
+    patch = square_view(frame, cx, cy, max(side * COLOUR_MIDDLE, 1.0), 4)
     lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).reshape(-1, 3).mean(axis=0)
     return np.array([lab[0] / 2, lab[1], lab[2]], np.float32)
 
@@ -96,10 +94,7 @@ def body_colour(frame: np.ndarray, cx: float, cy: float, side: float,
     middle of its face seen as 4x4 patches (pips, an emblem or a skull cover a few; the body
     most), as each of B, G, R over the frame's - a brighter light or a colour cast changes
     the two alike, so the kinds of dice keep their colours apart."""
-    s = 4 / max(side * COLOUR_MIDDLE, 1.0)
-    m = np.array([[s, 0, 2 - s * cx], [0, s, 2 - s * cy]])
-    patch = cv2.warpAffine(frame, m, (4, 4), flags=cv2.INTER_AREA,
-                           borderMode=cv2.BORDER_REPLICATE)
+    patch = square_view(frame, cx, cy, max(side * COLOUR_MIDDLE, 1.0), 4)
     body = np.median(patch.reshape(-1, 3).astype(np.float32), axis=0)
     return (body / np.maximum(reference, 1.0)).astype(np.float32)
 

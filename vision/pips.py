@@ -104,6 +104,8 @@ class PipParams:
     disk_votes: int = 25  # ...looked for so only where the classic method (5 times quicker)
     # finds a circle this many edge points vote for first, as it does round a token's rim
     disk_off: float = 0.3  # ...its centre at most this x the die size from the candidate's
+    disk_rings: tuple[tuple[float, ...], tuple[float, ...]] = ((0.75, 0.82, 0.9), (1.12, 1.2))
+    # ...its inside and outside looked at on these rings, x its radius
     disk_colour: float = 12.0  # ...its inside one colour: within this (Lab, lightness halved)
     disk_least: float = 24.0  # ...judged only round candidates this many frame pixels across
     # or more: a smaller die's corners blur round (a 21-px 1 on table 3000 passed for a disk)
@@ -542,8 +544,8 @@ def disk_rim(frame: np.ndarray, x: float, y: float, size: float, params: PipPara
     for cx, cy, r in circles[0]:
         if math.hypot(cx - side / 2, cy - side / 2) >= p.disk_off * die:
             continue
-        inside = ring(cx, cy, (0.75 * r, 0.82 * r, 0.9 * r))
-        outside = ring(cx, cy, (1.12 * r, 1.2 * r)).mean(axis=0)
+        inside, outside = (ring(cx, cy, tuple(f * r for f in rings)) for rings in p.disk_rings)
+        outside = outside.mean(axis=0)
         one_colour = np.linalg.norm(inside - np.median(inside, axis=1, keepdims=True), axis=2)
         unlike = np.linalg.norm(outside - inside.mean(axis=0), axis=1)
         best = max(best, min(float((one_colour < p.disk_colour).mean()),

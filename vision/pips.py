@@ -523,12 +523,12 @@ def disk_rim(frame: np.ndarray, x: float, y: float, size: float, params: PipPara
     die = side / p.face_view  # the die's size in the view
     edge, perfect = p.disk_edges
     grey = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
-    radii = {"minRadius": int(p.disk_radius[0] * die), "maxRadius": int(p.disk_radius[1] * die)}
+    sizes = {"minRadius": int(p.disk_radius[0] * die), "maxRadius": int(p.disk_radius[1] * die)}
     if cv2.HoughCircles(grey, cv2.HOUGH_GRADIENT, 1, 3, param1=edge, param2=p.disk_votes,
-                        **radii) is None:
+                        **sizes) is None:
         return 0.0
     circles = cv2.HoughCircles(grey, cv2.HOUGH_GRADIENT_ALT, 1.5, 5, param1=edge,
-                               param2=perfect, **radii)
+                               param2=perfect, **sizes)
     if circles is None:
         return 0.0
     lab = cv2.cvtColor(view, cv2.COLOR_BGR2LAB).astype(np.float32) * (0.5, 1, 1)

@@ -282,6 +282,16 @@ def printed_scene(dice: list[int], die: float, card: float = 0.0,
     return frame, [(d.value, d.box) for d in placed]
 
 
+def printed_table(folder, frame: np.ndarray, truth: list):
+    """A profile calibrated on two photos of one printed scene and its dice, as a table's."""
+    from vision.calibrate import calibrate
+    from vision.dataset import LabelledDie, add_photo, load_dataset
+
+    for _ in range(2):
+        add_photo(folder, frame, [LabelledDie(value, box) for value, box in truth])
+    return calibrate(load_dataset(folder), None, PipReader())
+
+
 def test_a_card_read_as_one_big_die_does_not_hide_small_dice(pip_reader: PipReader) -> None:
     """A playing card beside 15-px dice: the coarse levels take the card for a sure die, so
     the frame was read at the card's size alone and the small dice were lost. With fewer than
@@ -328,7 +338,7 @@ def test_a_rim_closes_round_a_token_and_not_round_a_die(tilt: float) -> None:
 def test_no_die_of_the_fixture_photos_has_a_disks_rim() -> None:
     """REAL photos (tests/vision/fixtures): no labelled die, nor one marked a little off its
     centre or size, is taken for a printed disk."""
-    from vision.dataset import load_dataset
+    from vision.dataset import box_side, load_dataset
     from vision.pips import PipParams, disk_rim
 
     params = PipParams()
@@ -336,7 +346,7 @@ def test_no_die_of_the_fixture_photos_has_a_disks_rim() -> None:
         frame = load_image(item.path)
         for die in item.dice:
             x0, y0, x1, y1 = die.box
-            side = max(x1 - x0, y1 - y0)
+            side = box_side(die.box)
             for dx, dy, size in ((0, 0, side), (0.1, 0, side), (0, -0.1, 0.85 * side)):
                 rim = disk_rim(frame, (x0 + x1) / 2 + dx * side, (y0 + y1) / 2 + dy * side,
                                size, params)
@@ -350,8 +360,6 @@ def test_a_calibrated_reading_keeps_a_round_emblem_the_rim_check_takes_for_a_dis
     the emblem, so a plain reading drops it as a printed token. A calibrated table's reading,
     whose profile knows its clutter and whose custom faces may be round emblems, does not
     judge rims, and keeps it."""
-    from vision.calibrate import calibrate
-    from vision.dataset import LabelledDie, add_photo, load_dataset
     from vision.pips import Candidate, PipParams, disk_rim
     from vision.training.synth import Camera, DiceSet, draw_die
 
@@ -361,10 +369,7 @@ def test_a_calibrated_reading_keeps_a_round_emblem_the_rim_check_takes_for_a_dis
                    (0.7, 0.7), np.random.default_rng(0))
     x, y, size = (die.box[0] + die.box[2]) / 2, (die.box[1] + die.box[3]) / 2, 0.55 * 60.0
     assert disk_rim(frame, x, y, size, PipParams()) >= PipParams().disk_rim
-    table, truth = printed_scene([4, 5], 44.0)
-    for _ in range(2):
-        add_photo(tmp_path / "table", table, [LabelledDie(v, box) for v, box in truth])
-    profile = calibrate(load_dataset(tmp_path / "table"), None, PipReader())
+    profile = printed_table(tmp_path / "table", *printed_scene([4, 5], 44.0))
     for reader, kept in ((PipReader(), 0), (PipReader(profile=profile), 1)):
         probs, looks = reader.classify(frame, [(x, y, size)])
         marked = Candidate(x, y, size, probs[0], looks[0])
@@ -466,15 +471,10 @@ def test_only_a_reading_without_a_profile_reads_the_fine_levels_beside_a_sure_di
     """With one sure die, the plain reader reads the fine levels too (`fine_below`); a
     calibrated one knows its dice's size and clutter and reads them only when no die is sure,
     as its calibration searched (tables 3000 and 3006 lost a die or gained one otherwise)."""
-    from vision.calibrate import calibrate
-    from vision.dataset import LabelledDie, add_photo, load_dataset
     from vision.pips import PipParams
 
     frame, truth = printed_scene([4, 5], 44.0)
-    dice = [LabelledDie(value, box) for value, box in truth]
-    for _ in range(2):
-        add_photo(tmp_path / "table", frame, dice)
-    profile = calibrate(load_dataset(tmp_path / "table"), None, PipReader())
+    profile = printed_table(tmp_path / "table", frame, truth)
     fine = max(PipParams().fine_levels)  # x the frame brought to 640 px: this frame is 640
     for reader, reads_fine in ((PipReader(), True), (PipReader(profile=profile), False)):
         scales: list[float] = []

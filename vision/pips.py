@@ -11,7 +11,9 @@ Pipeline (parameters in `PipParams`):
 4. crop    - a square of `context` x die size around each centre, resized to 40x40;
 5. classify- the crops through `dice_pips.onnx` -> not-a-die or 1..6 (top face only); an
               unsure crop not surely taken for no die gets a second look turned 90/180/270
-              degrees, averaged;
+              degrees, averaged; then `dice_sides.onnx` looks at a wider view of each
+              candidate, and where it is sure of several side faces (a steep camera), those it
+              takes for a die's side face are dropped (`side_face`, `side_frame`);
 6. size    - the sure dice's median size gives the one scale at which dice are `read_px`
               across; the frame is read there (2-5) too; with no sure die, at the
               `fine_levels` instead (small dice). A camera's next frame, the die size known,
@@ -56,6 +58,8 @@ from vision.profile import NOT_A_DIE, Profile, body_colour, face_colour, frame_c
 MODEL_DIR = Path(__file__).parent / "models"
 DETECTOR_FILE = "dice_detector.onnx"
 CLASSIFIER_FILE = "dice_pips.onnx"
+SIDES_FILE = "dice_sides.onnx"
+TOP_FACE, SIDE_FACE, NO_FACE = 0, 1, 2  # what the side-face network tells a candidate apart as
 
 
 @dataclass(frozen=True)
@@ -109,6 +113,13 @@ class PipParams:
     disk_colour: float = 12.0  # ...its inside one colour: within this (Lab, lightness halved)
     disk_least: float = 24.0  # ...judged only round candidates this many frame pixels across
     # or more: a smaller die's corners blur round (a 21-px 1 on table 3000 passed for a disk)
+    side_context: float = 2.2  # the side-face network sees this x a candidate's size round it
+    side_px: int = 48  # ...brought to this many pixels across
+    side_face: float = 0.5  # a candidate it takes for a die's side face this surely is dropped
+    # (a steep camera sees a die's near side as large as its top, pips and all; above 1: never)
+    side_frame: tuple[float, int] = (0.95, 2)  # ...where, of the candidates of the levels read
+    # together, it is this sure of this many apart: a camera steep enough to show dice's sides
+    # shows several, and a top-down one's odd doubt about a top face is not acted on
 
 
 class Candidate(NamedTuple):
@@ -169,6 +180,7 @@ class PipReader:
         folder = Path(model_dir) if model_dir else MODEL_DIR
         self.detector = _load_net(folder / DETECTOR_FILE)
         self.classifier = _load_net(folder / CLASSIFIER_FILE)
+        self.sides = _load_net(folder / SIDES_FILE) if self.params.side_face <= 1 else None
 
     def read(self, frame: np.ndarray, die_px: float | None = None) -> Reading:
         """All dice in a BGR (or grey/BGRA) frame; none, with a hint, when it is too dark (a
@@ -273,7 +285,8 @@ class PipReader:
         """The candidates of a frame whose dice are `die_px` across, read at their scale and the
         `follow_levels` beside it."""
         scale = self._read_scale(frame, die_px)
-        return self._levels(frame, [scale * f for f in self.params.follow_levels], threshold)
+        return self._tops(frame, self._levels(
+            frame, [scale * f for f in self.params.follow_levels], threshold))
 
     def _searched(self, frame: np.ndarray, threshold: float,
                   fine_below: int | None = None) -> list[Candidate]:
@@ -285,14 +298,33 @@ class PipReader:
         as calibration searched it."""
         p = self.params
         base = p.work_side / max(frame.shape[:2])
-        found = self._levels(frame, [base * f for f in p.coarse_levels], threshold)
+        found = self._tops(frame, self._levels(frame, [base * f for f in p.coarse_levels],
+                                               threshold))
         sure = [c for c in found if c.sureness >= p.sure]
         scales = [self._read_scale(frame, statistics.median(c.size for c in sure))] if sure else []
         if fine_below is None:
             fine_below = 1 if self.profile else p.fine_below
         if len(_apart(sure, p.min_separation)) < fine_below:
             scales += [base * f for f in p.fine_levels]
-        return found + self._levels(frame, scales, threshold)
+        return found + self._tops(frame, self._levels(frame, scales, threshold))
+
+    def _tops(self, frame: np.ndarray, found: list[Candidate]) -> list[Candidate]:
+        """The candidates of levels read together less those the side-face network takes for
+        a die's side face (`side_face`), where it is sure of several (`side_frame`). It judges
+        those the classifier takes for dice, as it learned on (the others are dropped later,
+        unless a table's profile reads them)."""
+        p = self.params
+        judged = [k for k, c in enumerate(found) if c.probs[0] <= p.max_background]
+        if self.sides is None or not judged:
+            return found
+        self.sides.setInput(_blob([side_view(frame, found[k].x, found[k].y, found[k].size, p)
+                                   for k in judged]))
+        side = np.zeros(len(found))
+        side[judged] = _softmax(self.sides.forward())[:, SIDE_FACE]
+        sure, least = p.side_frame
+        if len(_apart([c for c, s in zip(found, side) if s >= sure], p.min_separation)) < least:
+            return found
+        return [c for c, s in zip(found, side) if s < p.side_face]
 
     def _read_scale(self, frame: np.ndarray, die_px: float) -> float:
         """The scale at which dice of `die_px` frame pixels are `read_px` across, never larger
@@ -429,9 +461,21 @@ class PipReader:
         """The classifier on a batch of crops: softmax, and features scaled to unit length."""
         self.classifier.setInput(_blob(crops))
         logits, features = self.classifier.forward(["y", "features"])
-        e = np.exp(logits - logits.max(axis=1, keepdims=True))
         looks = features / (np.linalg.norm(features, axis=1, keepdims=True) + 1e-6)
-        return e / e.sum(axis=1, keepdims=True), looks
+        return _softmax(logits), looks
+
+
+def _softmax(logits: np.ndarray) -> np.ndarray:
+    """Each row of a network's logits as probabilities."""
+    e = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def side_view(frame: np.ndarray, x: float, y: float, size: float, params: PipParams
+              ) -> np.ndarray:
+    """What the side-face network sees of a candidate: `side_context` x its size round it, the
+    die's other faces and the table beside it, as `side_px` pixels across."""
+    return square_view(frame, x, y, params.side_context * size, params.side_px)
 
 
 def detect_centres(detector: cv2.dnn.Net, work: np.ndarray, params: PipParams,

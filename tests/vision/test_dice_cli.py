@@ -141,10 +141,10 @@ def test_bench_on_the_fixture_folder(capsys) -> None:
 
 
 def test_bench_other_models(tmp_path: Path, capsys) -> None:
-    """`--models FOLDER` benches a trained pair instead of the shipped one; a folder without
+    """`--models FOLDER` benches trained networks instead of the shipped ones; a folder without
     them is a clear error."""
     shipped = Path(__file__).parents[2] / "vision" / "models"
-    for name in ("dice_detector.onnx", "dice_pips.onnx"):
+    for name in ("dice_detector.onnx", "dice_pips.onnx", "dice_sides.onnx"):
         (tmp_path / name).write_bytes((shipped / name).read_bytes())
     assert main(["bench", str(FIXTURES), "--json", "--models", str(tmp_path)]) == 0
     assert json.loads(capsys.readouterr().out)["die_accuracy"] == 1.0
@@ -160,7 +160,7 @@ def test_bench_calibrates_with_the_networks_it_reads_with(tmp_path: Path, capsys
     import vision.cli
 
     shipped = Path(__file__).parents[2] / "vision" / "models"
-    for name in ("dice_detector.onnx", "dice_pips.onnx"):
+    for name in ("dice_detector.onnx", "dice_pips.onnx", "dice_sides.onnx"):
         (tmp_path / name).write_bytes((shipped / name).read_bytes())
     folders = []
 

@@ -499,21 +499,69 @@ def test_dice_too_small_to_show_their_pips_are_flagged(pip_reader: PipReader,
         assert [die.uncertain for die in dice] == [flagged] * 6
 
 
-def test_dice_read_wrong_at_a_steep_angle_are_flagged(pip_reader: PipReader, tmp_path) -> None:
-    """SYNTHETIC: the fifth and sixth photos of `make bench`'s steep set (seed 4000, cameras
-    40-60 degrees off vertical). Three of their dice were read wrong 0.90-0.93 sure, each
-    read the same turned as it lay (a side face, a foreshortened face): read again at a
-    tighter and a wider crop too, each die read wrong is marked uncertain."""
-    from vision.bench import claims, demanded
+def steep_photos(folder, count: int) -> list:
+    """The first `count` photos of `make bench`'s steep set (seed 4000: cameras 40-60 degrees
+    off vertical, a phone's 50-degree lens, dice face to face, on and against each other)."""
     from vision.dataset import load_dataset
     from vision.training.synth import SynthParams, write_folder
 
     steep = SynthParams(icon_dice=0.0, emblem=0.0, tilt=(40.0, 60.0), tilted=1.0, fov=50.0,
                         abut=0.3, stack=0.1, lean=0.1)
-    write_folder(tmp_path, 6, seed=4000, params=steep)
-    wrong = []
-    for item in load_dataset(tmp_path)[4:]:
-        labels, dice = demanded(item, pip_reader.read(load_image(item.path)).dice)
-        wrong += [die for die, right in claims(labels, dice) if right is False]
-    assert wrong, "these photos are chosen for dice the reader reads wrong"
+    write_folder(folder, count, seed=4000, params=steep)
+    return load_dataset(folder)
+
+
+def test_dice_read_wrong_at_a_steep_angle_are_flagged(pip_reader: PipReader, tmp_path) -> None:
+    """SYNTHETIC: the tenth photo of `make bench`'s steep set. One of its dice is read wrong,
+    as a 4, 0.96 sure where it is read once; read again at a tighter and a wider crop too,
+    each turned four ways (`check_contexts`), it is marked uncertain. (The fifth and sixth
+    photos' dice read wrong were side faces, which the side-face check now drops.)"""
+    from vision.bench import claims, demanded
+
+    item = steep_photos(tmp_path, 10)[9]
+    labels, dice = demanded(item, pip_reader.read(load_image(item.path)).dice)
+    wrong = [die for die, right in claims(labels, dice) if right is False]
+    assert wrong, "this photo is chosen for a die the reader reads wrong"
     assert all(die.uncertain for die in wrong), wrong
+
+
+def on_side_faces(item, dice) -> tuple[int, int]:
+    """(dice read right, dice read where no die is labelled but a side face is) in a photo."""
+    from vision.bench import claims, demanded
+
+    outcomes = claims(*demanded(item, dice))
+    sides = [side for die in item.dice for side in die.sides]
+    return ([right for _die, right in outcomes].count(True),
+            sum(right is None and any(x0 <= die.centre[0] <= x1 and y0 <= die.centre[1] <= y1
+                                      for x0, y0, x1, y1 in sides) for die, right in outcomes))
+
+
+def test_a_steep_cameras_side_faces_are_not_read_as_dice(pip_reader: PipReader,
+                                                         tmp_path) -> None:
+    """SYNTHETIC: the six of the first 22 photos of `make bench`'s steep set where a die's
+    near side face, seen as large as its top, pips and all, is read as a die with the
+    side-face check off (`side_face` above 1), and the check drops some: 15 such dice. With
+    the check, at most half as many, and each photo's dice read right are read right still."""
+    from vision.pips import PipParams
+
+    unchecked = PipReader(params=PipParams(side_face=2.0))
+    before = now = 0
+    for item in (steep_photos(tmp_path, 22)[k] for k in (0, 4, 5, 17, 19, 21)):
+        frame = load_image(item.path)
+        right, extra = on_side_faces(item, pip_reader.read(frame).dice)
+        right_before, extra_before = on_side_faces(item, unchecked.read(frame).dice)
+        assert right >= right_before
+        before, now = before + extra_before, now + extra
+    assert now <= before / 2 and before >= 6
+
+
+def test_a_top_down_camera_is_not_judged_for_side_faces(pip_reader: PipReader) -> None:
+    """The real fixture photos (a tray seen from above): the side-face network is not sure of
+    two side faces in any of them (`side_frame`), so nothing is dropped as one and the dice
+    read are those read without the check."""
+    from vision.pips import PipParams
+
+    unchecked = PipReader(params=PipParams(side_face=2.0))
+    for name in IMAGES:
+        frame = load_image(FIXTURES / name)
+        assert pip_reader.read(frame).dice == unchecked.read(frame).dice

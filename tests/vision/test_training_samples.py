@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -114,3 +115,24 @@ def test_a_die_brought_too_big_marks_no_centre_and_a_smaller_one_beside_it_does(
     assert sizes, "dice are marked"
     assert max(sizes) < TOO_BIG[0]
     assert any(size > 1.5 * min(sizes) for size in sizes)  # near and far ones, not one size
+
+
+def test_the_side_face_network_learns_from_the_readers_own_candidates(tmp_path: Path) -> None:
+    """SYNTHETIC: a steep camera's photo (the renderer labels the side faces it shows large,
+    `sides`): the side-face network's views are what the reader's search marks, each labelled
+    by the label whose box holds it - side faces among them - and as the reader sees them."""
+    from vision.dataset import load_dataset
+    from vision.pips import MODEL_DIR, NO_FACE, SIDE_FACE, TOP_FACE, PipParams
+    from vision.training.synth import SynthParams, write_folder
+
+    steep = SynthParams(icon_dice=0.0, emblem=0.0, tilt=(40.0, 60.0), tilted=1.0, fov=50.0,
+                        abut=0.3, stack=0.1, lean=0.1)  # make bench's steep set
+    write_folder(tmp_path, 4, seed=4000, params=steep)
+    items = load_dataset(tmp_path)
+    images = [cv2.imread(str(item.path)) for item in items]
+    views, labels, photos = samples.side_samples(items, images, MODEL_DIR)
+    side = PipParams().side_px
+    assert views.shape == (len(labels), side, side, 3) and views.dtype == np.uint8
+    assert set(photos.tolist()) <= set(range(len(items)))
+    assert {TOP_FACE, SIDE_FACE} <= set(labels.tolist()) <= {TOP_FACE, SIDE_FACE, NO_FACE}
+    assert np.count_nonzero(labels == SIDE_FACE) >= 3

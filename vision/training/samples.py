@@ -1,6 +1,7 @@
 """What the pip reader's networks learn from: augmented detector crops with their target maps,
-and classifier crops with their labels, drawn from labelled photos (numpy and OpenCV only, so
-`make test` checks them without torch; `train_pips` trains on them)."""
+classifier crops with their labels, and the side-face network's views of the reader's
+candidates, drawn from labelled photos (numpy and OpenCV only, so `make test` checks them
+without torch; `train_pips` trains on them)."""
 
 from __future__ import annotations
 
@@ -232,3 +233,34 @@ def cls_sample(item, img, edges, rng, positive: bool, extra: bool = False, hard=
         if not inside:
             break
     return jitter_colour(crop(img, cx, cy, size, angle, flip), rng), 0
+
+
+def side_samples(items, images, models: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The side-face network's training views: what the plain reader's search (the networks in
+    `models`, its side check off) marks as a die in each photo, as the reader sees it
+    (`vision.pips.side_view`), labelled by the nearest label whose box holds its centre: a top
+    face (`TOP_FACE`), a side face the renderer labelled (`sides`, `SIDE_FACE`) or nothing
+    labelled (`NO_FACE`: clutter, a pip group); none on a hard die. Returns (views, labels,
+    the index of each view's photo)."""
+    # the reader's own search and view
+    from vision.pips import NO_FACE, SIDE_FACE, TOP_FACE, PipParams, PipReader, side_view
+
+    reader = PipReader(params=PipParams(side_face=2.0), model_dir=models)
+    p = reader.params
+    views, labels, photos = [], [], []
+    for k, (item, img) in enumerate(zip(items, images)):
+        marks = [(d.box, None if d.hard else TOP_FACE) for d in item.dice]
+        marks += [(side, SIDE_FACE) for d in item.dice for side in d.sides]
+        for c in reader._searched(img, reader.threshold):
+            if c.probs[0] > p.max_background:
+                continue  # the reader drops it whatever it is
+            around = [(box, label) for box, label in marks
+                      if box[0] <= c.x <= box[2] and box[1] <= c.y <= box[3]]
+            label = NO_FACE if not around else min(around, key=lambda m: (
+                (m[0][0] + m[0][2]) / 2 - c.x) ** 2 + ((m[0][1] + m[0][3]) / 2 - c.y) ** 2)[1]
+            if label is not None:
+                views.append(side_view(img, c.x, c.y, c.size, p))
+                labels.append(label)
+                photos.append(k)
+    return (np.array(views, np.uint8).reshape(-1, p.side_px, p.side_px, 3),
+            np.array(labels, np.int64), np.array(photos, np.int64))

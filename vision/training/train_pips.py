@@ -7,6 +7,8 @@ Run with a training venv that has torch and onnx (not needed at run time):
 - `dice_detector.onnx`: a tiny fully convolutional net on the half-size frame that outputs a
   die-centre heat map, sub-cell offsets and die size at stride 8 (CenterNet-style).
 - `dice_pips.onnx`: a tiny classifier of 32x32 colour crops around a die: not-a-die or 1..6.
+- `dice_sides.onnx`: a tiny classifier of 48x48 views of the reader's candidates with the die's
+  other faces round them: a top face, a side face (a steep camera's), or no die.
 
 By default the held-out split (`vision.dataset.is_held_out`) is left out of training so the
 bench can report held-out figures; `--all` trains on every image.
@@ -25,13 +27,22 @@ import torch.nn.functional as F
 from torch import nn
 
 from vision.dataset import is_held_out, load_dataset
-from vision.pips import CLASSIFIER_FILE, DETECTOR_FILE
+from vision.pips import (
+    CLASSIFIER_FILE,
+    DETECTOR_FILE,
+    SIDE_FACE,
+    SIDES_FILE,
+    TOP_FACE,
+    PipParams,
+)
 from vision.training.samples import (
     CLS_SIZE,
     Sampler,
     cls_sample,
     det_sample,
     hard_negatives,
+    jitter_colour,
+    side_samples,
 )
 
 
@@ -95,6 +106,20 @@ class PipClassifier(nn.Module):
     def with_features(self) -> nn.Module:
         """The same network giving (logits, features), as exported."""
         return _WithFeatures(self)
+
+
+class SideNet(nn.Module):
+    """A candidate's view with the die round it (`side_samples`) -> 3 logits: top face, side
+    face, no die."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.f = nn.Sequential(cbr(3, 16, 2), cbr(16, 24), cbr(24, 32, 2), cbr(32, 32),
+                               cbr(32, 48, 2), cbr(48, 64, 2))
+        self.head = nn.Linear(64, 3)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.head(self.f(x).mean(dim=(2, 3)))
 
 
 class _WithFeatures(nn.Module):
@@ -263,17 +288,81 @@ def export(net: nn.Module, shape: tuple[int, ...], path: Path,
     print(f"wrote {path} ({path.stat().st_size} bytes)", flush=True)
 
 
+SIDE_SHARES = (0.5, 0.3, 0.2)  # each batch's top faces, side faces and no dice
+TOP_WEIGHT = 2.0  # a top face taken for a side costs a die, a side kept one extra: weigh it more
+
+
+def train_sides(items, images, iters: int, out: Path, seed: int = 1) -> None:
+    """Train the side-face network on the reader's candidates with the networks already in
+    `out` (train them first) and export it. A tenth of the photos is kept aside and what the
+    network makes of their candidates printed as it learns."""
+    rng = np.random.default_rng(seed)
+    torch.manual_seed(seed)
+    views, labels, photos = side_samples(items, images, out)
+    print(f"side views: {np.bincount(labels, minlength=3).tolist()} (top, side, no die)",
+          flush=True)
+    aside = np.isin(photos, rng.choice(len(items), len(items) // 10, replace=False))
+    train, check = np.flatnonzero(~aside), np.flatnonzero(aside)
+    by_label = [train[labels[train] == k] for k in range(3)]
+    net = SideNet()
+    opt, sched = optimiser(net, 3e-3, iters)
+    weight = torch.ones(3)
+    weight[TOP_FACE] = TOP_WEIGHT
+    t0 = time.time()
+    for it in range(iters):
+        picked = np.concatenate([rng.choice(pool, round(128 * share))
+                                 for pool, share in zip(by_label, SIDE_SHARES) if len(pool)])
+        batch = [jitter_view(views[k], rng) for k in picked]
+        loss = F.cross_entropy(net(to_tensor(batch)), torch.from_numpy(labels[picked]),
+                               weight=weight)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if it % 500 == 0 or it == iters - 1:
+            print(f"side {it}/{iters} loss {loss.item():.3f} {time.time() - t0:.0f}s; "
+                  f"{side_check(net, views[check], labels[check])}", flush=True)
+    side = PipParams().side_px
+    export(net, (1, 3, side, side), out / SIDES_FILE)
+
+
+def jitter_view(view: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A side-face view turned a quarter any number of times (the renderer rolls its cameras
+    all round), perhaps mirrored, its colours jittered as the classifier's crops are."""
+    view = np.rot90(view, int(rng.integers(4)))
+    if rng.random() < 0.5:
+        view = view[:, ::-1]
+    return jitter_colour(np.ascontiguousarray(view), rng)
+
+
+def side_check(net: nn.Module, views: np.ndarray, labels: np.ndarray) -> str:
+    """What the network makes of views kept aside: side faces caught and top faces lost at
+    the reader's `side_face` threshold."""
+    net.eval()
+    with torch.no_grad():
+        side = torch.cat([F.softmax(net(to_tensor(list(views[k:k + 512]))), 1)
+                          for k in range(0, len(views), 512)]).numpy()[:, SIDE_FACE]
+    net.train()
+    dropped = side >= PipParams().side_face
+    sides, tops = labels == SIDE_FACE, labels == TOP_FACE
+    return (f"aside: sides caught {dropped[sides].sum()}/{sides.sum()}, "
+            f"top faces lost {dropped[tops].sum()}/{tops.sum()}")
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Command line: train one or both networks from a labelled folder."""
+    """Command line: train the networks from a labelled folder."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("dataset", type=Path)
     parser.add_argument("--extra", type=Path, action="append", default=[],
                         help="another labelled folder trained on in full (e.g. synthetic "
                              "photos from vision.training.synth); repeatable")
     parser.add_argument("--out", type=Path, default=Path(__file__).parents[1] / "models")
-    parser.add_argument("--which", choices=["det", "cls", "both"], default="both")
+    parser.add_argument("--which", choices=["det", "cls", "both", "side"], default="both",
+                        help="side: the side-face network, from the reader's candidates with "
+                             "the networks already in --out")
     parser.add_argument("--det-iters", type=int, default=12000)
     parser.add_argument("--cls-iters", type=int, default=12000)
+    parser.add_argument("--side-iters", type=int, default=12000)
     parser.add_argument("--real-share", type=float, default=0.5,
                         help="part of each batch drawn from DATASET when --extra is given")
     parser.add_argument("--all", action="store_true", help="train on the held-out split too")
@@ -303,6 +392,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.which in ("cls", "both"):
         train_classifier(items, images, args.cls_iters, args.out, sampler,
                          start=args.start_from, lr=args.lr)
+    if args.which == "side":
+        train_sides(items, images, args.side_iters, args.out)
     return 0
 
 

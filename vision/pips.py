@@ -12,8 +12,9 @@ Pipeline (parameters in `PipParams`):
 5. classify- the crops through `dice_pips.onnx` -> not-a-die or 1..6 (top face only); an
               unsure crop not surely taken for no die gets a second look turned 90/180/270
               degrees, averaged; then `dice_sides.onnx` looks at a wider view of each
-              candidate, and where it is sure of several side faces (a steep camera), those it
-              takes for a die's side face are dropped (`side_face`, `side_frame`);
+              candidate: those it is sure are no die are dropped (`no_die`), and where it is
+              sure of several side faces (a steep camera), those it takes for a die's side
+              face (`side_face`, `side_frame`);
 6. size    - the sure dice's median size gives the one scale at which dice are `read_px`
               across; the frame is read there (2-5) too; with no sure die, at the
               `fine_levels` instead (small dice). A camera's next frame, the die size known,
@@ -73,7 +74,7 @@ class PipParams:
     size_ref: float = 40.0  # die size (work px) whose log-size output is 0
     read_px: float = 48.0  # die size (work px) a frame is read at once its dice's size is known
     follow_levels: tuple[float, ...] = (1.0, 0.7)  # a known die size: read at these x its scale
-    det_threshold: float = 0.3  # minimum centre score for a candidate die
+    det_threshold: float = 0.25  # minimum centre score for a candidate die
     calibrated_threshold: float = 0.1  # the same with a table's calibration (and calibrating)
     min_separation: float = 0.5  # candidates closer than this x die size are one die
     context: float = 1.25  # crop side / die size for the classifier
@@ -120,6 +121,9 @@ class PipParams:
     side_frame: tuple[float, int] = (0.95, 2)  # ...where, of the candidates of the levels read
     # together, it is this sure of this many apart: a camera steep enough to show dice's sides
     # shows several, and a top-down one's odd doubt about a top face is not acted on
+    no_die: float = 0.8  # ...and one it takes for no die this surely (a token, a card's pips
+    # seen with what is round them), read without a table's calibration (above 1: never; both
+    # above 1: the network is not loaded)
 
 
 class Candidate(NamedTuple):
@@ -180,7 +184,8 @@ class PipReader:
         folder = Path(model_dir) if model_dir else MODEL_DIR
         self.detector = _load_net(folder / DETECTOR_FILE)
         self.classifier = _load_net(folder / CLASSIFIER_FILE)
-        self.sides = _load_net(folder / SIDES_FILE) if self.params.side_face <= 1 else None
+        checks = min(self.params.side_face, self.params.no_die) <= 1
+        self.sides = _load_net(folder / SIDES_FILE) if checks else None
 
     def read(self, frame: np.ndarray, die_px: float | None = None) -> Reading:
         """All dice in a BGR (or grey/BGRA) frame; none, with a hint, when it is too dark (a
@@ -278,53 +283,61 @@ class PipReader:
         not a die there). The fine levels only when no die is sure: a big die's pips seen
         there, learned as "not a die", took an emblem die's look on tables 3006 and 3009."""
         frame, threshold = as_bgr(frame), self.params.calibrated_threshold
-        return self._searched(frame, threshold, fine_below=1) + (
-            self._followed(frame, die_px, threshold) if die_px else [])
+        return self._searched(frame, threshold, fine_below=1, plain=False) + (
+            self._followed(frame, die_px, threshold, plain=False) if die_px else [])
 
-    def _followed(self, frame: np.ndarray, die_px: float, threshold: float) -> list[Candidate]:
+    def _followed(self, frame: np.ndarray, die_px: float, threshold: float,
+                  plain: bool | None = None) -> list[Candidate]:
         """The candidates of a frame whose dice are `die_px` across, read at their scale and the
-        `follow_levels` beside it."""
+        `follow_levels` beside it; `plain`: as `_tops`."""
         scale = self._read_scale(frame, die_px)
         return self._tops(frame, self._levels(
-            frame, [scale * f for f in self.params.follow_levels], threshold))
+            frame, [scale * f for f in self.params.follow_levels], threshold), plain)
 
-    def _searched(self, frame: np.ndarray, threshold: float,
-                  fine_below: int | None = None) -> list[Candidate]:
+    def _searched(self, frame: np.ndarray, threshold: float, fine_below: int | None = None,
+                  plain: bool | None = None) -> list[Candidate]:
         """The candidates of the coarse levels; then of the frame at the one scale that shows
         dice of the size their sure dice have at `read_px`, and, when fewer than `fine_below`
         are sure, of the fine levels (small dice; one big sure "die" may be a card or a token
         beside them). `fine_below` is the params' without a profile; a calibrated table knows
         its dice's size and its clutter, and reads the fine levels only when no die is sure,
-        as calibration searched it."""
+        as calibration searched it. `plain`: as `_tops`."""
         p = self.params
         base = p.work_side / max(frame.shape[:2])
         found = self._tops(frame, self._levels(frame, [base * f for f in p.coarse_levels],
-                                               threshold))
+                                               threshold), plain)
         sure = [c for c in found if c.sureness >= p.sure]
         scales = [self._read_scale(frame, statistics.median(c.size for c in sure))] if sure else []
         if fine_below is None:
             fine_below = 1 if self.profile else p.fine_below
         if len(_apart(sure, p.min_separation)) < fine_below:
             scales += [base * f for f in p.fine_levels]
-        return found + self._tops(frame, self._levels(frame, scales, threshold))
+        return found + self._tops(frame, self._levels(frame, scales, threshold), plain)
 
-    def _tops(self, frame: np.ndarray, found: list[Candidate]) -> list[Candidate]:
+    def _tops(self, frame: np.ndarray, found: list[Candidate],
+              plain: bool | None = None) -> list[Candidate]:
         """The candidates of levels read together less those the side-face network takes for
-        a die's side face (`side_face`), where it is sure of several (`side_frame`). It judges
-        those the classifier takes for dice, as it learned on (the others are dropped later,
-        unless a table's profile reads them)."""
+        a die's side face (`side_face`), where it is sure of several (`side_frame`), and, read
+        `plain` (default: without a profile), for no die (`no_die`): a calibrated table's
+        profile knows its clutter, its custom faces are none the network learned, and
+        calibration searches as it reads. It judges the candidates the classifier takes for
+        dice, as it learned on (the others are dropped later, unless a profile reads them)."""
         p = self.params
+        plain = self.profile is None if plain is None else plain
         judged = [k for k, c in enumerate(found) if c.probs[0] <= p.max_background]
         if self.sides is None or not judged:
             return found
         self.sides.setInput(_blob([side_view(frame, found[k].x, found[k].y, found[k].size, p)
                                    for k in judged]))
-        side = np.zeros(len(found))
-        side[judged] = _softmax(self.sides.forward())[:, SIDE_FACE]
+        probs = np.zeros((len(found), 3))
+        probs[judged] = _softmax(self.sides.forward())
+        kept = probs[:, NO_FACE] < p.no_die if plain else np.ones(len(found), bool)
+        side = probs[:, SIDE_FACE]
         sure, least = p.side_frame
-        if len(_apart([c for c, s in zip(found, side) if s >= sure], p.min_separation)) < least:
-            return found
-        return [c for c, s in zip(found, side) if s < p.side_face]
+        if len(_apart([c for c, s, k in zip(found, side, kept) if k and s >= sure],
+                      p.min_separation)) >= least:
+            kept &= side < p.side_face
+        return [c for c, k in zip(found, kept) if k]
 
     def _read_scale(self, frame: np.ndarray, die_px: float) -> float:
         """The scale at which dice of `die_px` frame pixels are `read_px` across, never larger

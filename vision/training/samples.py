@@ -237,7 +237,7 @@ def cls_sample(item, img, edges, rng, positive: bool, extra: bool = False, hard=
 
 def side_samples(items, images, models: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The side-face network's training views: what the plain reader's search (the networks in
-    `models`, its side check off) marks as a die in each photo, as the reader sees it
+    `models`, its side-face network off) marks as a die in each photo, as the reader sees it
     (`vision.pips.side_view`), labelled by the nearest label whose box holds its centre: a top
     face (`TOP_FACE`), a side face the renderer labelled (`sides`, `SIDE_FACE`) or nothing
     labelled (`NO_FACE`: clutter, a pip group); none on a hard die. Returns (views, labels,
@@ -245,7 +245,7 @@ def side_samples(items, images, models: Path) -> tuple[np.ndarray, np.ndarray, n
     # the reader's own search and view
     from vision.pips import NO_FACE, SIDE_FACE, TOP_FACE, PipParams, PipReader, side_view
 
-    reader = PipReader(params=PipParams(side_face=2.0), model_dir=models)
+    reader = PipReader(params=PipParams(side_face=2.0, no_die=2.0), model_dir=models)
     p = reader.params
     views, labels, photos = [], [], []
     for k, (item, img) in enumerate(zip(items, images)):

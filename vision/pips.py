@@ -121,7 +121,7 @@ class PipParams:
     side_frame: tuple[float, int] = (0.95, 2)  # ...where, of the candidates of the levels read
     # together, it is this sure of this many apart: a camera steep enough to show dice's sides
     # shows several, and a top-down one's odd doubt about a top face is not acted on
-    no_die: float = 0.8  # ...and one it takes for no die this surely (a token, a card's pips
+    no_die: float = 0.7  # ...and one it takes for no die this surely (a token, a card's pips
     # seen with what is round them), read without a table's calibration (above 1: never; both
     # above 1: the network is not loaded)
 

@@ -404,13 +404,14 @@ def test_tokens_the_face_check_misses_are_dropped_by_their_rim(
             right for _die, right in before].count(True) == len(item.dice)
 
 
-def test_tokens_the_side_face_network_sees_are_no_dice_are_dropped(
+def test_what_the_side_face_network_is_sure_is_no_die_is_dropped(
         pip_reader: PipReader, tmp_path) -> None:
-    """SYNTHETIC: the 18th, 20th and 28th photos of `make bench`'s clutter set. Five tokens
+    """SYNTHETIC: the 18th, 20th and 28th photos of `make bench`'s clutter set. Six tokens
     and dotted board marks there read as dice with the no-die check off (`no_die` above 1),
     past the face and rim checks (a token under a die, another on a board's edge); the
-    side-face network, seeing what is round each, is sure some are no dice, so they are
-    dropped, and every die read right before is read right still."""
+    side-face network, seeing what is round each, is sure most are no dice, so they are
+    dropped, and every die read right before is read right still (one more on the 28th
+    photo, which a token read as a die had hidden)."""
     from vision.bench import claims, demanded
     from vision.dataset import load_dataset
     from vision.pips import PipParams
@@ -428,7 +429,7 @@ def test_tokens_the_side_face_network_sees_are_no_dice_are_dropped(
         before = [right for _die, right in claims(*demanded(item, unchecked.read(frame).dice))]
         assert now.count(True) >= before.count(True)
         extra, extra_before = extra + now.count(None), extra_before + before.count(None)
-    assert extra < extra_before
+    assert extra_before >= 5 and extra <= extra_before // 3
 
 
 @pytest.mark.parametrize("tilt", [0.0, 45.0])

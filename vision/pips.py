@@ -94,7 +94,7 @@ class PipParams:
     least_sure: float = 0.3  # a candidate less sure than this is not reported
     fine_below: int = 3  # ...and also when they find fewer sure dice than this
     sure_band: tuple[float, float] = (0.5, 2.0)  # sure ones kept, x their median size
-    size_band: tuple[float, float] = (0.75, 1.8)  # unsure ones kept, x the frame's die size
+    size_band: tuple[float, float] = (0.65, 1.8)  # unsure ones kept, x the frame's die size
     profile_read_low: float = 0.5  # ...one the profile reads, in a frame with no sure die
     max_work_side: int = 2560  # a known die size's scale never makes the work frame larger
     round_face: float = 0.93  # a face region this round is a printed disk (a token), no die

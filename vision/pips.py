@@ -194,11 +194,12 @@ class PipReader:
         `follow_levels` beside it) unless no die is sure there; else the levels are searched."""
         frame = as_bgr(frame)
         p = self.params
+        plain = self.profile is None
         kept: list[Candidate] = []
         if die_px:
-            kept = self._agree(self._followed(frame, die_px, self.threshold), die_px)
+            kept = self._agree(self._followed(frame, die_px, self.threshold, plain), die_px)
         if not any(c.sureness >= p.sure for c in kept):
-            kept = self._agree(self._searched(frame, self.threshold), die_px or (
+            kept = self._agree(self._searched(frame, self.threshold, plain), die_px or (
                 self.profile.die_px(frame.shape) if self.profile else None))
         kept = [c for c in kept if not self._printed_disk(frame, c)]
         dice = []
@@ -283,19 +284,19 @@ class PipReader:
         not a die there). The fine levels only when no die is sure: a big die's pips seen
         there, learned as "not a die", took an emblem die's look on tables 3006 and 3009."""
         frame, threshold = as_bgr(frame), self.params.calibrated_threshold
-        return self._searched(frame, threshold, fine_below=1, plain=False) + (
-            self._followed(frame, die_px, threshold, plain=False) if die_px else [])
+        return self._searched(frame, threshold, False, fine_below=1) + (
+            self._followed(frame, die_px, threshold, False) if die_px else [])
 
     def _followed(self, frame: np.ndarray, die_px: float, threshold: float,
-                  plain: bool | None = None) -> list[Candidate]:
+                  plain: bool) -> list[Candidate]:
         """The candidates of a frame whose dice are `die_px` across, read at their scale and the
         `follow_levels` beside it; `plain`: as `_tops`."""
         scale = self._read_scale(frame, die_px)
         return self._tops(frame, self._levels(
             frame, [scale * f for f in self.params.follow_levels], threshold), plain)
 
-    def _searched(self, frame: np.ndarray, threshold: float, fine_below: int | None = None,
-                  plain: bool | None = None) -> list[Candidate]:
+    def _searched(self, frame: np.ndarray, threshold: float, plain: bool,
+                  fine_below: int | None = None) -> list[Candidate]:
         """The candidates of the coarse levels; then of the frame at the one scale that shows
         dice of the size their sure dice have at `read_px`, and, when fewer than `fine_below`
         are sure, of the fine levels (small dice; one big sure "die" may be a card or a token
@@ -314,16 +315,14 @@ class PipReader:
             scales += [base * f for f in p.fine_levels]
         return found + self._tops(frame, self._levels(frame, scales, threshold), plain)
 
-    def _tops(self, frame: np.ndarray, found: list[Candidate],
-              plain: bool | None = None) -> list[Candidate]:
+    def _tops(self, frame: np.ndarray, found: list[Candidate], plain: bool) -> list[Candidate]:
         """The candidates of levels read together less those the side-face network takes for
         a die's side face (`side_face`), where it is sure of several (`side_frame`), and, read
-        `plain` (default: without a profile), for no die (`no_die`): a calibrated table's
-        profile knows its clutter, its custom faces are none the network learned, and
-        calibration searches as it reads. It judges the candidates the classifier takes for
+        `plain` (as without a profile), for no die (`no_die`): a calibrated table's profile
+        knows its clutter, its custom faces are none the network learned, and calibration
+        searches as it reads. It judges the candidates the classifier takes for
         dice, as it learned on (the others are dropped later, unless a profile reads them)."""
         p = self.params
-        plain = self.profile is None if plain is None else plain
         judged = [k for k, c in enumerate(found) if c.probs[0] <= p.max_background]
         if self.sides is None or not judged:
             return found

@@ -251,7 +251,7 @@ def side_samples(items, images, models: Path) -> tuple[np.ndarray, np.ndarray, n
     for k, (item, img) in enumerate(zip(items, images)):
         marks = [(d.box, None if d.hard else TOP_FACE) for d in item.dice]
         marks += [(side, SIDE_FACE) for d in item.dice for side in d.sides]
-        for c in reader._searched(img, reader.threshold):
+        for c in reader._searched(img, reader.threshold, plain=True):
             if c.probs[0] > p.max_background:
                 continue  # the reader drops it whatever it is
             around = [(box, label) for box, label in marks

@@ -627,3 +627,13 @@ class PhoneServer:
     @property
     def running(self) -> bool:
         return self._server is not None
+
+    @property
+    def open_connections(self) -> int:
+        """How many connections are open now: what the connection limits count (a connection
+        the client closed counts until its thread has ended it)."""
+        server = self._server
+        if server is None:
+            return 0
+        with server.lock:
+            return len(server.connections)

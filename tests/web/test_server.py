@@ -145,6 +145,17 @@ def raw(server: PhoneServer, data: bytes) -> tuple[int, dict[str, str], bytes]:
     return int(status_line.split()[1]), headers, body
 
 
+def raw_ended(server: PhoneServer, data: bytes) -> tuple[int, dict[str, str], bytes]:
+    """raw(), then a wait until the server has ended the connection: a refused one still
+    counts against the connection limits while the server reads what its client may send."""
+    answer = raw(server, data)
+    for _try in range(500):
+        if server.open_connections == 0:
+            return answer
+        time.sleep(0.01)
+    raise AssertionError(f"{server.open_connections} connections still open")
+
+
 class Live:
     """A live page read as a phone's browser would: its events one at a time."""
 
@@ -486,21 +497,22 @@ def test_the_buckets_refill_at_their_rate() -> None:
 
 def test_requests_beyond_the_size_limits_are_refused(hub: FakeHub) -> None:
     for server in serve(hub, connections_per_address=2):
-        status, _headers, body = raw(server, b"GET /" + b"a" * 2100 + b" HTTP/1.1\r\n\r\n")
+        status, _headers, body = raw_ended(server, b"GET /" + b"a" * 2100 + b" HTTP/1.1\r\n\r\n")
         assert (status, body) == (414, b"The address is too long.\n")
         many = "".join(f"X-{n}: {n}\r\n" for n in range(51))
-        status, _headers, body = raw(server, f"GET / HTTP/1.1\r\n{many}\r\n".encode())
+        status, _headers, body = raw_ended(server, f"GET / HTTP/1.1\r\n{many}\r\n".encode())
         assert (status, body) == (431, b"The request's headers are too large.\n")
-        status, _headers, _body = raw(server, b"GET / HTTP/1.1\r\nX: " + b"a" * 2100 + b"\r\n\r\n")
+        status, _headers, _body = raw_ended(server, b"GET / HTTP/1.1\r\nX: " + b"a" * 2100
+                                                    + b"\r\n\r\n")
         assert status == 431
         fifty = "".join(f"X-{n}: {n}\r\n" for n in range(49))
-        status, _headers, _body = raw(server, f"GET / HTTP/1.1\r\nHost: x\r\n{fifty}"
-                                              "Connection: close\r\n\r\n".encode())
+        status, _headers, _body = raw_ended(server, f"GET / HTTP/1.1\r\nHost: x\r\n{fifty}"
+                                                    "Connection: close\r\n\r\n".encode())
         assert status == 431  # 51 lines
-        status, _headers, _body = raw(server, f"GET / HTTP/1.1\r\n{fifty}"
-                                              "Connection: close\r\n\r\n".encode())
+        status, _headers, _body = raw_ended(server, f"GET / HTTP/1.1\r\n{fifty}"
+                                                    "Connection: close\r\n\r\n".encode())
         assert status == 200  # 50
-        status, _headers, _body = raw(server, b"GET /\r\n\r\n")  # HTTP/0.9
+        status, _headers, _body = raw_ended(server, b"GET /\r\n\r\n")  # HTTP/0.9
         assert status == 400
         with socket.create_connection(("127.0.0.1", server.port)), \
                 socket.create_connection(("127.0.0.1", server.port)), \

@@ -284,8 +284,8 @@ class PipReader:
         not a die there). The fine levels only when no die is sure: a big die's pips seen
         there, learned as "not a die", took an emblem die's look on tables 3006 and 3009."""
         frame, threshold = as_bgr(frame), self.params.calibrated_threshold
-        return self._searched(frame, threshold, False, fine_below=1) + (
-            self._followed(frame, die_px, threshold, False) if die_px else [])
+        return self._searched(frame, threshold, plain=False, fine_below=1) + (
+            self._followed(frame, die_px, threshold, plain=False) if die_px else [])
 
     def _followed(self, frame: np.ndarray, die_px: float, threshold: float,
                   plain: bool) -> list[Candidate]:
@@ -320,8 +320,8 @@ class PipReader:
         a die's side face (`side_face`), where it is sure of several (`side_frame`), and, read
         `plain` (as without a profile), for no die (`no_die`): a calibrated table's profile
         knows its clutter, its custom faces are none the network learned, and calibration
-        searches as it reads. It judges the candidates the classifier takes for
-        dice, as it learned on (the others are dropped later, unless a profile reads them)."""
+        searches as it reads. It judges the candidates the classifier takes for dice, as it
+        learned on (the others are dropped later, unless a profile reads them)."""
         p = self.params
         judged = [k for k, c in enumerate(found) if c.probs[0] <= p.max_background]
         if self.sides is None or not judged:

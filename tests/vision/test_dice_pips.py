@@ -377,22 +377,27 @@ def test_a_calibrated_reading_keeps_a_round_emblem_the_rim_check_takes_for_a_dis
         assert len(reader.read(frame).dice) == kept
 
 
+def clutter_photos(folder, count: int) -> list:
+    """The first `count` photos of `make bench`'s clutter set (seed 5000: a printed board,
+    number tokens and counters with dots, cards, a patterned cloth)."""
+    from vision.dataset import load_dataset
+    from vision.training.synth import NEGATIVES, SynthParams, write_folder
+
+    write_folder(folder, count, seed=5000,
+                 params=SynthParams(icon_dice=0.0, emblem=0.0, negatives=NEGATIVES))
+    return load_dataset(folder)
+
+
 def test_tokens_the_face_check_misses_are_dropped_by_their_rim(
         pip_reader: PipReader, tmp_path) -> None:
-    """SYNTHETIC: the second and ninth photos of `make bench`'s clutter set (seed 5000: a
-    printed board, number tokens and counters with dots, cards, a patterned cloth). Four
-    counters there read as dice though their faces run into the board round them (the face
-    check does not judge them); their rims close round them, so they are dropped, and every
-    die read before is read still."""
+    """SYNTHETIC: the second and ninth photos of `make bench`'s clutter set. Four counters
+    there read as dice though their faces run into the board round them (the face check does
+    not judge them); their rims close round them, so they are dropped, and every die read
+    before is read still."""
     from vision.bench import claims, demanded
-    from vision.dataset import load_dataset
     from vision.pips import PipParams
-    from vision.training.synth import SynthParams, write_folder
 
-    clutter = SynthParams(icon_dice=0.0, emblem=0.0, negatives=("board", "tokens", "cards",
-                                                                  "cloth"))
-    write_folder(tmp_path, 9, seed=5000, params=clutter)
-    items = load_dataset(tmp_path)
+    items = clutter_photos(tmp_path, 9)
     unringed = PipReader(params=PipParams(disk_rim=9.0, no_die=2.0))
     for item in (items[1], items[8]):
         frame = load_image(item.path)
@@ -413,14 +418,9 @@ def test_what_the_side_face_network_is_sure_is_no_die_is_dropped(
     dropped, and every die read right before is read right still (one more on the 28th
     photo, which a token read as a die had hidden)."""
     from vision.bench import claims, demanded
-    from vision.dataset import load_dataset
     from vision.pips import PipParams
-    from vision.training.synth import SynthParams, write_folder
 
-    clutter = SynthParams(icon_dice=0.0, emblem=0.0, negatives=("board", "tokens", "cards",
-                                                                  "cloth"))
-    write_folder(tmp_path, 28, seed=5000, params=clutter)
-    items = load_dataset(tmp_path)
+    items = clutter_photos(tmp_path, 28)
     unchecked = PipReader(params=PipParams(no_die=2.0))
     extra = extra_before = 0
     for item in (items[17], items[19], items[27]):
